@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* command.h: the spoor command's subcommands and their option tables. */
+#ifndef CMDS_COMMAND_H
+#define CMDS_COMMAND_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct cmd_option {
+	const char *name; /* long name */
+	char short_name;  /* 0: none */
+	const char *arg;  /* argument placeholder, or NULL for a flag */
+	const char *help;
+};
+
+struct command {
+	const char *name;
+	const char *summary;
+	const char *usage; /* after "spoor NAME " */
+	const struct cmd_option *options; /* ends with a {NULL} row */
+	int (*run)(const struct command *cmd, int argc, char **argv);
+};
+
+/* getopt_long over the command's table. Returns the option's row, -1 at the end of the
+ * options (*optind_out then indexes the first operand), or -2 on a bad option (reported). */
+int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **arg, int *optind_out);
+void cmd_help(const struct command *cmd, FILE *out);
+/* Print "spoor NAME: message" to stderr; returns the exit code for usage errors. */
+int cmd_usage_error(const struct command *cmd, const char *fmt, ...);
+int cmd_error(const struct command *cmd, const char *fmt, ...);
+/* Parse a time: integer nanoseconds, seconds with a fraction, or [-+]NN{s,ms,us,ns}. */
+int cmd_parse_time(const char *s, int64_t *ns);
+
+extern const struct command cmd_dump, cmd_stats;
+
+#endif

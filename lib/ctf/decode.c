@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decode.c: the per-event hot path. Runs a plan's operations over the packet bytes; every
+ * read is bounds-checked against the packet's content end, every length against the bits
+ * left, so corrupt data ends in an error, never in a read out of bounds or a huge loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bits.h"
+#include "decode.h"
+#include "spoor/spoor.h"
+
+struct run {
+	struct decoder *d;
+	const struct plan *p;
+	uint32_t stack[DECODE_MAX_DEPTH];
+	int sp;
+};
+
+static int error(struct decoder *d, int code, const char *msg)
+{
+	d->error = msg;
+	return code;
+}
+
+static int grow_vals(struct val_table *t, uint32_t need)
+{
+	if (t->n + need <= t->cap)
+		return 0;
+	if ((uint64_t) t->n + need > DECODE_MAX_VALS)
+		return -1;
+	uint32_t cap = t->cap ? t->cap : 256;
+	while (cap < t->n + need)
+		cap *= 2;
+	struct val *v = realloc(t->v, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	t->v = v;
+	t->cap = cap;
+	return 0;
+}
+
+static int grow_kids(struct val_table *t, uint32_t need)
+{
+	if (t->nk + need <= t->kcap)
+		return 0;
+	if ((uint64_t) t->nk + need > DECODE_MAX_VALS)
+		return -1;
+	uint32_t cap = t->kcap ? t->kcap : 256;
+	while (cap < t->nk + need)
+		cap *= 2;
+	uint32_t *k = realloc(t->kids, cap * sizeof(*k));
+	if (!k)
+		return -1;
+	t->kids = k;
+	t->kcap = cap;
+	return 0;
+}
+
+void val_table_reset(struct val_table *t)
+{
+	t->n = 0;
+	t->nk = 0;
+}
+
+void val_table_free(struct val_table *t)
+{
+	free(t->v);
+	free(t->kids);
+	memset(t, 0, sizeof(*t));
+}
+
+static inline int align_to(struct decoder *d, uint32_t align)
+{
+	struct bitsrc *s = d->src;
+	uint64_t pos = (s->pos + align - 1) & ~(uint64_t) (align - 1);
+
+	if (pos > s->end_bits)
+		return error(d, -SPOOR_ETRUNCATED, "alignment padding runs past the packet content");
+	s->pos = pos;
+	return 0;
+}
+
+/* The value of a length or tag field, found through a compiled reference. */
+static int lookup(struct run *r, uint32_t ref_index, int64_t *out)
+{
+	struct decoder *d = r->d;
+	const struct ref *ref = &r->p->refs[ref_index];
+	const struct val_table *t;
+	uint32_t vi;
+
+	if (ref->scope < 0) {
+		if (ref->up >= r->sp)
+			return error(d, -SPOOR_EDECODE, "field reference outside its struct");
+		t = d->table;
+		vi = r->stack[r->sp - 1 - ref->up];
+	} else {
+		t = d->scope_table[ref->scope];
+		vi = d->scope_root[ref->scope];
+		if (!t)
+			return error(d, -SPOOR_EDECODE, "field reference to an absent scope");
+	}
+	for (unsigned c = 0; c < ref->depth && vi != VAL_NONE; c++) {
+		if (vi >= t->n || ref->chain[c] >= t->v[vi].len)
+			return error(d, -SPOOR_EDECODE, "field reference does not resolve");
+		vi = t->kids[t->v[vi].kids + ref->chain[c]];
+	}
+	if (vi == VAL_NONE || vi >= t->n)
+		return error(d, -SPOOR_EDECODE, "field reference to a field not decoded yet");
+	*out = ref->is_signed ? t->v[vi].s : (int64_t) t->v[vi].u;
+	return 0;
+}
+
+static int run_op(struct run *r, uint32_t i, uint32_t *out);
+
+static int run_elements(struct run *r, uint32_t i, uint64_t len, uint32_t vi)
+{
+	struct decoder *d = r->d;
+	struct val_table *t = d->table;
+	const struct op *elem = &r->p->ops[i + 1];
+
+	/* Every element takes at least min_bits: a corrupt length fails here, not later. */
+	if (len > DECODE_MAX_VALS ||
+	    (elem->min_bits && len * elem->min_bits > d->src->end_bits - d->src->pos))
+		return error(d, -SPOOR_ETRUNCATED, "array or sequence longer than the data left");
+	if (grow_kids(t, (uint32_t) len))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t kids = t->nk;
+	t->nk += (uint32_t) len;
+	t->v[vi].kids = kids;
+	t->v[vi].len = (uint32_t) len;
+	for (uint32_t k = 0; k < len; k++) {
+		uint32_t child;
+		int rc = run_op(r, i + 1, &child);
+		if (rc)
+			return rc;
+		t->kids[kids + k] = child;
+	}
+	return 0;
+}
+
+static int run_text(struct run *r, uint64_t len, struct val *v)
+{
+	struct bitsrc *s = r->d->src;
+
+	if (len > (s->end_bits - s->pos) / 8)
+		return error(r->d, -SPOOR_ETRUNCATED, "text array longer than the data left");
+	const char *p = (const char *) s->base + s->pos / 8;
+	v->str = p;
+	v->len = (uint32_t) strnlen(p, (size_t) len);
+	v->kids = 0;
+	s->pos += len * 8;
+	return 0;
+}
+
+static int run_variant(struct run *r, uint32_t i, uint32_t vi)
+{
+	struct decoder *d = r->d;
+	const struct variant_table *vt = &r->p->variants[r->p->ops[i].arg];
+	int64_t tag;
+	int rc = lookup(r, vt->ref, &tag);
+
+	if (rc)
+		return rc;
+	for (uint32_t k = 0; k < vt->nranges; k++) {
+		const struct variant_range *vr = &vt->ranges[k];
+		bool in = vt->tag_signed ? tag >= vr->lo && tag <= vr->hi
+					 : (uint64_t) tag >= (uint64_t) vr->lo &&
+						   (uint64_t) tag <= (uint64_t) vr->hi;
+		if (!in)
+			continue;
+		struct val_table *t = d->table;
+		if (grow_kids(t, 1))
+			return error(d, -SPOOR_ELIMIT, "event too large");
+		uint32_t kids = t->nk++, child;
+		t->v[vi].kids = kids;
+		t->v[vi].len = vr->option;
+		if ((rc = run_op(r, vt->option_ops[vr->option], &child)))
+			return rc;
+		t->kids[kids] = child;
+		return 0;
+	}
+	return error(d, -SPOOR_EDECODE, "variant tag selects no option");
+}
+
+static int run_struct(struct run *r, uint32_t i, uint32_t vi)
+{
+	struct decoder *d = r->d;
+	struct val_table *t = d->table;
+	const struct op *op = &r->p->ops[i];
+
+	if (r->sp >= DECODE_MAX_DEPTH)
+		return error(d, -SPOOR_ELIMIT, "structs nested too deeply");
+	if (grow_kids(t, op->arg))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t kids = t->nk;
+	t->nk += op->arg;
+	for (uint32_t k = 0; k < op->arg; k++)
+		t->kids[kids + k] = VAL_NONE;
+	t->v[vi].kids = kids;
+	t->v[vi].len = op->arg;
+	r->stack[r->sp++] = vi;
+	uint32_t member = i + 1;
+	for (uint32_t k = 0; k < op->arg; k++) {
+		uint32_t child;
+		int rc = run_op(r, member, &child);
+		if (rc)
+			return rc;
+		t->kids[kids + k] = child;
+		member = r->p->ops[member].next;
+	}
+	r->sp--;
+	return 0;
+}
+
+static inline int run_int(struct decoder *d, const struct op *op, struct val *v)
+{
+	struct bitsrc *s = d->src;
+
+	if (op->size > s->end_bits - s->pos)
+		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
+	uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
+					: bits_read_le(s->base, s->avail, s->pos, op->size);
+	s->pos += op->size;
+	if (op->flags & OPF_SIGNED)
+		v->s = bits_sign_extend(x, op->size);
+	else
+		v->u = x;
+	if (op->flags & OPF_CLOCK) {
+		/* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value
+		 * below the current low bits means the clock wrapped once. */
+		uint64_t *clock = d->clock;
+		if (op->size >= 64) {
+			*clock = x;
+		} else {
+			uint64_t mask = bits_mask(op->size);
+			uint64_t next = (*clock & ~mask) | x;
+			if (x < (*clock & mask))
+				next += mask + 1;
+			*clock = next;
+		}
+	}
+	if (op->flags & OPF_EVENT_ID) {
+		d->event_id = x;
+		d->has_event_id = 1;
+	}
+	return 0;
+}
+
+static int run_op(struct run *r, uint32_t i, uint32_t *out)
+{
+	struct decoder *d = r->d;
+	struct val_table *t = d->table;
+	const struct op *op = &r->p->ops[i];
+	int64_t len;
+	int rc;
+
+	if (op->align > 1 && (rc = align_to(d, op->align)))
+		return rc;
+	if (grow_vals(t, 1))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t vi = t->n++;
+	struct val *v = &t->v[vi];
+	*out = vi;
+	switch (op->code) {
+	case OP_INT: return run_int(d, op, v);
+	case OP_FLOAT32:
+	case OP_FLOAT64: {
+		struct bitsrc *s = d->src;
+		if (op->size > s->end_bits - s->pos)
+			return error(d, -SPOOR_ETRUNCATED, "float runs past the packet content");
+		uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
+						: bits_read_le(s->base, s->avail, s->pos, op->size);
+		s->pos += op->size;
+		if (op->code == OP_FLOAT32) {
+			uint32_t x32 = (uint32_t) x;
+			float f;
+			memcpy(&f, &x32, 4);
+			v->f = f;
+		} else {
+			memcpy(&v->f, &x, 8);
+		}
+		return 0;
+	}
+	case OP_STRING: {
+		struct bitsrc *s = d->src;
+		const char *p = (const char *) s->base + s->pos / 8;
+		size_t left = (size_t) ((s->end_bits - s->pos) / 8);
+		const char *nul = memchr(p, 0, left);
+		if (!nul)
+			return error(d, -SPOOR_ETRUNCATED, "string without its terminating NUL");
+		v->str = p;
+		v->len = (uint32_t) (nul - p);
+		s->pos += (uint64_t) (nul - p + 1) * 8;
+		return 0;
+	}
+	case OP_STRUCT: return run_struct(r, i, vi);
+	case OP_ARRAY: return run_elements(r, i, op->arg, vi);
+	case OP_SEQUENCE:
+		if ((rc = lookup(r, op->arg, &len)))
+			return rc;
+		if (len < 0)
+			return error(d, -SPOOR_EDECODE, "negative sequence length");
+		return run_elements(r, i, (uint64_t) len, vi);
+	case OP_TEXT_ARRAY: return run_text(r, op->arg, v);
+	case OP_TEXT_SEQ:
+		if ((rc = lookup(r, op->arg, &len)))
+			return rc;
+		return run_text(r, (uint64_t) len, v);
+	case OP_VARIANT: return run_variant(r, i, vi);
+	}
+	return error(d, -SPOOR_EDECODE, "bad plan");
+}
+
+int decode_scope(struct decoder *d, const struct plan *p, int scope)
+{
+	struct run r;
+
+	d->scope_table[scope] = d->table;
+	if (!p || !p->nops) {
+		d->scope_root[scope] = VAL_NONE;
+		return 0;
+	}
+	r.d = d;
+	r.p = p;
+	r.sp = 0;
+	d->scope_root[scope] = d->table->n; /* the root's index, known before it is decoded */
+	uint32_t root;
+	return run_op(&r, 0, &root);
+}
+
+int decode_skip(struct decoder *d, const struct plan *p, int scope)
+{
+	if (p && p->fixed) {
+		struct bitsrc *s = d->src;
+		int rc = align_to(d, p->fixed_align);
+		if (rc)
+			return rc;
+		if (p->fixed_bits > s->end_bits - s->pos)
+			return error(d, -SPOOR_ETRUNCATED, "event runs past the packet content");
+		s->pos += p->fixed_bits;
+		d->scope_root[scope] = VAL_NONE;
+		return 0;
+	}
+	return decode_scope(d, p, scope);
+}

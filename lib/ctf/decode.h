@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * decode.h: runs a plan over packet bytes, producing a table of values.
+ *
+ * Values are stored flat: a scalar is one `struct val`; a struct, array or variant is one
+ * `struct val` whose members' value indices sit in the `kids` table, so any member is one
+ * look-up away. Tables are reused from event to event: no allocation once warm.
+ */
+#ifndef CTF_DECODE_H
+#define CTF_DECODE_H
+
+#include <stdint.h>
+
+#include "plan.h"
+
+#define VAL_NONE       UINT32_MAX
+#define DECODE_MAX_VALS  (1u << 22) /* per table: bounds what one event may expand to */
+#define DECODE_MAX_DEPTH 100       /* struct nesting, above what plans allow */
+
+struct val {
+	union {
+		uint64_t u;
+		int64_t s;
+		double f;
+		const char *str;
+	};
+	uint32_t kids; /* compound: offset in the kids table */
+	uint32_t len;  /* string bytes, member/element count, or the variant's option */
+};
+
+struct val_table {
+	struct val *v;
+	uint32_t n, cap;
+	uint32_t *kids;
+	uint32_t nk, kcap;
+};
+
+/* Where the bits are: base[0..avail) is readable, decoding stays below end_bits. */
+struct bitsrc {
+	const uint8_t *base;
+	size_t avail;
+	uint64_t pos, end_bits;
+};
+
+struct decoder {
+	struct bitsrc *src;
+	struct val_table *table;          /* where this scope's values go */
+	struct val_table *scope_table[SPOOR_SCOPE_COUNT + 1];
+	uint32_t scope_root[SPOOR_SCOPE_COUNT + 1];
+	uint64_t *clock;                  /* the stream's current clock value */
+	uint64_t event_id;
+	int has_event_id;
+	const char *error;                /* static message on failure */
+};
+
+/* Decode one scope with its plan, appending to d->table; sets scope_root[scope].
+ * Returns 0, or -SPOOR_ETRUNCATED / -SPOOR_EDECODE / -SPOOR_ELIMIT with d->error set. */
+int decode_scope(struct decoder *d, const struct plan *p, int scope);
+/* Advance over a scope without keeping values (uses the fixed layout when there is one). */
+int decode_skip(struct decoder *d, const struct plan *p, int scope);
+void val_table_reset(struct val_table *t);
+void val_table_free(struct val_table *t);
+
+#endif

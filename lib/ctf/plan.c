@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.c: compiles a scope's type tree into the flat operation array of plan.h.
+ *
+ * Field references follow CTF 1.8 section 7.3.2: an absolute path names its scope
+ * (trace.packet.header, stream.packet.context, stream.event.header, stream.event.context,
+ * event.context, event.fields); a relative one is looked up among the fields declared
+ * before it in the enclosing structs, innermost first, then in the earlier scopes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "spoor/spoor.h"
+#include "tsdl-parse.h"
+
+#define MAX_OPS (1u << 20)
+
+struct compiler {
+	struct arena *a;
+	const struct ctf_meta *m;
+	const struct plan_scopes *scopes;
+	int scope;
+	struct op *ops;
+	uint32_t nops, cap_ops;
+	struct ref *refs;
+	uint32_t nrefs, cap_refs;
+	struct variant_table *vars;
+	uint32_t nvars, cap_vars;
+	struct {
+		const struct ctf_type *t;
+		unsigned cur;
+	} stack[2 * TSDL_MAX_DEPTH + 2];
+	int sp;
+	int depth;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct compiler *c, const char *fmt, const char *arg)
+{
+	snprintf(c->err, c->errlen, fmt, arg);
+	return -SPOOR_EMETA_SEMANTIC;
+}
+
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	uint32_t ncap = *cap ? *cap * 2 : 16;
+	void *bigger = realloc(*arr, ncap * elem);
+	if (!bigger)
+		return -1;
+	*arr = bigger;
+	*cap = ncap;
+	return 0;
+}
+
+static uint32_t new_op(struct compiler *c, const struct ctf_type *t, uint8_t code)
+{
+	if (c->nops >= MAX_OPS || grow((void **) &c->ops, &c->cap_ops, c->nops, sizeof(struct op)))
+		return UINT32_MAX;
+	c->ops[c->nops] = (struct op){.code = code, .align = t->align ? t->align : 1, .type = t};
+	return c->nops++;
+}
+
+/* Scope prefixes of absolute paths, longest first. */
+static const struct {
+	const char *prefix;
+	int scope;
+} scope_prefixes[] = {
+	{"trace.packet.header.", PLAN_SCOPE_PACKET_HEADER},
+	{"stream.packet.context.", SPOOR_SCOPE_PACKET_CONTEXT},
+	{"stream.event.header.", SPOOR_SCOPE_EVENT_HEADER},
+	{"stream.event.context.", SPOOR_SCOPE_STREAM_EVENT_CONTEXT},
+	{"event.context.", SPOOR_SCOPE_EVENT_CONTEXT},
+	{"event.fields.", SPOOR_SCOPE_PAYLOAD},
+};
+
+/* Follow names through nested structs from type t; fills r->chain from position `at`. */
+static int follow(struct compiler *c, const struct ctf_type *t, const char *rest, struct ref *r,
+		  unsigned at, const struct ctf_type **target)
+{
+	char name[256];
+
+	while (*rest) {
+		const char *dot = strchr(rest, '.');
+		size_t n = dot ? (size_t) (dot - rest) : strlen(rest);
+		if (n >= sizeof(name) || at >= 8 || t->kind != CTF_STRUCT)
+			return -1;
+		memcpy(name, rest, n);
+		name[n] = '\0';
+		int i = ctf_struct_find(t, name, t->s.n);
+		if (i < 0)
+			return -1;
+		r->chain[at++] = (uint16_t) i;
+		t = t->s.fields[i].type;
+		rest = dot ? dot + 1 : rest + n;
+	}
+	r->depth = (uint8_t) at;
+	*target = t;
+	return 0;
+}
+
+static int resolve(struct compiler *c, const char *path, uint32_t *out, const struct ctf_type **target)
+{
+	struct ref r = {.scope = -1};
+	int found = 0;
+
+	for (unsigned i = 0; i < sizeof(scope_prefixes) / sizeof(scope_prefixes[0]) && !found; i++) {
+		size_t n = strlen(scope_prefixes[i].prefix);
+		if (strncmp(path, scope_prefixes[i].prefix, n))
+			continue;
+		const struct ctf_type *root = c->scopes->type[scope_prefixes[i].scope];
+		r.scope = (int8_t) scope_prefixes[i].scope;
+		if (!root || follow(c, root, path + n, &r, 0, target))
+			return fail(c, "cannot resolve field path '%s'", path);
+		found = 1;
+	}
+	if (!found) {
+		/* Relative: the first name among earlier fields of the enclosing structs. */
+		char first[256];
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t) (dot - path) : strlen(path);
+		if (n >= sizeof(first))
+			return fail(c, "field path too long: '%s'", path);
+		memcpy(first, path, n);
+		first[n] = '\0';
+		for (int k = c->sp - 1; k >= 0 && !found; k--) {
+			int i = ctf_struct_find(c->stack[k].t, first, c->stack[k].cur);
+			if (i < 0)
+				continue;
+			r.up = (uint8_t) (c->sp - 1 - k);
+			r.chain[0] = (uint16_t) i;
+			if (follow(c, c->stack[k].t->s.fields[i].type, dot ? dot + 1 : "", &r, 1, target))
+				return fail(c, "cannot resolve field path '%s'", path);
+			found = 1;
+		}
+		/* Then the scopes decoded before this one, nearest first. */
+		static const int earlier[] = {SPOOR_SCOPE_EVENT_CONTEXT, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+					      SPOOR_SCOPE_EVENT_HEADER, SPOOR_SCOPE_PACKET_CONTEXT,
+					      PLAN_SCOPE_PACKET_HEADER};
+		for (unsigned e = 0; e < 5 && !found; e++) {
+			const struct ctf_type *root = c->scopes->type[earlier[e]];
+			if (earlier[e] == c->scope || !root)
+				continue;
+			r = (struct ref){.scope = (int8_t) earlier[e]};
+			if (!follow(c, root, path, &r, 0, target))
+				found = 1;
+		}
+		if (!found)
+			return fail(c, "cannot resolve field path '%s'", path);
+	}
+	if ((*target)->kind != CTF_INT && (*target)->kind != CTF_ENUM)
+		return fail(c, "field '%s' is used as a length or tag but is not an integer", path);
+	const struct ctf_type *it = (*target)->kind == CTF_ENUM ? (*target)->e.container : *target;
+	r.is_signed = it->i.is_signed;
+	if (grow((void **) &c->refs, &c->cap_refs, c->nrefs, sizeof(r)))
+		return -1;
+	c->refs[c->nrefs] = r;
+	*out = c->nrefs++;
+	return 0;
+}
+
+static int emit(struct compiler *c, const struct ctf_type *t, const char *name);
+
+static int emit_int(struct compiler *c, const struct ctf_type *t, const struct ctf_type *it,
+		    const char *name)
+{
+	uint32_t i = new_op(c, t, OP_INT);
+	if (i == UINT32_MAX)
+		return -1;
+	struct op *op = &c->ops[i];
+	op->size = (uint16_t) it->i.size;
+	op->min_bits = it->i.size;
+	op->flags = (it->i.is_signed ? OPF_SIGNED : 0) |
+		    (ctf_bo(c->m, it->i.bo) == CTF_BO_BE ? OPF_BE : 0);
+	/* The packet context's timestamps are handled by the stream reader: timestamp_end must
+	 * not move the clock that the next events are reconstructed from. */
+	if (it->i.map_clock && c->scope != SPOOR_SCOPE_PACKET_CONTEXT)
+		op->flags |= OPF_CLOCK;
+	if (c->scope == SPOOR_SCOPE_EVENT_HEADER && name && !strcmp(name, "id"))
+		op->flags |= OPF_EVENT_ID;
+	op->next = c->nops;
+	return 0;
+}
+
+static bool label_matches(const char *option, const char *label)
+{
+	return !strcmp(option, label) || (option[0] == '_' && !strcmp(option + 1, label));
+}
+
+static int emit_variant(struct compiler *c, const struct ctf_type *t)
+{
+	const struct ctf_type *tag;
+	uint32_t ref;
+
+	if (!t->tag.text)
+		return fail(c, "variant without a tag%s", "");
+	if (resolve(c, t->tag.text, &ref, &tag))
+		return -SPOOR_EMETA_SEMANTIC;
+	if (tag->kind != CTF_ENUM)
+		return fail(c, "variant tag '%s' is not an enum", t->tag.text);
+	uint32_t i = new_op(c, t, OP_VARIANT);
+	if (i == UINT32_MAX || grow((void **) &c->vars, &c->cap_vars, c->nvars, sizeof(*c->vars)))
+		return -1;
+	struct variant_table *vt = &c->vars[c->nvars];
+	memset(vt, 0, sizeof(*vt));
+	vt->ref = ref;
+	vt->tag_signed = tag->e.container->i.is_signed;
+	vt->ranges = arena_alloc(c->a, (tag->e.n + 1) * sizeof(*vt->ranges));
+	vt->option_ops = arena_alloc(c->a, (t->s.n + 1) * sizeof(*vt->option_ops));
+	if (!vt->ranges || !vt->option_ops)
+		return -1;
+	for (unsigned e = 0; e < tag->e.n; e++)
+		for (unsigned o = 0; o < t->s.n; o++)
+			if (label_matches(t->s.fields[o].name, tag->e.entries[e].label)) {
+				vt->ranges[vt->nranges++] = (struct variant_range){
+					tag->e.entries[e].lo, tag->e.entries[e].hi, o};
+				break;
+			}
+	vt->noptions = t->s.n;
+	c->ops[i].arg = c->nvars++;
+	uint32_t min = UINT32_MAX;
+	for (unsigned o = 0; o < t->s.n; o++) {
+		c->vars[c->ops[i].arg].option_ops[o] = c->nops;
+		uint32_t at = c->nops;
+		if (emit(c, t->s.fields[o].type, t->s.fields[o].name))
+			return -1;
+		if (c->ops[at].min_bits < min)
+			min = c->ops[at].min_bits;
+	}
+	c->ops[i].min_bits = min == UINT32_MAX ? 0 : min;
+	c->ops[i].next = c->nops;
+	return 0;
+}
+
+static int emit_type(struct compiler *c, const struct ctf_type *t, const char *name);
+
+/* Depth-limited: typedefs can nest arrays beyond what the parser's scopes count. */
+static int emit(struct compiler *c, const struct ctf_type *t, const char *name)
+{
+	if (++c->depth > 2 * TSDL_MAX_DEPTH)
+		return fail(c, "types nested too deeply%s", "");
+	int rc = emit_type(c, t, name);
+	c->depth--;
+	return rc;
+}
+
+static int emit_type(struct compiler *c, const struct ctf_type *t, const char *name)
+{
+	uint32_t i, ref;
+	const struct ctf_type *target;
+
+	switch (t->kind) {
+	case CTF_INT: return emit_int(c, t, t, name);
+	case CTF_ENUM: return emit_int(c, t, t->e.container, name);
+	case CTF_FLOAT:
+		i = new_op(c, t, t->f.mant_dig == 24 ? OP_FLOAT32 : OP_FLOAT64);
+		if (i == UINT32_MAX)
+			return -1;
+		c->ops[i].size = (uint16_t) (t->f.exp_dig + t->f.mant_dig);
+		c->ops[i].min_bits = c->ops[i].size;
+		c->ops[i].flags = ctf_bo(c->m, t->f.bo) == CTF_BO_BE ? OPF_BE : 0;
+		c->ops[i].next = c->nops;
+		return 0;
+	case CTF_STRING:
+		i = new_op(c, t, OP_STRING);
+		if (i == UINT32_MAX)
+			return -1;
+		c->ops[i].min_bits = 8;
+		c->ops[i].next = c->nops;
+		return 0;
+	case CTF_STRUCT: {
+		i = new_op(c, t, OP_STRUCT);
+		if (i == UINT32_MAX || c->sp >= 2 * TSDL_MAX_DEPTH + 1)
+			return -1;
+		c->ops[i].arg = t->s.n;
+		c->stack[c->sp].t = t;
+		c->sp++;
+		uint64_t min = 0;
+		for (unsigned f = 0; f < t->s.n; f++) {
+			c->stack[c->sp - 1].cur = f;
+			uint32_t at = c->nops;
+			if (emit(c, t->s.fields[f].type, t->s.fields[f].name))
+				return -1;
+			min += c->ops[at].min_bits;
+		}
+		c->sp--;
+		c->ops[i].min_bits = min > UINT32_MAX ? UINT32_MAX : (uint32_t) min;
+		c->ops[i].next = c->nops;
+		return 0;
+	}
+	case CTF_ARRAY:
+	case CTF_SEQUENCE: {
+		bool text = ctf_type_is_text_array(t);
+		bool seq = t->kind == CTF_SEQUENCE;
+		if (seq && resolve(c, t->a.path.text, &ref, &target))
+			return -SPOOR_EMETA_SEMANTIC;
+		if (!seq && t->a.len > UINT32_MAX)
+			return fail(c, "array length too large in '%s'", name ? name : "?");
+		i = new_op(c, t, text ? (seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY) : (seq ? OP_SEQUENCE : OP_ARRAY));
+		if (i == UINT32_MAX)
+			return -1;
+		c->ops[i].arg = seq ? ref : (uint32_t) t->a.len;
+		if (!text && emit(c, t->a.elem, NULL))
+			return -1;
+		uint64_t elem_min = text ? 8 : c->ops[i + 1].min_bits;
+		uint64_t min = seq ? 0 : elem_min * t->a.len;
+		c->ops[i].min_bits = min > UINT32_MAX ? UINT32_MAX : (uint32_t) min;
+		c->ops[i].next = c->nops;
+		return 0;
+	}
+	case CTF_VARIANT: return emit_variant(c, t);
+	}
+	return -1;
+}
+
+/* A layout is fixed when nothing in it has a data-dependent size and no member needs more
+ * alignment than the whole: then it always spans the same bits from an aligned start. */
+static void compute_fixed(struct plan *p)
+{
+	uint64_t pos = 0;
+	uint32_t root_align = p->nops ? p->ops[0].align : 1;
+
+	p->fixed = false;
+	for (uint32_t i = 0; i < p->nops; i++) {
+		const struct op *op = &p->ops[i];
+		if (op->align > root_align || (op->flags & (OPF_CLOCK | OPF_EVENT_ID)))
+			return;
+		pos = (pos + op->align - 1) & ~(uint64_t) (op->align - 1);
+		switch (op->code) {
+		case OP_INT:
+		case OP_FLOAT32:
+		case OP_FLOAT64: pos += op->size; break;
+		case OP_TEXT_ARRAY: pos += (uint64_t) op->arg * 8; break;
+		case OP_STRUCT: break;
+		case OP_ARRAY:
+			if (op->arg == 0) {
+				i = op->next - 1;
+				break;
+			}
+			/* Only arrays of plain scalars, whose elements pack without gaps. */
+			if (op->next != i + 2 || p->ops[i + 1].code != OP_INT ||
+			    p->ops[i + 1].size % p->ops[i + 1].align)
+				return;
+			pos += (uint64_t) op->arg * p->ops[i + 1].size;
+			i++;
+			break;
+		default: return;
+		}
+	}
+	p->fixed = true;
+	p->fixed_align = root_align;
+	p->fixed_bits = pos;
+}
+
+int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
+		 int scope, struct plan **out, char *err, size_t errlen)
+{
+	struct compiler c = {.a = a, .m = m, .scopes = scopes, .scope = scope, .err = err,
+			     .errlen = errlen};
+	struct plan *p = arena_alloc(a, sizeof(*p));
+	int rc = 0;
+
+	if (!p)
+		return -SPOOR_ELIMIT;
+	const struct ctf_type *t = scopes->type[scope];
+	if (t && emit(&c, t, NULL)) {
+		if (!err[0])
+			snprintf(err, errlen, "metadata too large to compile");
+		rc = -SPOOR_EMETA_SEMANTIC;
+		goto out;
+	}
+	p->nops = c.nops;
+	p->nrefs = c.nrefs;
+	p->nvariants = c.nvars;
+	p->ops = arena_alloc(a, (c.nops + 1) * sizeof(*p->ops));
+	p->refs = arena_alloc(a, (c.nrefs + 1) * sizeof(*p->refs));
+	p->variants = arena_alloc(a, (c.nvars + 1) * sizeof(*p->variants));
+	if (!p->ops || !p->refs || !p->variants) {
+		rc = -SPOOR_ELIMIT;
+		goto out;
+	}
+	if (c.nops)
+		memcpy(p->ops, c.ops, c.nops * sizeof(*p->ops));
+	if (c.nrefs)
+		memcpy(p->refs, c.refs, c.nrefs * sizeof(*p->refs));
+	if (c.nvars)
+		memcpy(p->variants, c.vars, c.nvars * sizeof(*p->variants));
+	compute_fixed(p);
+	*out = p;
+out:
+	free(c.ops);
+	free(c.refs);
+	free(c.vars);
+	return rc;
+}

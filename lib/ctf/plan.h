@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h: decoding plans. Each scope's type tree is compiled once into a flat array of
+ * operations; decoding an event runs the array, never the type tree. Field references
+ * (sequence lengths, variant tags) are resolved to positions at compile time.
+ */
+#ifndef CTF_PLAN_H
+#define CTF_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spoor/trace.h"
+#include "types.h"
+
+enum op_code {
+	OP_INT,
+	OP_FLOAT32,
+	OP_FLOAT64,
+	OP_STRING,
+	OP_STRUCT,     /* arg: member count; members follow in order */
+	OP_ARRAY,      /* arg: length; the element's ops follow */
+	OP_SEQUENCE,   /* arg: ref index of the length; the element's ops follow */
+	OP_TEXT_ARRAY, /* arg: length in bytes; decoded as a string */
+	OP_TEXT_SEQ,   /* arg: ref index of the length */
+	OP_VARIANT,    /* arg: variant table index */
+};
+
+enum op_flag {
+	OPF_SIGNED = 1,
+	OPF_BE = 2,
+	OPF_CLOCK = 4,    /* updates the stream's clock (N-bit wrap-around) */
+	OPF_EVENT_ID = 8, /* sets the event class id (event header) */
+};
+
+struct op {
+	uint8_t code;
+	uint8_t flags;
+	uint16_t size;  /* bits, for OP_INT and floats */
+	uint32_t align; /* bits */
+	uint32_t next;  /* index of the op after this one's subtree */
+	uint32_t arg;
+	uint32_t min_bits; /* smallest encoding of one instance: bounds array lengths early */
+	const struct ctf_type *type;
+};
+
+/* Where a referenced field's value lives once decoded. */
+struct ref {
+	int8_t scope;     /* enum spoor_scope, or -1: relative to the enclosing structs */
+	uint8_t up;       /* relative: how many enclosing structs to climb */
+	uint8_t depth;    /* length of chain */
+	uint8_t is_signed; /* the target integer's signedness */
+	uint16_t chain[8]; /* member ordinals from there down */
+};
+
+struct variant_range {
+	int64_t lo, hi;
+	uint32_t option;
+};
+
+struct variant_table {
+	uint32_t ref;
+	bool tag_signed;
+	struct variant_range *ranges;
+	uint32_t nranges;
+	uint32_t *option_ops; /* op index of each option */
+	uint32_t noptions;
+};
+
+/* One scope's compiled plan. */
+struct plan {
+	struct op *ops;
+	uint32_t nops;
+	struct ref *refs;
+	uint32_t nrefs;
+	struct variant_table *variants;
+	uint32_t nvariants;
+	/* Fixed layout: when set, the scope always takes fixed_bits after aligning to
+	 * fixed_align, so a reader can skip it without decoding. */
+	bool fixed;
+	uint32_t fixed_align;
+	uint64_t fixed_bits;
+};
+
+/* The types of every scope an event of a stream class may carry, for path resolution. */
+struct plan_scopes {
+	const struct ctf_type *type[SPOOR_SCOPE_COUNT + 1]; /* + trace packet header */
+};
+#define PLAN_SCOPE_PACKET_HEADER SPOOR_SCOPE_COUNT
+
+/* Compile type (a struct, or NULL for an empty scope) of scope `scope`. Builds into the
+ * arena. Returns 0 or -SPOOR_EMETA_SEMANTIC with a message in err. */
+int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
+		 int scope, struct plan **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stream.c: packets and events of one stream file (CTF 1.8 sections 5 and 6).
+ *
+ * Packet sizes and offsets come from untrusted data: each is checked against the file
+ * before use, and damage ends this stream only, after every event before it was delivered.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "spoor/spoor.h"
+#include "stream.h"
+
+#define CTF_PACKET_MAGIC 0xC1FC1FC1u
+
+static int mark_damaged(struct ctf_stream *s, int code, const char *what)
+{
+	snprintf(s->error, sizeof(s->error), "%s: offset %llu: %s", s->path,
+		 (unsigned long long) (s->pkt_off + s->src.pos / 8), what);
+	s->done = true;
+	s->damaged = true;
+	s->ec = NULL;
+	return code;
+}
+
+static int damage(struct ctf_stream *s, int code, const char *fmt, unsigned long long a,
+		  unsigned long long b)
+{
+	char what[200];
+
+	snprintf(what, sizeof(what), fmt, a, b);
+	return mark_damaged(s, code, what);
+}
+
+static int decode_damage(struct ctf_stream *s, int rc)
+{
+	return mark_damaged(s, rc, s->dec.error ? s->dec.error : spoor_strerror(rc));
+}
+
+/* A root-level integer of a decoded scope. */
+static uint64_t root_value(const struct val_table *t, uint32_t root, int ord)
+{
+	return t->v[t->kids[t->v[root].kids + (uint32_t) ord]].u;
+}
+
+static int check_uuid(struct ctf_stream *s, uint32_t root, int ord)
+{
+	const struct ctf_meta *m = &s->trace->meta;
+	const struct val_table *t = &s->pkt_table;
+	uint32_t vi = t->kids[t->v[root].kids + (uint32_t) ord];
+
+	if (!m->has_uuid || t->v[vi].len != 16)
+		return 0;
+	for (unsigned i = 0; i < 16; i++)
+		if (t->v[t->kids[t->v[vi].kids + i]].u != m->uuid[i])
+			return mark_damaged(s, -SPOOR_EPACKET, "packet UUID differs from the trace UUID");
+	return 0;
+}
+
+static int read_packet_header(struct ctf_stream *s)
+{
+	struct ctf_trace *t = s->trace;
+	int rc = decode_scope(&s->dec, t->packet_header, PLAN_SCOPE_PACKET_HEADER);
+
+	if (rc)
+		return decode_damage(s, rc);
+	uint32_t root = s->dec.scope_root[PLAN_SCOPE_PACKET_HEADER];
+	const int *role = t->header_role;
+	if (root != VAL_NONE && role[ROLE_MAGIC] >= 0) {
+		uint64_t magic = root_value(&s->pkt_table, root, role[ROLE_MAGIC]);
+		if (magic != CTF_PACKET_MAGIC) {
+			s->src.pos = 0;
+			return damage(s, -SPOOR_EMAGIC, "bad packet magic 0x%llx (expected 0x%llx)",
+				      magic, CTF_PACKET_MAGIC);
+		}
+	}
+	if (root != VAL_NONE && role[ROLE_UUID] >= 0 && (rc = check_uuid(s, root, role[ROLE_UUID])))
+		return rc;
+	struct ctf_stream_class *sc = NULL;
+	if (root != VAL_NONE && role[ROLE_STREAM_ID] >= 0) {
+		uint64_t id = root_value(&s->pkt_table, root, role[ROLE_STREAM_ID]);
+		sc = ctf_meta_stream(&t->meta, id);
+		if (!sc)
+			return damage(s, -SPOOR_ENOSTREAM,
+				      "packet names stream class %llu, which the metadata does not "
+				      "declare (%llu classes)", id, t->meta.nstreams);
+	} else if (t->meta.nstreams == 1) {
+		sc = t->meta.streams[0];
+	} else {
+		return mark_damaged(s, -SPOOR_ENOSTREAM, "packet header has no stream_id");
+	}
+	if (s->sc && sc != s->sc)
+		return damage(s, -SPOOR_EPACKET, "stream class changes from %llu to %llu mid-stream",
+			      s->sc->id, sc->id);
+	s->sc = sc;
+	s->scp = sc->plan;
+	s->stream_id = sc->id;
+	if (root != VAL_NONE && role[ROLE_STREAM_INSTANCE_ID] >= 0) {
+		s->instance_id = root_value(&s->pkt_table, root, role[ROLE_STREAM_INSTANCE_ID]);
+		s->has_instance_id = true;
+	}
+	return 0;
+}
+
+static void count_discarded(struct ctf_stream *s, uint64_t counter)
+{
+	unsigned bits = s->scp->discarded_bits;
+	uint64_t mask = bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << bits) - 1;
+
+	/* The counter is cumulative per stream; it may wrap at its width. */
+	s->discarded += (counter - s->discarded_counter) & mask;
+	s->discarded_counter = counter;
+}
+
+static int packet_open(struct ctf_stream *s)
+{
+	if (s->pkt_off >= s->mf.size) {
+		s->done = true;
+		return 0;
+	}
+	uint64_t left = s->mf.size - s->pkt_off;
+	s->src = (struct bitsrc){s->mf.data + s->pkt_off, (size_t) left, 0, left * 8};
+	val_table_reset(&s->pkt_table);
+	s->dec.table = &s->pkt_table;
+	int rc = read_packet_header(s);
+	if (rc)
+		return rc;
+	const struct stream_class_plans *p = s->scp;
+	if ((rc = decode_scope(&s->dec, p->packet_context, SPOOR_SCOPE_PACKET_CONTEXT)))
+		return decode_damage(s, rc);
+	uint32_t root = s->dec.scope_root[SPOOR_SCOPE_PACKET_CONTEXT];
+	const int *role = p->role;
+	uint64_t packet_bits = left * 8, content_bits;
+	if (root != VAL_NONE && role[ROLE_PACKET_SIZE] >= 0)
+		packet_bits = root_value(&s->pkt_table, root, role[ROLE_PACKET_SIZE]);
+	content_bits = packet_bits;
+	if (root != VAL_NONE && role[ROLE_CONTENT_SIZE] >= 0)
+		content_bits = root_value(&s->pkt_table, root, role[ROLE_CONTENT_SIZE]);
+	if (packet_bits == 0 || packet_bits % 8)
+		return damage(s, -SPOOR_EPACKET, "invalid packet size %llu bits (%llu)", packet_bits, packet_bits % 8);
+	if (packet_bits / 8 > left)
+		return damage(s, -SPOOR_ETRUNCATED,
+			      "packet of %llu bytes but only %llu bytes left in the file",
+			      packet_bits / 8, left);
+	if (content_bits > packet_bits)
+		return damage(s, -SPOOR_EPACKET, "content size %llu bits exceeds packet size %llu bits",
+			      content_bits, packet_bits);
+	if (content_bits < s->src.pos)
+		return damage(s, -SPOOR_EPACKET,
+			      "content size %llu bits is smaller than the packet header and "
+			      "context (%llu bits)", content_bits, s->src.pos);
+	s->src.end_bits = content_bits;
+	s->pkt_bytes = packet_bits / 8;
+	if (root != VAL_NONE && role[ROLE_CPU_ID] >= 0)
+		s->cpu = (int64_t) root_value(&s->pkt_table, root, role[ROLE_CPU_ID]);
+	if (root != VAL_NONE && role[ROLE_TIMESTAMP_BEGIN] >= 0)
+		s->clock = root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_BEGIN]);
+	if (root != VAL_NONE && role[ROLE_EVENTS_DISCARDED] >= 0)
+		count_discarded(s, root_value(&s->pkt_table, root, role[ROLE_EVENTS_DISCARDED]));
+	s->packets++;
+	s->bytes += s->pkt_bytes;
+	s->in_packet = true;
+	s->dec.table = &s->ev_table;
+	return 0;
+}
+
+int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index)
+{
+	memset(s, 0, sizeof(*s));
+	s->trace = t;
+	s->path = path;
+	s->index = index;
+	s->cpu = -1;
+	s->dec.src = &s->src;
+	s->dec.clock = &s->clock;
+	int rc = mapfile_open(&s->mf, path);
+	if (rc) {
+		snprintf(s->error, sizeof(s->error), "%s: %s", path, spoor_strerror(rc));
+		s->done = s->damaged = true;
+		return rc;
+	}
+	rc = packet_open(s);
+	return rc < 0 ? rc : 0;
+}
+
+void ctf_stream_close(struct ctf_stream *s)
+{
+	mapfile_close(&s->mf);
+	val_table_free(&s->pkt_table);
+	val_table_free(&s->ev_table);
+}
+
+static const struct plan *scope_plan(const struct ctf_stream *s, int scope)
+{
+	switch (scope) {
+	case SPOOR_SCOPE_STREAM_EVENT_CONTEXT: return s->scp->event_context;
+	case SPOOR_SCOPE_EVENT_CONTEXT: return s->ecp->context;
+	case SPOOR_SCOPE_PAYLOAD: return s->ecp->payload;
+	default: return NULL;
+	}
+}
+
+int ctf_stream_decode(struct ctf_stream *s, int scope)
+{
+	if (!s->ec)
+		return -SPOOR_EDECODE;
+	while (s->decoded < scope) {
+		int next = s->decoded + 1;
+		int rc = decode_scope(&s->dec, scope_plan(s, next), next);
+		if (rc)
+			return decode_damage(s, rc);
+		s->decoded = next;
+	}
+	return 0;
+}
+
+static int finish_event(struct ctf_stream *s)
+{
+	while (s->decoded < SPOOR_SCOPE_PAYLOAD) {
+		int next = s->decoded + 1;
+		int rc = decode_skip(&s->dec, scope_plan(s, next), next);
+		if (rc)
+			return decode_damage(s, rc);
+		s->decoded = next;
+	}
+	s->ec = NULL;
+	/* An event must take some room, or a crafted packet could loop forever. */
+	if (s->src.pos == s->ev_start)
+		return mark_damaged(s, -SPOOR_EDECODE, "event of zero size");
+	return 0;
+}
+
+int ctf_stream_next(struct ctf_stream *s)
+{
+	int rc;
+
+	if (s->ec && (rc = finish_event(s)))
+		return rc;
+	for (;;) {
+		if (s->done)
+			return 0;
+		if (!s->in_packet) {
+			if ((rc = packet_open(s)))
+				return rc;
+			continue;
+		}
+		if (s->src.pos >= s->src.end_bits) {
+			s->in_packet = false;
+			s->pkt_off += s->pkt_bytes;
+			continue;
+		}
+		uint64_t start = s->src.pos;
+		val_table_reset(&s->ev_table);
+		s->dec.has_event_id = 0;
+		if ((rc = decode_scope(&s->dec, s->scp->event_header, SPOOR_SCOPE_EVENT_HEADER)))
+			return decode_damage(s, rc);
+		uint64_t id = s->dec.has_event_id ? s->dec.event_id : 0;
+		struct ctf_event_class *ec = ctf_stream_event(s->sc, id);
+		if (!ec && !s->dec.has_event_id && s->sc->nevents == 1)
+			ec = s->sc->events[0];
+		if (!ec) {
+			s->src.pos = start;
+			return damage(s, -SPOOR_ENOEVENT,
+				      "event id %llu is not declared in stream class %llu", id,
+				      s->sc->id);
+		}
+		s->ec = ec;
+		s->ecp = ec->plan;
+		s->decoded = SPOOR_SCOPE_EVENT_HEADER;
+		s->ts_cycles = s->clock;
+		s->ts_ns = s->sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+		s->ev_start = start;
+		return 1;
+	}
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.c: opens a trace directory: metadata to model, model to plans, and the stream list. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "metadata-read.h"
+#include "spoor/spoor.h"
+#include "trace.h"
+#include "tsdl-parse.h"
+
+static const char *const role_names[ROLE_COUNT] = {
+	[ROLE_MAGIC] = "magic",
+	[ROLE_UUID] = "uuid",
+	[ROLE_STREAM_ID] = "stream_id",
+	[ROLE_STREAM_INSTANCE_ID] = "stream_instance_id",
+	[ROLE_TIMESTAMP_BEGIN] = "timestamp_begin",
+	[ROLE_TIMESTAMP_END] = "timestamp_end",
+	[ROLE_CONTENT_SIZE] = "content_size",
+	[ROLE_PACKET_SIZE] = "packet_size",
+	[ROLE_EVENTS_DISCARDED] = "events_discarded",
+	[ROLE_PACKET_SEQ_NUM] = "packet_seq_num",
+	[ROLE_CPU_ID] = "cpu_id",
+};
+
+static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
+{
+	for (int r = 0; r < ROLE_COUNT; r++) {
+		role[r] = t ? ctf_struct_find(t, role_names[r], t->s.n) : -1;
+		if (role[r] >= 0) {
+			const struct ctf_type *ft = t->s.fields[role[r]].type;
+			bool ok = ft->kind == CTF_INT || ft->kind == CTF_ENUM ||
+				  (r == ROLE_UUID && ft->kind == CTF_ARRAY);
+			if (!ok)
+				role[r] = -1;
+		}
+	}
+}
+
+/* babeltrace2's ns conversion of a cycle count (double arithmetic off the 1 GHz case). */
+static int64_t cycles_to_ns(uint64_t freq, uint64_t cycles)
+{
+	if (freq == 1000000000)
+		return (int64_t) cycles;
+	return (int64_t) (uint64_t) (1e9 * (double) cycles / (double) freq);
+}
+
+static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc, char *err,
+				size_t errlen)
+{
+	struct arena *a = &t->meta.arena;
+	struct stream_class_plans *p = arena_alloc(a, sizeof(*p));
+	struct plan_scopes scopes = {0};
+	int rc;
+
+	if (!p)
+		return -SPOOR_ELIMIT;
+	scopes.type[PLAN_SCOPE_PACKET_HEADER] = t->meta.packet_header;
+	scopes.type[SPOOR_SCOPE_PACKET_CONTEXT] = sc->packet_context;
+	scopes.type[SPOOR_SCOPE_EVENT_HEADER] = sc->event_header;
+	scopes.type[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = sc->event_context;
+	if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PACKET_CONTEXT, &p->packet_context,
+			       err, errlen)) ||
+	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_HEADER, &p->event_header, err,
+			       errlen)) ||
+	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+			       &p->event_context, err, errlen)))
+		return rc;
+	find_roles(sc->packet_context, p->role);
+	if (p->role[ROLE_EVENTS_DISCARDED] >= 0) {
+		const struct ctf_type *dt = sc->packet_context->s.fields[p->role[ROLE_EVENTS_DISCARDED]].type;
+		p->discarded_bits = dt->kind == CTF_ENUM ? dt->e.container->i.size : dt->i.size;
+	}
+	if (sc->clock) {
+		uint64_t freq = sc->clock->freq, off = sc->clock->offset;
+		int64_t off_s = sc->clock->offset_s + (int64_t) (off / freq);
+		p->clock_freq = freq;
+		p->clock_offset_ns = off_s * 1000000000 + cycles_to_ns(freq, off % freq);
+	}
+	sc->plan = p;
+	for (unsigned e = 0; e < sc->nevents; e++) {
+		struct ctf_event_class *ec = sc->events[e];
+		struct event_class_plans *ep = arena_alloc(a, sizeof(*ep));
+		if (!ep)
+			return -SPOOR_ELIMIT;
+		scopes.type[SPOOR_SCOPE_EVENT_CONTEXT] = ec->context;
+		scopes.type[SPOOR_SCOPE_PAYLOAD] = ec->fields;
+		char sub[200] = "";
+		if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_CONTEXT, &ep->context,
+				       sub, sizeof(sub))) ||
+		    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PAYLOAD, &ep->payload, sub,
+				       sizeof(sub)))) {
+			snprintf(err, errlen, "event '%s': %s", ec->name, sub);
+			return rc;
+		}
+		ec->plan = ep;
+	}
+	return 0;
+}
+
+int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
+			    size_t errlen)
+{
+	struct tsdl_error perr;
+	int rc = tsdl_parse(text, len, &t->meta, &perr);
+
+	if (rc) {
+		if (perr.line)
+			snprintf(err, errlen, "line %u, column %u: %s", perr.line, perr.col, perr.msg);
+		else
+			snprintf(err, errlen, "%s", perr.msg);
+		return rc;
+	}
+	struct plan_scopes scopes = {0};
+	scopes.type[PLAN_SCOPE_PACKET_HEADER] = t->meta.packet_header;
+	rc = plan_compile(&t->meta.arena, &t->meta, &scopes, PLAN_SCOPE_PACKET_HEADER,
+			  &t->packet_header, err, errlen);
+	if (rc)
+		return rc;
+	find_roles(t->meta.packet_header, t->header_role);
+	for (unsigned s = 0; s < t->meta.nstreams && !rc; s++)
+		rc = compile_stream_class(t, t->meta.streams[s], err, errlen);
+	return rc;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Stream files: every regular, non-hidden, non-empty file beside `metadata`. */
+static int list_streams(struct ctf_trace *t, char *err, size_t errlen)
+{
+	DIR *d = opendir(t->path);
+	size_t cap = 0;
+	struct dirent *de;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", t->path, strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		size_t n = strlen(t->path) + strlen(de->d_name) + 2;
+		char *full = malloc(n);
+		struct stat st;
+		if (!full)
+			break;
+		snprintf(full, n, "%s/%s", t->path, de->d_name);
+		if (stat(full, &st) || !S_ISREG(st.st_mode) || st.st_size == 0) {
+			free(full);
+			continue;
+		}
+		if (t->nstream_paths == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **bigger = realloc(t->stream_paths, cap * sizeof(char *));
+			if (!bigger) {
+				free(full);
+				break;
+			}
+			t->stream_paths = bigger;
+		}
+		t->stream_paths[t->nstream_paths++] = full;
+	}
+	closedir(d);
+	if (t->nstream_paths)
+		qsort(t->stream_paths, t->nstream_paths, sizeof(char *), name_cmp);
+	return 0;
+}
+
+int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen)
+{
+	struct ctf_trace *t = calloc(1, sizeof(*t));
+	char *text = NULL, *meta_path = NULL;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (!t || !(t->path = strdup(dir)) || !(meta_path = malloc(strlen(dir) + 10))) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", dir);
+		goto fail;
+	}
+	sprintf(meta_path, "%s/metadata", dir);
+	if ((rc = ctf_metadata_read(meta_path, &text, &len, err, errlen)))
+		goto fail;
+	char detail[400] = "";
+	if ((rc = ctf_trace_load_metadata(t, text, len, detail, sizeof(detail)))) {
+		snprintf(err, errlen, "%s: %s", meta_path, detail);
+		goto fail;
+	}
+	if ((rc = list_streams(t, err, errlen)))
+		goto fail;
+	free(text);
+	free(meta_path);
+	*out = t;
+	return 0;
+fail:
+	free(text);
+	free(meta_path);
+	ctf_trace_free(t);
+	return rc;
+}
+
+void ctf_trace_free(struct ctf_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nstream_paths; i++)
+		free(t->stream_paths[i]);
+	free(t->stream_paths);
+	ctf_meta_free(&t->meta);
+	free(t->path);
+	free(t);
+}

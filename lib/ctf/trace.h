@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* trace.h: one CTF trace directory: its metadata model, compiled plans and stream files. */
+#ifndef CTF_TRACE_H
+#define CTF_TRACE_H
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "types.h"
+
+/* Ordinals of the packet fields the reader itself interprets (-1: absent). */
+enum packet_role {
+	ROLE_MAGIC,
+	ROLE_UUID,
+	ROLE_STREAM_ID,
+	ROLE_STREAM_INSTANCE_ID,
+	ROLE_TIMESTAMP_BEGIN,
+	ROLE_TIMESTAMP_END,
+	ROLE_CONTENT_SIZE,
+	ROLE_PACKET_SIZE,
+	ROLE_EVENTS_DISCARDED,
+	ROLE_PACKET_SEQ_NUM,
+	ROLE_CPU_ID,
+	ROLE_COUNT
+};
+
+struct stream_class_plans {
+	struct plan *packet_context, *event_header, *event_context;
+	int role[ROLE_COUNT]; /* packet context roles */
+	unsigned discarded_bits;
+	int64_t clock_offset_ns; /* the default clock's origin offset, in ns */
+	uint64_t clock_freq;
+};
+
+struct event_class_plans {
+	struct plan *context, *payload;
+};
+
+struct ctf_trace {
+	char *path;
+	size_t index;
+	struct ctf_meta meta;
+	struct plan *packet_header;
+	int header_role[ROLE_COUNT];
+	char **stream_paths; /* sorted file names' full paths */
+	size_t nstream_paths;
+};
+
+/* Open the trace in directory `dir` (which holds `metadata`). Error text in err. */
+int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen);
+/* Parse metadata text and compile plans (the part of open that fuzzers exercise). */
+int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
+			    size_t errlen);
+void ctf_trace_free(struct ctf_trace *t);
+
+/* ns from the clock origin for a clock value, as babeltrace2 computes it. */
+static inline int64_t ctf_clock_ns(const struct stream_class_plans *p, uint64_t cycles)
+{
+	if (p->clock_freq == 1000000000)
+		return p->clock_offset_ns + (int64_t) cycles;
+	double ns = 1e9 * (double) cycles / (double) p->clock_freq;
+	return p->clock_offset_ns + (int64_t) (uint64_t) ns;
+}
+
+#endif

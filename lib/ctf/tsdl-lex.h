@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* tsdl-lex.h: tokens of CTF 1.8's Trace Stream Description Language. */
+#ifndef CTF_TSDL_LEX_H
+#define CTF_TSDL_LEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum tsdl_tok {
+	TOK_EOF,
+	TOK_IDENT,
+	TOK_INT,
+	TOK_STRING,
+	TOK_PUNCT, /* one of { } [ ] ( ) ; , = : < > . - + * and := ... */
+	TOK_ERROR,
+};
+
+struct tsdl_token {
+	enum tsdl_tok kind;
+	const char *start; /* into the source text */
+	size_t len;
+	uint64_t ival;     /* TOK_INT */
+	unsigned line, col;
+};
+
+struct tsdl_lexer {
+	const char *src, *end, *pos;
+	unsigned line, col;
+	const char *error; /* static message when kind == TOK_ERROR */
+};
+
+void tsdl_lex_init(struct tsdl_lexer *lx, const char *src, size_t len);
+struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx);
+/* Compare a token with a punctuation or keyword spelling. */
+int tsdl_tok_is(const struct tsdl_token *t, const char *s);
+
+#endif

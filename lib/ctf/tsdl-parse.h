@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* tsdl-parse.h: TSDL text to the CTF trace model (types.h). */
+#ifndef CTF_TSDL_PARSE_H
+#define CTF_TSDL_PARSE_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+/* Limits: everything sized by the input is capped, so that bad metadata is an error, never a
+ * huge allocation or a deep recursion. */
+#define TSDL_MAX_TEXT   (64u << 20) /* metadata bytes */
+#define TSDL_MAX_DEPTH  48          /* nesting of type definitions */
+#define TSDL_MAX_FIELDS 65536       /* members of one struct or variant */
+#define TSDL_MAX_ARENA  (512u << 20)
+
+struct tsdl_error {
+	unsigned line, col;
+	char msg[200];
+};
+
+/* Parse metadata text into m (m must be zeroed). 0 or -SPOOR_EMETA_SYNTAX/-SPOOR_EMETA_SEMANTIC
+ * with err filled. On error m may hold a partial model: free it with ctf_meta_free(). */
+int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err);
+void ctf_meta_free(struct ctf_meta *m);
+
+#endif

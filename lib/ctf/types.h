@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * types.h: the CTF 1.8 type tree and trace model built from TSDL metadata.
+ *
+ * Everything here is allocated in the trace's arena and immutable once the metadata is
+ * parsed. Types are shared (a typealias is the same object under another name).
+ */
+#ifndef CTF_TYPES_H
+#define CTF_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+
+enum ctf_kind {
+	CTF_INT,
+	CTF_FLOAT,
+	CTF_STRING,
+	CTF_ENUM,
+	CTF_STRUCT,
+	CTF_VARIANT,
+	CTF_ARRAY,
+	CTF_SEQUENCE,
+};
+
+enum ctf_byte_order { CTF_BO_NATIVE, CTF_BO_LE, CTF_BO_BE };
+
+/* Display base, as babeltrace2 prints it. */
+enum ctf_base { CTF_BASE_DEC = 10, CTF_BASE_HEX = 16, CTF_BASE_OCT = 8, CTF_BASE_BIN = 2 };
+
+struct ctf_clock;
+struct ctf_type;
+
+struct ctf_enum_entry {
+	const char *label;
+	int64_t lo, hi; /* compared as unsigned when the container is unsigned */
+};
+
+struct ctf_field {
+	const char *name;     /* as written in the metadata */
+	const char *shown;    /* as readers show it: one leading underscore dropped */
+	struct ctf_type *type;
+};
+
+/* An unresolved reference to another field: a sequence length or a variant tag. */
+struct ctf_path {
+	const char *text;
+};
+
+struct ctf_type {
+	enum ctf_kind kind;
+	unsigned align; /* bits */
+	union {
+		struct {
+			unsigned size; /* bits, 1..64 */
+			bool is_signed;
+			enum ctf_byte_order bo;
+			enum ctf_base base;
+			bool text;  /* encoding UTF8/ASCII */
+			const char *map_clock; /* clock name, or NULL */
+		} i;
+		struct {
+			unsigned exp_dig, mant_dig;
+			enum ctf_byte_order bo;
+		} f;
+		struct {
+			struct ctf_type *container; /* a CTF_INT */
+			struct ctf_enum_entry *entries;
+			unsigned n;
+		} e;
+		struct {
+			struct ctf_field *fields;
+			unsigned n;
+		} s; /* struct and variant */
+		struct {
+			struct ctf_type *elem;
+			uint64_t len;         /* CTF_ARRAY */
+			struct ctf_path path; /* CTF_SEQUENCE: the length field */
+		} a;
+	};
+	struct ctf_path tag; /* CTF_VARIANT */
+	signed char shown;   /* text output: 1 babeltrace2 shows it, -1 hides it, 0 unknown */
+};
+
+struct ctf_clock {
+	const char *name;
+	const char *description;
+	uint8_t uuid[16];
+	bool has_uuid;
+	uint64_t freq;
+	int64_t offset_s;
+	uint64_t offset; /* cycles */
+	uint64_t precision;
+	bool absolute;
+};
+
+struct ctf_env_entry {
+	const char *key;
+	const char *text;   /* the value as text */
+	bool is_string;
+	int64_t value;      /* when an integer */
+};
+
+struct ctf_event_class {
+	const char *name;
+	uint64_t id;
+	uint64_t stream_id;
+	bool has_loglevel;
+	int64_t loglevel;
+	const char *emf_uri;
+	struct ctf_type *context; /* may be NULL */
+	struct ctf_type *fields;  /* may be NULL */
+	size_t global_index;      /* dense across all traces of a reader */
+	void *plan;               /* decode plans, built by plan.c */
+};
+
+struct ctf_stream_class {
+	uint64_t id;
+	bool has_id;
+	struct ctf_type *packet_context;
+	struct ctf_type *event_header;
+	struct ctf_type *event_context;
+	struct ctf_event_class **events; /* in metadata order */
+	unsigned nevents, cap_events;
+	struct ctf_event_class **by_id; /* dense lookup for small ids, built after parsing */
+	uint64_t by_id_len;
+	const struct ctf_clock *clock; /* default clock: the one event timestamps map to */
+	void *plan;
+};
+
+struct ctf_meta {
+	struct arena arena;
+	unsigned major, minor;
+	uint8_t uuid[16];
+	bool has_uuid;
+	enum ctf_byte_order bo; /* CTF_BO_LE or CTF_BO_BE once parsed */
+	struct ctf_type *packet_header;
+	struct ctf_env_entry *env;
+	unsigned nenv, cap_env;
+	struct ctf_clock **clocks;
+	unsigned nclocks, cap_clocks;
+	struct ctf_stream_class **streams;
+	unsigned nstreams, cap_streams;
+};
+
+struct ctf_type *ctf_type_new(struct arena *a, enum ctf_kind kind);
+struct ctf_stream_class *ctf_meta_stream(const struct ctf_meta *m, uint64_t id);
+struct ctf_event_class *ctf_stream_event(const struct ctf_stream_class *sc, uint64_t id);
+const struct ctf_clock *ctf_meta_clock(const struct ctf_meta *m, const char *name);
+const char *ctf_meta_env(const struct ctf_meta *m, const char *key);
+/* A field of a struct by name (as written or as shown), or -1. */
+int ctf_struct_find(const struct ctf_type *t, const char *name, unsigned upto);
+/* Babeltrace's view: an 8-bit text integer as array or sequence element is a string. */
+bool ctf_type_is_text_array(const struct ctf_type *t);
+/* Resolve native byte order once the trace's is known. */
+enum ctf_byte_order ctf_bo(const struct ctf_meta *m, enum ctf_byte_order bo);
+
+#endif

@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.c: the public trace reader: finds traces under the given paths, opens their
+ * streams, and merges them into one event sequence in timestamp order.
+ *
+ * Merge order follows babeltrace2's muxer (common/muxing), so that multi-stream output
+ * matches it line for line: by time, then, for equal times, by trace UUID, trace name,
+ * stream class id and stream id. Those tie keys are per stream, so they are folded into one
+ * precomputed rank and the heap compares (time, rank) only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader.h"
+
+struct hook {
+	char *pattern;
+	spoor_hook_fn fn;
+	void *data;
+};
+
+struct spoor_reader {
+	struct ctf_trace **traces;
+	size_t ntraces;
+	struct ctf_stream *streams;
+	size_t nstreams;
+	struct spoor_event_class *classes;
+	size_t nclasses;
+	uint32_t *heap;
+	size_t nheap;
+	uint32_t *rank;
+	bool ordered, started, has_range;
+	int64_t begin, end;
+	size_t seq; /* unordered mode: the stream being read */
+	struct ctf_stream *cur;
+	struct spoor_event ev;
+	spoor_warn_fn warn;
+	void *warn_data;
+	unsigned damaged;
+	struct hook *hooks;
+	size_t nhooks;
+};
+
+/* ---- finding traces ---- */
+
+static int add_trace(struct spoor_reader *r, const char *dir, char **errmsg)
+{
+	char err[600] = "";
+	struct ctf_trace *t;
+	int rc = ctf_trace_open(dir, &t, err, sizeof(err));
+
+	if (rc) {
+		if (errmsg)
+			*errmsg = strdup(err);
+		return rc;
+	}
+	struct ctf_trace **bigger = realloc(r->traces, (r->ntraces + 1) * sizeof(*bigger));
+	if (!bigger) {
+		ctf_trace_free(t);
+		return -ENOMEM;
+	}
+	r->traces = bigger;
+	t->index = r->ntraces;
+	r->traces[r->ntraces++] = t;
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* A directory with a `metadata` file is a trace; any other directory is searched. */
+static int find_traces(struct spoor_reader *r, const char *path, int depth, char **errmsg)
+{
+	char meta[4096];
+	struct stat st;
+
+	if (stat(path, &st)) {
+		int rc = -errno;
+		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
+			*errmsg = NULL;
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (errmsg && asprintf(errmsg, "%s: not a trace directory", path) < 0)
+			*errmsg = NULL;
+		return -SPOOR_ENOTTRACE;
+	}
+	snprintf(meta, sizeof(meta), "%s/metadata", path);
+	if (!stat(meta, &st) && S_ISREG(st.st_mode))
+		return add_trace(r, path, errmsg);
+	if (depth > 16)
+		return 0;
+	DIR *d = opendir(path);
+	if (!d) {
+		int rc = -errno;
+		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
+			*errmsg = NULL;
+		return rc;
+	}
+	char **subs = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **bigger = realloc(subs, cap * sizeof(*subs));
+			if (!bigger)
+				break;
+			subs = bigger;
+		}
+		if (asprintf(&subs[n], "%s/%s", path, de->d_name) >= 0)
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(subs, n, sizeof(*subs), str_cmp);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!rc && !stat(subs[i], &st) && S_ISDIR(st.st_mode))
+			rc = find_traces(r, subs[i], depth + 1, errmsg);
+		free(subs[i]);
+	}
+	free(subs);
+	return rc;
+}
+
+/* ---- opening ---- */
+
+static void warn(struct spoor_reader *r, const char *msg)
+{
+	if (r->warn)
+		r->warn(r->warn_data, msg);
+	else
+		fprintf(stderr, "spoor: warning: %s\n", msg);
+}
+
+static int rank_cmp_ctx(const struct spoor_reader *r, uint32_t a, uint32_t b)
+{
+	const struct ctf_stream *x = &r->streams[a], *y = &r->streams[b];
+	const struct ctf_meta *mx = &x->trace->meta, *my = &y->trace->meta;
+
+	if (mx->has_uuid != my->has_uuid)
+		return mx->has_uuid ? -1 : 1;
+	if (mx->has_uuid) {
+		int c = memcmp(mx->uuid, my->uuid, 16);
+		if (c)
+			return c;
+	}
+	int c = strcmp(x->trace->path, y->trace->path);
+	if (c)
+		return c;
+	if (x->stream_id != y->stream_id)
+		return x->stream_id < y->stream_id ? -1 : 1;
+	uint64_t ix = x->has_instance_id ? x->instance_id : x->index;
+	uint64_t iy = y->has_instance_id ? y->instance_id : y->index;
+	if (ix != iy)
+		return ix < iy ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static const struct spoor_reader *sort_reader; /* qsort has no context argument */
+static int rank_cmp(const void *a, const void *b)
+{
+	return rank_cmp_ctx(sort_reader, *(const uint32_t *) a, *(const uint32_t *) b);
+}
+
+static int open_streams(struct spoor_reader *r)
+{
+	size_t total = 0, k = 0;
+
+	for (size_t t = 0; t < r->ntraces; t++)
+		total += r->traces[t]->nstream_paths;
+	r->streams = calloc(total + 1, sizeof(*r->streams));
+	r->heap = calloc(total + 1, sizeof(*r->heap));
+	r->rank = calloc(total + 1, sizeof(*r->rank));
+	if (!r->streams || !r->heap || !r->rank)
+		return -ENOMEM;
+	for (size_t t = 0; t < r->ntraces; t++)
+		for (size_t i = 0; i < r->traces[t]->nstream_paths; i++, k++)
+			ctf_stream_open(&r->streams[k], r->traces[t], r->traces[t]->stream_paths[i], k);
+	r->nstreams = total;
+	uint32_t *order = malloc((total + 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < total; i++)
+		order[i] = i;
+	sort_reader = r;
+	qsort(order, total, sizeof(*order), rank_cmp);
+	for (uint32_t i = 0; i < total; i++)
+		r->rank[order[i]] = i;
+	free(order);
+	return 0;
+}
+
+static int index_classes(struct spoor_reader *r)
+{
+	size_t n = 0;
+
+	for (size_t t = 0; t < r->ntraces; t++)
+		for (unsigned s = 0; s < r->traces[t]->meta.nstreams; s++)
+			n += r->traces[t]->meta.streams[s]->nevents;
+	r->classes = calloc(n + 1, sizeof(*r->classes));
+	if (!r->classes)
+		return -ENOMEM;
+	for (size_t t = 0; t < r->ntraces; t++) {
+		struct ctf_meta *m = &r->traces[t]->meta;
+		for (unsigned s = 0; s < m->nstreams; s++)
+			for (unsigned e = 0; e < m->streams[s]->nevents; e++) {
+				struct spoor_event_class *c = &r->classes[r->nclasses];
+				c->ec = m->streams[s]->events[e];
+				c->sc = m->streams[s];
+				c->trace = t;
+				c->index = r->nclasses++;
+				c->ec->global_index = c->index;
+			}
+	}
+	return 0;
+}
+
+int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_reader **out,
+		      char **errmsg)
+{
+	struct spoor_reader *r = calloc(1, sizeof(*r));
+	int rc = 0;
+
+	*out = NULL;
+	if (errmsg)
+		*errmsg = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->ordered = true;
+	for (size_t i = 0; i < npaths && !rc; i++) {
+		size_t before = r->ntraces;
+		rc = find_traces(r, paths[i], 0, errmsg);
+		if (!rc && r->ntraces == before) {
+			rc = -SPOOR_ENOTTRACE;
+			if (errmsg && asprintf(errmsg, "%s: no CTF trace here (no metadata file in it "
+						       "or below it)", paths[i]) < 0)
+				*errmsg = NULL;
+		}
+	}
+	if (!rc && !npaths)
+		rc = -SPOOR_EUSAGE;
+	if (!rc)
+		rc = index_classes(r);
+	if (!rc)
+		rc = open_streams(r);
+	if (rc) {
+		spoor_reader_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void spoor_reader_close(struct spoor_reader *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nstreams; i++)
+		ctf_stream_close(&r->streams[i]);
+	for (size_t t = 0; t < r->ntraces; t++)
+		ctf_trace_free(r->traces[t]);
+	for (size_t h = 0; h < r->nhooks; h++)
+		free(r->hooks[h].pattern);
+	free(r->hooks);
+	free(r->traces);
+	free(r->streams);
+	free(r->heap);
+	free(r->rank);
+	free(r->classes);
+	free(r);
+}
+
+void spoor_reader_set_warn(struct spoor_reader *r, spoor_warn_fn fn, void *data)
+{
+	r->warn = fn;
+	r->warn_data = data;
+}
+
+unsigned spoor_reader_damaged(const struct spoor_reader *r)
+{
+	return r->damaged;
+}
+
+void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t end_ns)
+{
+	r->has_range = true;
+	r->begin = begin_ns;
+	r->end = end_ns;
+}
+
+void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
+{
+	r->ordered = ordered;
+}
+
+/* ---- the merge ---- */
+
+static inline bool earlier(const struct spoor_reader *r, uint32_t a, uint32_t b)
+{
+	int64_t ta = r->streams[a].ts_ns, tb = r->streams[b].ts_ns;
+	return ta < tb || (ta == tb && r->rank[a] < r->rank[b]);
+}
+
+static void heap_push(struct spoor_reader *r, uint32_t s)
+{
+	size_t i = r->nheap++;
+	while (i) {
+		size_t parent = (i - 1) / 2;
+		if (!earlier(r, s, r->heap[parent]))
+			break;
+		r->heap[i] = r->heap[parent];
+		i = parent;
+	}
+	r->heap[i] = s;
+}
+
+static uint32_t heap_pop(struct spoor_reader *r)
+{
+	uint32_t top = r->heap[0], last = r->heap[--r->nheap];
+	size_t i = 0, n = r->nheap;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && earlier(r, r->heap[c + 1], r->heap[c]))
+			c++;
+		if (!earlier(r, r->heap[c], last))
+			break;
+		r->heap[i] = r->heap[c];
+		i = c;
+	}
+	if (n)
+		r->heap[i] = last;
+	return top;
+}
+
+/* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
+static int advance(struct spoor_reader *r, struct ctf_stream *s)
+{
+	int rc = ctf_stream_next(s);
+
+	if (rc < 0) {
+		r->damaged++;
+		warn(r, s->error);
+		return 0;
+	}
+	return rc;
+}
+
+static void start(struct spoor_reader *r)
+{
+	r->started = true;
+	for (size_t i = 0; i < r->nstreams; i++) {
+		struct ctf_stream *s = &r->streams[i];
+		if (s->damaged) { /* failed when opened */
+			r->damaged++;
+			warn(r, s->error);
+			continue;
+		}
+		if (r->ordered && advance(r, s))
+			heap_push(r, (uint32_t) i);
+	}
+}
+
+static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
+{
+	while (r->seq < r->nstreams) {
+		struct ctf_stream *s = &r->streams[r->seq];
+		if (!s->damaged && advance(r, s)) {
+			if (r->has_range && (s->ts_ns < r->begin || s->ts_ns > r->end))
+				continue;
+			r->ev.s = s;
+			*ev = &r->ev;
+			return 1;
+		}
+		r->seq++;
+	}
+	return 0;
+}
+
+int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+{
+	r->ev.r = r;
+	if (!r->started)
+		start(r);
+	if (!r->ordered)
+		return next_unordered(r, ev);
+	if (r->cur) {
+		if (advance(r, r->cur))
+			heap_push(r, (uint32_t) r->cur->index);
+		r->cur = NULL;
+	}
+	while (r->nheap) {
+		struct ctf_stream *s = &r->streams[heap_pop(r)];
+		if (r->has_range && s->ts_ns < r->begin) {
+			if (advance(r, s))
+				heap_push(r, (uint32_t) s->index);
+			continue;
+		}
+		if (r->has_range && s->ts_ns > r->end) {
+			r->nheap = 0;
+			return 0;
+		}
+		r->cur = s;
+		r->ev.s = s;
+		*ev = &r->ev;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- hooks ---- */
+
+int spoor_reader_add_hook(struct spoor_reader *r, const char *pattern, spoor_hook_fn fn, void *data)
+{
+	struct hook *bigger = realloc(r->hooks, (r->nhooks + 1) * sizeof(*bigger));
+
+	if (!bigger)
+		return -ENOMEM;
+	r->hooks = bigger;
+	r->hooks[r->nhooks].pattern = strdup(pattern);
+	if (!r->hooks[r->nhooks].pattern)
+		return -ENOMEM;
+	r->hooks[r->nhooks].fn = fn;
+	r->hooks[r->nhooks].data = data;
+	r->nhooks++;
+	return 0;
+}
+
+int spoor_reader_run(struct spoor_reader *r)
+{
+	/* Resolve patterns to classes once: per event, one array look-up. */
+	size_t *first = malloc((r->nclasses + 1) * sizeof(*first));
+	size_t *chain = malloc((r->nclasses * r->nhooks + 1) * sizeof(*chain));
+	const struct spoor_event *ev;
+	int rc = 0;
+
+	if (!first || !chain) {
+		free(first);
+		free(chain);
+		return -ENOMEM;
+	}
+	size_t nchain = 0;
+	for (size_t c = 0; c < r->nclasses; c++) {
+		first[c] = nchain;
+		for (size_t h = 0; h < r->nhooks; h++)
+			if (!fnmatch(r->hooks[h].pattern, r->classes[c].ec->name, 0))
+				chain[nchain++] = h;
+	}
+	first[r->nclasses] = nchain;
+	while (!rc && (rc = spoor_reader_next(r, &ev)) > 0) {
+		size_t c = r->ev.s->ec->global_index;
+		rc = 0;
+		for (size_t k = first[c]; k < first[c + 1] && !rc; k++)
+			rc = r->hooks[chain[k]].fn(ev, r->hooks[chain[k]].data);
+	}
+	free(first);
+	free(chain);
+	return rc;
+}
+
+/* ---- info ---- */
+
+size_t spoor_reader_trace_count(const struct spoor_reader *r)
+{
+	return r->ntraces;
+}
+
+const char *spoor_reader_trace_path(const struct spoor_reader *r, size_t trace)
+{
+	return trace < r->ntraces ? r->traces[trace]->path : NULL;
+}
+
+const char *spoor_reader_trace_env(const struct spoor_reader *r, size_t trace, const char *key)
+{
+	return trace < r->ntraces ? ctf_meta_env(&r->traces[trace]->meta, key) : NULL;
+}
+
+size_t spoor_reader_stream_count(const struct spoor_reader *r)
+{
+	return r->nstreams;
+}
+
+void spoor_reader_stream_info(const struct spoor_reader *r, size_t i, struct spoor_stream_info *info)
+{
+	const struct ctf_stream *s = &r->streams[i];
+
+	info->path = s->path;
+	info->trace = s->trace->index;
+	info->cpu = s->cpu;
+	info->stream_class_id = s->stream_id;
+	info->packets = s->packets;
+	info->bytes = s->bytes;
+	info->discarded = s->discarded;
+	info->damaged = s->damaged;
+}
+
+size_t spoor_reader_event_class_count(const struct spoor_reader *r)
+{
+	return r->nclasses;
+}
+
+const struct spoor_event_class *spoor_reader_event_class(const struct spoor_reader *r, size_t i)
+{
+	return i < r->nclasses ? &r->classes[i] : NULL;
+}
+
+const char *spoor_event_class_name(const struct spoor_event_class *ec)
+{
+	return ec->ec->name;
+}
+
+uint64_t spoor_event_class_id(const struct spoor_event_class *ec)
+{
+	return ec->ec->id;
+}
+
+size_t spoor_event_class_index(const struct spoor_event_class *ec)
+{
+	return ec->index;
+}
+
+static const struct ctf_type *class_scope_type(const struct ctf_stream_class *sc,
+					       const struct ctf_event_class *ec, enum spoor_scope scope)
+{
+	switch (scope) {
+	case SPOOR_SCOPE_PACKET_CONTEXT: return sc->packet_context;
+	case SPOOR_SCOPE_EVENT_HEADER: return sc->event_header;
+	case SPOOR_SCOPE_STREAM_EVENT_CONTEXT: return sc->event_context;
+	case SPOOR_SCOPE_EVENT_CONTEXT: return ec->context;
+	case SPOOR_SCOPE_PAYLOAD: return ec->fields;
+	default: return NULL;
+	}
+}
+
+int spoor_event_class_field_index(const struct spoor_event_class *ec, enum spoor_scope scope,
+				  const char *name)
+{
+	const struct ctf_type *t = class_scope_type(ec->sc, ec->ec, scope);
+	return t ? ctf_struct_find(t, name, t->s.n) : -1;
+}
+
+/* ---- the current event ---- */
+
+const struct spoor_event_class *spoor_event_class(const struct spoor_event *ev)
+{
+	return &ev->r->classes[ev->s->ec->global_index];
+}
+
+const char *spoor_event_name(const struct spoor_event *ev)
+{
+	return ev->s->ec->name;
+}
+
+bool spoor_event_has_timestamp(const struct spoor_event *ev)
+{
+	return ev->s->sc->clock != NULL;
+}
+
+int64_t spoor_event_timestamp(const struct spoor_event *ev)
+{
+	return ev->s->ts_ns;
+}
+
+uint64_t spoor_event_cycles(const struct spoor_event *ev)
+{
+	return ev->s->ts_cycles;
+}
+
+int64_t spoor_event_cpu(const struct spoor_event *ev)
+{
+	return ev->s->cpu;
+}
+
+size_t spoor_event_stream(const struct spoor_event *ev)
+{
+	return ev->s->index;
+}
+
+size_t spoor_event_trace(const struct spoor_event *ev)
+{
+	return ev->s->trace->index;
+}
+
+const struct ctf_type *reader_scope_type(const struct spoor_event *ev, enum spoor_scope scope)
+{
+	return class_scope_type(ev->s->sc, ev->s->ec, scope);
+}
+
+const struct ctf_trace *reader_event_trace(const struct spoor_event *ev)
+{
+	return ev->s->trace;
+}
+
+int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
+			const struct val_table **table, uint32_t *root)
+{
+	struct ctf_stream *s = ev->s;
+
+	if (scope == SPOOR_SCOPE_PACKET_CONTEXT) {
+		*table = &s->pkt_table;
+	} else {
+		int rc = ctf_stream_decode(s, scope);
+		if (rc < 0) {
+			ev->r->damaged++;
+			warn(ev->r, s->error);
+			return rc;
+		}
+		*table = &s->ev_table;
+	}
+	*root = s->dec.scope_root[scope];
+	return 0;
+}
+
+static void fill(struct spoor_field *out, const char *name, const struct ctf_type *t,
+		 const struct val_table *table, uint32_t vi)
+{
+	const struct val *v = &table->v[vi];
+
+	memset(out, 0, sizeof(*out));
+	out->name = name;
+	out->priv[0] = t;
+	out->priv[1] = table;
+	out->priv[2] = (const void *) (uintptr_t) vi;
+	const struct ctf_type *it = t->kind == CTF_ENUM ? t->e.container : t;
+	switch (t->kind) {
+	case CTF_INT:
+	case CTF_ENUM:
+		out->kind = it->i.is_signed ? SPOOR_FIELD_SIGNED : SPOOR_FIELD_UNSIGNED;
+		out->v.u = v->u;
+		if (t->kind == CTF_ENUM)
+			for (unsigned e = 0; e < t->e.n && !out->label; e++) {
+				const struct ctf_enum_entry *en = &t->e.entries[e];
+				bool in = it->i.is_signed ? v->s >= en->lo && v->s <= en->hi
+							  : v->u >= (uint64_t) en->lo &&
+								    v->u <= (uint64_t) en->hi;
+				if (in)
+					out->label = en->label;
+			}
+		break;
+	case CTF_FLOAT:
+		out->kind = SPOOR_FIELD_FLOAT;
+		out->v.f = v->f;
+		break;
+	case CTF_STRING:
+		out->kind = SPOOR_FIELD_STRING;
+		out->v.str.ptr = v->str;
+		out->v.str.len = v->len;
+		break;
+	case CTF_ARRAY:
+	case CTF_SEQUENCE:
+		if (ctf_type_is_text_array(t)) {
+			out->kind = SPOOR_FIELD_STRING;
+			out->v.str.ptr = v->str;
+			out->v.str.len = v->len;
+		} else {
+			out->kind = SPOOR_FIELD_ARRAY;
+			out->count = v->len;
+		}
+		break;
+	case CTF_STRUCT:
+		out->kind = SPOOR_FIELD_STRUCT;
+		out->count = v->len;
+		break;
+	case CTF_VARIANT:
+		out->kind = SPOOR_FIELD_VARIANT;
+		out->count = 1;
+		break;
+	}
+}
+
+bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, int index,
+			  struct spoor_field *out)
+{
+	const struct ctf_type *t = reader_scope_type(ev, scope);
+	const struct val_table *table;
+	uint32_t root;
+
+	if (!t || index < 0 || (unsigned) index >= t->s.n)
+		return false;
+	if (reader_scope_values(ev, scope, &table, &root) || root == VAL_NONE)
+		return false;
+	uint32_t vi = table->kids[table->v[root].kids + (uint32_t) index];
+	if (vi == VAL_NONE)
+		return false;
+	fill(out, t->s.fields[index].shown, t->s.fields[index].type, table, vi);
+	return true;
+}
+
+bool spoor_event_field(const struct spoor_event *ev, enum spoor_scope scope, const char *name,
+		       struct spoor_field *out)
+{
+	const struct ctf_type *t = reader_scope_type(ev, scope);
+	return t && spoor_event_field_at(ev, scope, ctf_struct_find(t, name, t->s.n), out);
+}
+
+bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_field *out)
+{
+	const struct ctf_type *t = f->priv[0];
+	const struct val_table *table = f->priv[1];
+	const struct val *v = &table->v[(uintptr_t) f->priv[2]];
+
+	switch (f->kind) {
+	case SPOOR_FIELD_STRUCT:
+		if (i >= v->len)
+			return false;
+		fill(out, t->s.fields[i].shown, t->s.fields[i].type, table, table->kids[v->kids + i]);
+		return true;
+	case SPOOR_FIELD_ARRAY:
+		if (i >= v->len)
+			return false;
+		fill(out, NULL, t->a.elem, table, table->kids[v->kids + i]);
+		return true;
+	case SPOOR_FIELD_VARIANT:
+		if (i != 0)
+			return false;
+		fill(out, t->s.fields[v->len].shown, t->s.fields[v->len].type, table,
+		     table->kids[v->kids]);
+		return true;
+	default: return false;
+	}
+}

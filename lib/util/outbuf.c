@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* outbuf.c: flushing and growing the formatters' output buffer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "outbuf.h"
+
+int outbuf_init(struct outbuf *o, int fd, size_t cap)
+{
+	o->buf = malloc(cap);
+	o->len = 0;
+	o->cap = o->buf ? cap : 0;
+	o->fd = fd;
+	o->error = 0;
+	return o->buf ? 0 : -ENOMEM;
+}
+
+int outbuf_flush(struct outbuf *o)
+{
+	size_t off = 0;
+
+	while (off < o->len && !o->error) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->error = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t) n;
+	}
+	o->len = 0;
+	return o->error;
+}
+
+int outbuf_room_slow(struct outbuf *o, size_t n)
+{
+	if (outbuf_flush(o))
+		return o->error;
+	if (n > o->cap) {
+		char *bigger = realloc(o->buf, n);
+
+		if (!bigger)
+			return o->error = -ENOMEM;
+		o->buf = bigger;
+		o->cap = n;
+	}
+	return 0;
+}
+
+void outbuf_fini(struct outbuf *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->cap = o->len = 0;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outbuf.h: a large output buffer with fast appends for text formatters.
+ *
+ * Callers reserve room for a bounded piece (outbuf_room), then append without checks.
+ * Numbers are formatted by hand: printf costs more than the rest of an event line.
+ */
+#ifndef UTIL_OUTBUF_H
+#define UTIL_OUTBUF_H
+
+#include <stdint.h>
+#include <string.h>
+
+struct outbuf {
+	char *buf;
+	size_t len, cap;
+	int fd;
+	int error; /* first write error, as -errno */
+};
+
+int outbuf_init(struct outbuf *o, int fd, size_t cap);
+int outbuf_flush(struct outbuf *o);
+void outbuf_fini(struct outbuf *o);
+/* Make room for n more bytes; a piece larger than the buffer grows it. */
+int outbuf_room_slow(struct outbuf *o, size_t n);
+
+static inline int outbuf_room(struct outbuf *o, size_t n)
+{
+	if (o->len + n <= o->cap)
+		return 0;
+	return outbuf_room_slow(o, n);
+}
+
+static inline void outbuf_putc(struct outbuf *o, char c)
+{
+	o->buf[o->len++] = c;
+}
+
+static inline void outbuf_put(struct outbuf *o, const char *s, size_t n)
+{
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+#define outbuf_lit(o, s) outbuf_put((o), (s), sizeof(s) - 1)
+
+/* Checked append of a string of any length. */
+static inline int outbuf_str(struct outbuf *o, const char *s, size_t n)
+{
+	if (outbuf_room(o, n))
+		return -1;
+	outbuf_put(o, s, n);
+	return 0;
+}
+
+/* Needs 20 bytes of room. */
+static inline void outbuf_u64(struct outbuf *o, uint64_t v)
+{
+	char tmp[20];
+	int i = 20;
+
+	do {
+		tmp[--i] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v);
+	outbuf_put(o, tmp + i, (size_t) (20 - i));
+}
+
+/* Needs 21 bytes of room. */
+static inline void outbuf_s64(struct outbuf *o, int64_t v)
+{
+	if (v < 0) {
+		outbuf_putc(o, '-');
+		outbuf_u64(o, (uint64_t) 0 - (uint64_t) v);
+	} else {
+		outbuf_u64(o, (uint64_t) v);
+	}
+}
+
+/* Zero-padded to width digits (width <= 20). */
+static inline void outbuf_u64_pad(struct outbuf *o, uint64_t v, int width)
+{
+	char tmp[20];
+
+	for (int i = width - 1; i >= 0; i--) {
+		tmp[i] = (char) ('0' + v % 10);
+		v /= 10;
+	}
+	outbuf_put(o, tmp, (size_t) width);
+}
+
+/* Upper-case hexadecimal without prefix. Needs 16 bytes of room. */
+static inline void outbuf_hex(struct outbuf *o, uint64_t v)
+{
+	static const char digits[] = "0123456789ABCDEF";
+	char tmp[16];
+	int i = 16;
+
+	do {
+		tmp[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	outbuf_put(o, tmp + i, (size_t) (16 - i));
+}
+
+#endif
