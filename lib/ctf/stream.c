@@ -138,13 +138,18 @@ static int packet_open(struct ctf_stream *s)
 		content_bits = root_value(&s->pkt_table, root, role[ROLE_CONTENT_SIZE]);
 	if (packet_bits == 0 || packet_bits % 8)
 		return damage(s, -SPOOR_EPACKET, "invalid packet size %llu bits (%llu)", packet_bits, packet_bits % 8);
-	if (packet_bits / 8 > left)
-		return damage(s, -SPOOR_ETRUNCATED,
-			      "packet of %llu bytes but only %llu bytes left in the file",
-			      packet_bits / 8, left);
 	if (content_bits > packet_bits)
 		return damage(s, -SPOOR_EPACKET, "content size %llu bits exceeds packet size %llu bits",
 			      content_bits, packet_bits);
+	/* A file cut inside a packet (a tracer killed mid-write): read the events that are
+	 * there, then report the cut. */
+	s->cut_bytes = 0;
+	if (packet_bits / 8 > left) {
+		s->cut_bytes = packet_bits / 8;
+		packet_bits = left * 8;
+		if (content_bits > packet_bits)
+			content_bits = packet_bits;
+	}
 	if (content_bits < s->src.pos)
 		return damage(s, -SPOOR_EPACKET,
 			      "content size %llu bits is smaller than the packet header and "
@@ -245,6 +250,10 @@ int ctf_stream_next(struct ctf_stream *s)
 			continue;
 		}
 		if (s->src.pos >= s->src.end_bits) {
+			if (s->cut_bytes)
+				return damage(s, -SPOOR_ETRUNCATED,
+					      "the file ends inside a packet (%llu of its %llu bytes "
+					      "are there)", s->pkt_bytes, s->cut_bytes);
 			s->in_packet = false;
 			s->pkt_off += s->pkt_bytes;
 			continue;

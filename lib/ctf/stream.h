@@ -23,6 +23,7 @@ struct ctf_stream {
 	/* the packet being read */
 	uint64_t pkt_off;
 	uint64_t pkt_bytes;
+	uint64_t cut_bytes; /* the packet's declared size when the file ends inside it */
 	struct bitsrc src;
 	struct ctf_stream_class *sc;
 	const struct stream_class_plans *scp;

@@ -1,1 +1,93 @@
-exit 0
+#!/usr/bin/env bash
+# Damaged and wrong input: a clear message naming the file (and offset), a non-zero exit,
+# no crash, and every event before the damage still shown.
+. "$(dirname "$0")/lib.sh"
+synth
+S=$TMP/synth
+
+run() { # run NAME ARGS...: output in $TMP/NAME.out/.err, exit code in $TMP/NAME.rc
+	local name=$1
+	shift
+	"$SPOOR" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	echo $? >"$TMP/$name.rc"
+}
+rc() { cat "$TMP/$1.rc"; }
+# A crash shows as an exit status above 128 (killed by a signal).
+clean_fail() { local r; r=$(rc "$1"); [ "$r" -ne 0 ] && [ "$r" -lt 128 ]; }
+
+good=$("$SPOOR" dump "$S/synth-le" | wc -l)
+
+for b in bad-truncated bad-magic bad-header bad-content-size bad-missing-stream; do
+	run "$b" dump "$S/$b"
+	check "$b: exits non-zero without crashing" clean_fail "$b"
+	check "$b: the warning names the stream file and an offset" \
+		grep -q -E "warning: $S/$b/channel0_[01]: offset [0-9]+: " "$TMP/$b.err"
+	check "$b: says the trace is damaged" grep -q 'the trace is damaged' "$TMP/$b.err"
+	n=$(wc -l <"$TMP/$b.out")
+	check "$b: events before the damage are shown ($n of $good)" test "$n" -gt 0 -a "$n" -le "$good"
+	# what is shown is exactly the undamaged events, as in the good trace
+	check "$b: the events shown are real events of the good trace" \
+		bash -c "sort '$TMP/$b.out' | comm -23 - <('$SPOOR' dump '$S/synth-le' | sort) | wc -l | grep -qx 0"
+	run "$b.stats" stats "$S/$b"
+	check "$b: stats exits non-zero without crashing" clean_fail "$b.stats"
+	check "$b: stats marks the stream damaged" grep -q '(damaged)' "$TMP/$b.stats.out"
+done
+check "bad-magic: the message says magic" grep -q 'bad packet magic 0xdeadbeef' "$TMP/bad-magic.err"
+check "bad-truncated: the message says where the data ends" grep -q -E 'longer than the data left|ends inside a packet' "$TMP/bad-truncated.err"
+check "bad-header: the file ends inside the packet" grep -q 'ends inside a packet' "$TMP/bad-header.err"
+check "bad-header: every event in the file is still read" test "$(wc -l <"$TMP/bad-header.out")" -eq "$good"
+
+want=$(cat "$S/bad-metadata-syntax/EXPECTED")
+line=${want%%:*}
+col=${want##*:}
+run syntax dump "$S/bad-metadata-syntax"
+check "metadata syntax error: exit 1" test "$(rc syntax)" -eq 1
+check "metadata syntax error: names the file, line $line and column $col" \
+	grep -q "bad-metadata-syntax/metadata: line $line, column $col: " "$TMP/syntax.err"
+
+run empty dump "$S/bad-empty"
+check "empty directory: exit 1" test "$(rc empty)" -eq 1
+check "empty directory: says no trace" grep -q 'no CTF trace here' "$TMP/empty.err"
+run notrace dump "$S/bad-not-a-trace"
+check "not a trace: exit 1" test "$(rc notrace)" -eq 1
+check "not a trace: names the path" grep -q "bad-not-a-trace: no CTF trace here" "$TMP/notrace.err"
+run missing dump "$TMP/does-not-exist"
+check "missing path: exit 1 and says so" \
+	bash -c "test $(rc missing) -eq 1 && grep -q 'does-not-exist: No such file or directory' '$TMP/missing.err'"
+echo hello >"$TMP/file"
+run file dump "$TMP/file"
+check "a file, not a directory: exit 1" test "$(rc file)" -eq 1
+
+# A stream file cut at every length of its first packets: never a crash.
+mkdir -p "$TMP/cut"
+cp "$S/synth-le/metadata" "$TMP/cut/"
+size=$(stat -c %s "$S/synth-le/channel0_0")
+crashes=0
+for ((len = 1; len < size; len += 7)); do
+	head -c "$len" "$S/synth-le/channel0_0" >"$TMP/cut/channel0_0"
+	"$SPOOR" dump "$TMP/cut" >/dev/null 2>&1
+	[ $? -ge 128 ] && crashes=$((crashes + 1))
+done
+check "stream cut at $((size / 7)) lengths: no crash" test "$crashes" -eq 0
+
+# Wrong options: usage errors exit 2 with a hint.
+run badopt dump --no-such-option "$S/synth-le"
+check "unknown option: exit 2" test "$(rc badopt)" -eq 2
+check "unknown option: points to help" grep -q "try 'spoor help dump'" "$TMP/badopt.err"
+run badfmt dump --format=xml "$S/synth-le"
+check "unknown format: exit 2" test "$(rc badfmt)" -eq 2
+run badtime dump --begin=yesterday "$S/synth-le"
+check "invalid time: exit 2" test "$(rc badtime)" -eq 2
+run notrace2 dump
+check "no trace given: exit 2" test "$(rc notrace2)" -eq 2
+run badcount dump -n -3 "$S/synth-le"
+check "negative count: exit 2" test "$(rc badcount)" -eq 2
+
+# Output to a full device: an error, not silence.
+if [ -w /dev/full ]; then
+	"$SPOOR" dump "$S/synth-le" >/dev/full 2>"$TMP/full.err"
+	r=$?
+	check "full disk: exit 1" test "$r" -eq 1
+	check "full disk: says so" grep -q 'No space left on device' "$TMP/full.err"
+fi
+finish
