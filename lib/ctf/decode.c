@@ -248,26 +248,16 @@ static inline int run_int(struct decoder *d, const struct op *op, struct val *v)
 	return 0;
 }
 
-static int run_op(struct run *r, uint32_t i, uint32_t *out)
+/* Scalars: no recursion, no allocation; v is already reserved. */
+static inline int run_scalar(struct run *r, const struct op *op, struct val *v)
 {
 	struct decoder *d = r->d;
-	struct val_table *t = d->table;
-	const struct op *op = &r->p->ops[i];
-	int64_t len;
-	int rc;
+	struct bitsrc *s = d->src;
 
-	if (op->align > 1 && (rc = align_to(d, op->align)))
-		return rc;
-	if (grow_vals(t, 1))
-		return error(d, -SPOOR_ELIMIT, "event too large");
-	uint32_t vi = t->n++;
-	struct val *v = &t->v[vi];
-	*out = vi;
 	switch (op->code) {
 	case OP_INT: return run_int(d, op, v);
 	case OP_FLOAT32:
 	case OP_FLOAT64: {
-		struct bitsrc *s = d->src;
 		if (op->size > s->end_bits - s->pos)
 			return error(d, -SPOOR_ETRUNCATED, "float runs past the packet content");
 		uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
@@ -284,7 +274,6 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 		return 0;
 	}
 	case OP_STRING: {
-		struct bitsrc *s = d->src;
 		const char *p = (const char *) s->base + s->pos / 8;
 		size_t left = (size_t) ((s->end_bits - s->pos) / 8);
 		const char *nul = memchr(p, 0, left);
@@ -295,7 +284,58 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 		s->pos += (uint64_t) (nul - p + 1) * 8;
 		return 0;
 	}
-	case OP_STRUCT: return run_struct(r, i, vi);
+	case OP_TEXT_ARRAY: return run_text(r, op->arg, v);
+	}
+	return error(d, -SPOOR_EDECODE, "bad plan");
+}
+
+/* A struct of scalars, the shape of most events: one reservation, one tight loop. */
+static int run_flat_struct(struct run *r, uint32_t i, uint32_t vi)
+{
+	struct decoder *d = r->d;
+	struct val_table *t = d->table;
+	const struct op *ops = r->p->ops;
+	uint32_t n = ops[i].arg;
+
+	if (grow_vals(t, n) || grow_kids(t, n))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t kids = t->nk;
+	t->nk += n;
+	t->v[vi].kids = kids;
+	t->v[vi].len = n;
+	const struct op *op = &ops[i + 1];
+	for (uint32_t k = 0; k < n; k++, op++) {
+		int rc;
+		if (op->align > 1 && (rc = align_to(d, op->align)))
+			return rc;
+		uint32_t child = t->n++;
+		t->kids[kids + k] = child;
+		if ((rc = run_scalar(r, op, &t->v[child])))
+			return rc;
+	}
+	return 0;
+}
+
+static int run_op(struct run *r, uint32_t i, uint32_t *out)
+{
+	struct decoder *d = r->d;
+	struct val_table *t = d->table;
+	const struct op *op = &r->p->ops[i];
+	int64_t len;
+	int rc;
+
+	if (op->align > 1 && (rc = align_to(d, op->align)))
+		return rc;
+	if (grow_vals(t, 1))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t vi = t->n++;
+	struct val *v = &t->v[vi];
+	*out = vi;
+	switch (op->code) {
+	case OP_STRUCT:
+		if (op->flags & OPF_FLAT)
+			return run_flat_struct(r, i, vi);
+		return run_struct(r, i, vi);
 	case OP_ARRAY: return run_elements(r, i, op->arg, vi);
 	case OP_SEQUENCE:
 		if ((rc = lookup(r, op->arg, &len)))
@@ -303,18 +343,41 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 		if (len < 0)
 			return error(d, -SPOOR_EDECODE, "negative sequence length");
 		return run_elements(r, i, (uint64_t) len, vi);
-	case OP_TEXT_ARRAY: return run_text(r, op->arg, v);
 	case OP_TEXT_SEQ:
 		if ((rc = lookup(r, op->arg, &len)))
 			return rc;
 		return run_text(r, (uint64_t) len, v);
 	case OP_VARIANT: return run_variant(r, i, vi);
+	default: return run_scalar(r, op, v);
 	}
-	return error(d, -SPOOR_EDECODE, "bad plan");
+}
+
+/* LTTng's event header (see detect_lttng_header): the same reads as the plan's, with no
+ * values kept; the event id and clock are all a header is read for. */
+static int decode_lttng_header(struct decoder *d, const struct plan *p)
+{
+	const struct op *o = p->ops;
+	struct val v;
+	int rc;
+
+	d->scope_root[SPOOR_SCOPE_EVENT_HEADER] = VAL_NONE;
+	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) ||
+	    (o[1].align > 1 && (rc = align_to(d, o[1].align))) || (rc = run_int(d, &o[1], &v)))
+		return rc;
+	int first = v.u == p->extended_tag ? 5 : 3, last = first == 5 ? 7 : 4;
+	for (int i = first; i <= last; i++) {
+		if (o[i].align > 1 && (rc = align_to(d, o[i].align)))
+			return rc;
+		if (o[i].code == OP_INT && (rc = run_int(d, &o[i], &v)))
+			return rc;
+	}
+	return 0;
 }
 
 int decode_scope(struct decoder *d, const struct plan *p, int scope)
 {
+	if (p && p->lttng_header)
+		return decode_lttng_header(d, p);
 	struct run r;
 
 	d->scope_table[scope] = d->table;

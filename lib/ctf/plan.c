@@ -289,6 +289,14 @@ static int emit_type(struct compiler *c, const struct ctf_type *t, const char *n
 		}
 		c->sp--;
 		c->ops[i].min_bits = min > UINT32_MAX ? UINT32_MAX : (uint32_t) min;
+		bool flat = true;
+		for (uint32_t m = i + 1; m < c->nops && flat; m = c->ops[m].next) {
+			uint8_t code = c->ops[m].code;
+			flat = code == OP_INT || code == OP_FLOAT32 || code == OP_FLOAT64 ||
+			       code == OP_STRING || code == OP_TEXT_ARRAY;
+		}
+		if (flat)
+			c->ops[i].flags |= OPF_FLAT;
 		c->ops[i].next = c->nops;
 		return 0;
 	}
@@ -356,6 +364,37 @@ static void compute_fixed(struct plan *p)
 	p->fixed_bits = pos;
 }
 
+/* struct { enum id; variant <id> { struct { ts } compact; struct { id; ts } extended; } v; } */
+static void detect_lttng_header(struct plan *p)
+{
+	const struct op *o = p->ops;
+
+	if (p->nops != 8 || o[0].code != OP_STRUCT || o[0].arg != 2 || o[1].code != OP_INT ||
+	    !(o[1].flags & OPF_EVENT_ID) || o[1].size > 32 || o[2].code != OP_VARIANT ||
+	    o[3].code != OP_STRUCT || o[3].arg != 1 || o[4].code != OP_INT ||
+	    !(o[4].flags & OPF_CLOCK) || o[5].code != OP_STRUCT || o[5].arg != 2 ||
+	    o[6].code != OP_INT || !(o[6].flags & OPF_EVENT_ID) || o[7].code != OP_INT ||
+	    !(o[7].flags & OPF_CLOCK) || (o[1].flags & OPF_SIGNED))
+		return;
+	const struct variant_table *vt = &p->variants[o[2].arg];
+	const struct ref *r = &p->refs[vt->ref];
+	uint64_t ext = ((uint64_t) 1 << o[1].size) - 1;
+	if (r->scope >= 0 || r->up != 0 || r->depth != 1 || r->chain[0] != 0 ||
+	    vt->noptions != 2 || vt->option_ops[0] != 3 || vt->option_ops[1] != 5 ||
+	    vt->nranges != 2)
+		return;
+	/* compact for 0 .. ext-1, extended for ext exactly */
+	for (uint32_t k = 0; k < 2; k++) {
+		const struct variant_range *vr = &vt->ranges[k];
+		bool ok = vr->option == 0 ? vr->lo == 0 && (uint64_t) vr->hi == ext - 1
+					  : (uint64_t) vr->lo == ext && (uint64_t) vr->hi == ext;
+		if (!ok)
+			return;
+	}
+	p->lttng_header = true;
+	p->extended_tag = ext;
+}
+
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
 		 int scope, struct plan **out, char *err, size_t errlen)
 {
@@ -390,6 +429,8 @@ int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_sc
 	if (c.nvars)
 		memcpy(p->variants, c.vars, c.nvars * sizeof(*p->variants));
 	compute_fixed(p);
+	if (scope == SPOOR_SCOPE_EVENT_HEADER)
+		detect_lttng_header(p);
 	*out = p;
 out:
 	free(c.ops);

@@ -31,6 +31,7 @@ enum op_flag {
 	OPF_BE = 2,
 	OPF_CLOCK = 4,    /* updates the stream's clock (N-bit wrap-around) */
 	OPF_EVENT_ID = 8, /* sets the event class id (event header) */
+	OPF_FLAT = 16,    /* a struct whose members are all scalars: decoded in one loop */
 };
 
 struct op {
@@ -80,6 +81,10 @@ struct plan {
 	bool fixed;
 	uint32_t fixed_align;
 	uint64_t fixed_bits;
+	/* LTTng's compact and large event headers, recognised at compile time and decoded
+	 * without the interpreter: ops 1 (id), 2 (variant), 3-4 (compact), 5-7 (extended). */
+	bool lttng_header;
+	uint64_t extended_tag;
 };
 
 /* The types of every scope an event of a stream class may carry, for path resolution. */

@@ -42,6 +42,8 @@ struct ctf_trace {
 	struct ctf_meta meta;
 	struct plan *packet_header;
 	int header_role[ROLE_COUNT];
+	const char *hostname; /* env hostname when it is a string, else NULL */
+	size_t hostname_len;
 	char **stream_paths; /* sorted file names' full paths */
 	size_t nstream_paths;
 };

@@ -822,7 +822,8 @@ static int add_field(struct parser *p, struct ctf_type *st, unsigned *cap, const
 	if (!arr)
 		return -1;
 	st->s.fields = arr;
-	arr[st->s.n++] = (struct ctf_field){name, shown_name(p, name), t};
+	const char *shown = shown_name(p, name);
+	arr[st->s.n++] = (struct ctf_field){name, shown, t, (unsigned) strlen(shown), {0, 0}};
 	if (st->kind == CTF_STRUCT && t->align > st->align)
 		st->align = t->align;
 	return 0;

@@ -41,6 +41,10 @@ struct ctf_field {
 	const char *name;     /* as written in the metadata */
 	const char *shown;    /* as readers show it: one leading underscore dropped */
 	struct ctf_type *type;
+	unsigned shown_len;
+	/* text output caches: 1 babeltrace2 shows the member, -1 hides it, 0 unknown;
+	 * [0] anywhere, [1] at the root of a packet context */
+	signed char visible[2];
 };
 
 /* An unresolved reference to another field: a sequence length or a variant tag. */
@@ -81,6 +85,7 @@ struct ctf_type {
 	};
 	struct ctf_path tag; /* CTF_VARIANT */
 	signed char shown;   /* text output: 1 babeltrace2 shows it, -1 hides it, 0 unknown */
+	signed char scope_shown[2]; /* the same for a whole scope; [1]: as a packet context */
 };
 
 struct ctf_clock {

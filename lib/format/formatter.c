@@ -97,13 +97,8 @@ static int babeltrace_header(struct spoor_formatter *f, const struct spoor_event
 		f->last_ns = ns;
 	}
 	const struct ctf_trace *t = reader_event_trace(ev);
-	for (unsigned i = 0; i < t->meta.nenv; i++)
-		if (t->meta.env[i].is_string && !strcmp(t->meta.env[i].key, "hostname")) {
-			const char *h = t->meta.env[i].text;
-			if (outbuf_str(o, h, strlen(h)) || outbuf_str(o, " ", 1))
-				return -1;
-			break;
-		}
+	if (t->hostname && (outbuf_str(o, t->hostname, t->hostname_len) || outbuf_str(o, " ", 1)))
+		return -1;
 	const char *name = spoor_event_name(ev);
 	if (outbuf_str(o, name, strlen(name)) || outbuf_str(o, ": ", 2))
 		return -1;

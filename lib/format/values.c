@@ -47,7 +47,7 @@ static bool type_shown(const struct ctf_type *t, int depth)
 	}
 }
 
-bool fmt_member_shown(const struct ctf_type *st, unsigned i, bool packet_context_root)
+static bool member_shown(const struct ctf_type *st, unsigned i, bool packet_context_root)
 {
 	const struct ctf_field *f = &st->s.fields[i];
 
@@ -58,16 +58,29 @@ bool fmt_member_shown(const struct ctf_type *st, unsigned i, bool packet_context
 	return fmt_type_shown(f->type, 0);
 }
 
+/* Cached per member: the per-event cost is one load. */
+bool fmt_member_shown(const struct ctf_type *st, unsigned i, bool packet_context_root)
+{
+	struct ctf_field *f = (struct ctf_field *) &st->s.fields[i];
+	signed char *c = &f->visible[packet_context_root];
+
+	if (!*c)
+		*c = member_shown(st, i, packet_context_root) ? 1 : -1;
+	return *c > 0;
+}
+
 bool fmt_scope_shown(const struct ctf_type *st, bool packet_context_root)
 {
 	if (!st)
 		return false;
-	if (!st->s.n)
-		return true;
-	for (unsigned i = 0; i < st->s.n; i++)
-		if (fmt_member_shown(st, i, packet_context_root))
-			return true;
-	return false;
+	signed char *c = &((struct ctf_type *) st)->scope_shown[packet_context_root];
+	if (!*c) {
+		bool any = !st->s.n;
+		for (unsigned i = 0; i < st->s.n && !any; i++)
+			any = fmt_member_shown(st, i, packet_context_root);
+		*c = any ? 1 : -1;
+	}
+	return *c > 0;
 }
 
 int fmt_string(struct outbuf *o, const char *s, size_t n)
@@ -242,7 +255,7 @@ int fmt_struct(struct outbuf *o, const struct ctf_type *t, const struct val_tabl
 		const struct ctf_field *f = &t->s.fields[i];
 		if (!fmt_member_shown(t, i, packet_context_root))
 			continue;
-		size_t n = strlen(f->shown);
+		size_t n = f->shown_len;
 		if (outbuf_room(o, n + 5))
 			return -1;
 		if (printed++)
