@@ -1096,6 +1096,7 @@ static int parse_event_block(struct parser *p)
 		return -1;
 	if (!ec->name)
 		return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "event without a name");
+	ec->name_len = strlen(ec->name);
 	struct ctf_stream_class *sc = ctf_meta_stream(p->m, has_stream ? ec->stream_id : 0);
 	if (!sc && !has_stream && p->m->nstreams == 1)
 		sc = p->m->streams[0];

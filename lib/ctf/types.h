@@ -109,6 +109,7 @@ struct ctf_env_entry {
 
 struct ctf_event_class {
 	const char *name;
+	size_t name_len;
 	uint64_t id;
 	uint64_t stream_id;
 	bool has_loglevel;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "ctf/trace.h"
+#include "lineplan.h"
 #include "reader/reader.h"
 #include "values.h"
 
@@ -18,6 +19,9 @@ struct spoor_formatter {
 	struct outbuf out;
 	bool have_last;
 	int64_t last_ns;
+	struct line_plan **plans; /* by event class index, built on first use */
+	size_t nplans;
+	bool plan_error;
 };
 
 int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter **out)
@@ -45,6 +49,9 @@ int spoor_formatter_free(struct spoor_formatter *f)
 		return 0;
 	int rc = outbuf_flush(&f->out);
 	outbuf_fini(&f->out);
+	for (size_t i = 0; i < f->nplans; i++)
+		line_plan_free(f->plans[i]);
+	free(f->plans);
 	free(f);
 	return rc;
 }
@@ -99,45 +106,87 @@ static int babeltrace_header(struct spoor_formatter *f, const struct spoor_event
 	const struct ctf_trace *t = reader_event_trace(ev);
 	if (t->hostname && (outbuf_str(o, t->hostname, t->hostname_len) || outbuf_str(o, " ", 1)))
 		return -1;
-	const char *name = spoor_event_name(ev);
-	if (outbuf_str(o, name, strlen(name)) || outbuf_str(o, ": ", 2))
+	const struct ctf_event_class *ec = ev->s->ec;
+	if (outbuf_room(o, ec->name_len + 2))
 		return -1;
+	outbuf_put(o, ec->name, ec->name_len);
+	outbuf_lit(o, ": ");
 	return 0;
 }
 
-static const enum spoor_scope printed_scopes[] = {
-	SPOOR_SCOPE_PACKET_CONTEXT, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, SPOOR_SCOPE_EVENT_CONTEXT,
-	SPOOR_SCOPE_PAYLOAD};
+static const struct line_plan *plan_for(struct spoor_formatter *f, const struct spoor_event *ev)
+{
+	size_t c = ev->s->ec->global_index;
 
-static int babeltrace_event(struct spoor_formatter *f, const struct spoor_event *ev)
+	if (!f->plans) {
+		f->nplans = spoor_reader_event_class_count(ev->r);
+		f->plans = calloc(f->nplans + 1, sizeof(*f->plans));
+		if (!f->plans)
+			return NULL;
+	}
+	if (c >= f->nplans)
+		return NULL;
+	if (!f->plans[c])
+		f->plans[c] = line_plan_new(ev->s->sc, ev->s->ec, (int) f->format);
+	return f->plans[c];
+}
+
+/* The scopes of a line. 1 when the event's data is damaged (the line is dropped). */
+static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev,
+			 const struct line_plan *lp, size_t line_start)
 {
 	struct outbuf *o = &f->out;
-	size_t line_start = o->len;
-	bool first = true;
+	unsigned printed = 0;
 
-	if (babeltrace_header(f, ev))
-		return -1;
-	for (unsigned k = 0; k < 4; k++) {
-		enum spoor_scope scope = printed_scopes[k];
-		const struct ctf_type *t = reader_scope_type(ev, scope);
+	for (unsigned k = 0; k < lp->nscopes; k++) {
+		const struct line_scope *ls = &lp->scopes[k];
 		const struct val_table *tab;
 		uint32_t root;
-		bool pc = scope == SPOOR_SCOPE_PACKET_CONTEXT;
-		if (!fmt_scope_shown(t, pc))
-			continue;
-		if (reader_scope_values(ev, scope, &tab, &root)) {
-			o->len = line_start; /* damaged event: no partial line */
+		if (reader_scope_values(ev, ls->scope, &tab, &root)) {
+			o->len = line_start;
 			return 1;
 		}
 		if (root == VAL_NONE)
 			continue;
-		if (!first && outbuf_str(o, ", ", 2))
+		if (outbuf_room(o, ls->open_len + 2))
 			return -1;
-		first = false;
-		if (fmt_struct(o, t, tab, root, pc, 0))
+		if (printed++ && ls->open_len)
+			outbuf_lit(o, ", ");
+		outbuf_put(o, ls->open, ls->open_len);
+		const uint32_t *kids = tab->kids + tab->v[root].kids;
+		for (uint32_t i = 0; i < ls->n; i++) {
+			const struct line_item *it = &ls->items[i];
+			uint32_t vi = kids[it->member];
+			const struct val *v = &tab->v[vi];
+			if (outbuf_room(o, it->lead_len + 24u))
+				return -1;
+			outbuf_put(o, it->lead, it->lead_len);
+			switch (it->kind) {
+			case LK_UDEC: outbuf_u64(o, v->u); break;
+			case LK_SDEC: outbuf_s64(o, v->s); break;
+			case LK_STRING:
+				if (fmt_string(o, v->str, v->len))
+					return -1;
+				break;
+			default:
+				if (fmt_value(o, it->type, tab, vi, 1))
+					return -1;
+			}
+		}
+		if (outbuf_str(o, ls->close, ls->close_len))
 			return -1;
 	}
 	return outbuf_str(o, "\n", 1);
+}
+
+static int babeltrace_event(struct spoor_formatter *f, const struct spoor_event *ev)
+{
+	size_t line_start = f->out.len;
+	const struct line_plan *lp = plan_for(f, ev);
+
+	if (!lp || babeltrace_header(f, ev))
+		return -1;
+	return render_scopes(f, ev, lp, line_start);
 }
 
 /* spoor's own line: seconds.nanoseconds, cpu, name, then `field=value` for the contexts and
@@ -146,8 +195,9 @@ static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
 {
 	struct outbuf *o = &f->out;
 	size_t line_start = o->len;
+	const struct line_plan *lp = plan_for(f, ev);
 
-	if (outbuf_room(o, 64))
+	if (!lp || outbuf_room(o, 64))
 		return -1;
 	if (spoor_event_has_timestamp(ev)) {
 		int64_t ns = spoor_event_timestamp(ev);
@@ -165,34 +215,12 @@ static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
 		outbuf_u64(o, (uint64_t) spoor_event_cpu(ev));
 		outbuf_putc(o, ' ');
 	}
-	const char *name = spoor_event_name(ev);
-	if (outbuf_str(o, name, strlen(name)) || outbuf_str(o, ":", 1))
+	const struct ctf_event_class *ec = ev->s->ec;
+	if (outbuf_room(o, ec->name_len + 1))
 		return -1;
-	for (unsigned k = 1; k < 4; k++) {
-		enum spoor_scope scope = printed_scopes[k];
-		const struct ctf_type *t = reader_scope_type(ev, scope);
-		const struct val_table *tab;
-		uint32_t root;
-		if (!t || !t->s.n)
-			continue;
-		if (reader_scope_values(ev, scope, &tab, &root)) {
-			o->len = line_start;
-			return 1;
-		}
-		if (root == VAL_NONE)
-			continue;
-		const struct val *v = &tab->v[root];
-		for (unsigned i = 0; i < t->s.n && i < v->len; i++) {
-			if (!fmt_member_shown(t, i, false))
-				continue;
-			const char *fname = t->s.fields[i].shown;
-			if (outbuf_str(o, " ", 1) || outbuf_str(o, fname, strlen(fname)) ||
-			    outbuf_str(o, "=", 1) ||
-			    fmt_value(o, t->s.fields[i].type, tab, tab->kids[v->kids + i], 1))
-				return -1;
-		}
-	}
-	return outbuf_str(o, "\n", 1);
+	outbuf_put(o, ec->name, ec->name_len);
+	outbuf_putc(o, ':');
+	return render_scopes(f, ev, lp, line_start);
 }
 
 int spoor_formatter_event(struct spoor_formatter *f, const struct spoor_event *ev)

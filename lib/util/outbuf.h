@@ -53,16 +53,26 @@ static inline int outbuf_str(struct outbuf *o, const char *s, size_t n)
 	return 0;
 }
 
-/* Needs 20 bytes of room. */
+extern const char outbuf_digit_pairs[200];
+
+/* Needs 20 bytes of room. Two digits per step: formatting numbers is most of a line's cost. */
 static inline void outbuf_u64(struct outbuf *o, uint64_t v)
 {
 	char tmp[20];
 	int i = 20;
 
-	do {
-		tmp[--i] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned r = (unsigned) (v % 100);
+		v /= 100;
+		tmp[--i] = outbuf_digit_pairs[2 * r + 1];
+		tmp[--i] = outbuf_digit_pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--i] = outbuf_digit_pairs[2 * v + 1];
+		tmp[--i] = outbuf_digit_pairs[2 * v];
+	} else {
+		tmp[--i] = (char) ('0' + v);
+	}
 	outbuf_put(o, tmp + i, (size_t) (20 - i));
 }
 
@@ -80,13 +90,17 @@ static inline void outbuf_s64(struct outbuf *o, int64_t v)
 /* Zero-padded to width digits (width <= 20). */
 static inline void outbuf_u64_pad(struct outbuf *o, uint64_t v, int width)
 {
-	char tmp[20];
+	char *p = o->buf + o->len + width;
 
-	for (int i = width - 1; i >= 0; i--) {
-		tmp[i] = (char) ('0' + v % 10);
-		v /= 10;
+	for (int i = width; i >= 2; i -= 2) {
+		unsigned r = (unsigned) (v % 100);
+		v /= 100;
+		*--p = outbuf_digit_pairs[2 * r + 1];
+		*--p = outbuf_digit_pairs[2 * r];
 	}
-	outbuf_put(o, tmp, (size_t) width);
+	if (width & 1)
+		*--p = (char) ('0' + v % 10);
+	o->len += (size_t) width;
 }
 
 /* Upper-case hexadecimal without prefix. Needs 16 bytes of room. */
