@@ -352,25 +352,44 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 	}
 }
 
-/* LTTng's event header (see detect_lttng_header): the same reads as the plan's, with no
- * values kept; the event id and clock are all a header is read for. */
+/* LTTng's event header (see detect_lttng_header): the plan's reads without the
+ * interpreter, leaving the same values the interpreter would (struct, id, variant, option
+ * struct, its members), so header fields and references to them still work. */
 static int decode_lttng_header(struct decoder *d, const struct plan *p)
 {
 	const struct op *o = p->ops;
-	struct val v;
+	struct val_table *t = d->table;
 	int rc;
 
-	d->scope_root[SPOOR_SCOPE_EVENT_HEADER] = VAL_NONE;
+	if (grow_vals(t, 6) || grow_kids(t, 5))
+		return error(d, -SPOOR_ELIMIT, "event too large");
+	uint32_t vi = t->n, k = t->nk;
+	d->scope_table[SPOOR_SCOPE_EVENT_HEADER] = t;
+	d->scope_root[SPOOR_SCOPE_EVENT_HEADER] = vi;
 	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) ||
-	    (o[1].align > 1 && (rc = align_to(d, o[1].align))) || (rc = run_int(d, &o[1], &v)))
+	    (o[1].align > 1 && (rc = align_to(d, o[1].align))) ||
+	    (rc = run_int(d, &o[1], &t->v[vi + 1])))
 		return rc;
-	int first = v.u == p->extended_tag ? 5 : 3, last = first == 5 ? 7 : 4;
-	for (int i = first; i <= last; i++) {
-		if (o[i].align > 1 && (rc = align_to(d, o[i].align)))
+	bool ext = t->v[vi + 1].u == p->extended_tag;
+	int first = ext ? 5 : 3, members = ext ? 2 : 1;
+	/* struct {id, v}; v = variant {option}; option = struct {members} */
+	t->v[vi] = (struct val){.kids = k, .len = 2};
+	t->v[vi + 2] = (struct val){.kids = k + 2, .len = ext ? 1 : 0};
+	t->v[vi + 3] = (struct val){.kids = k + 3, .len = (uint32_t) members};
+	t->kids[k] = vi + 1;
+	t->kids[k + 1] = vi + 2;
+	t->kids[k + 2] = vi + 3;
+	if (o[first].align > 1 && (rc = align_to(d, o[first].align)))
+		return rc;
+	for (int m = 0; m < members; m++) {
+		const struct op *op = &o[first + 1 + m];
+		if ((op->align > 1 && (rc = align_to(d, op->align))) ||
+		    (rc = run_int(d, op, &t->v[vi + 4 + m])))
 			return rc;
-		if (o[i].code == OP_INT && (rc = run_int(d, &o[i], &v)))
-			return rc;
+		t->kids[k + 3 + m] = vi + 4 + (uint32_t) m;
 	}
+	t->n += 4 + (uint32_t) members;
+	t->nk += 3 + (uint32_t) members;
 	return 0;
 }
 

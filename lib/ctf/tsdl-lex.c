@@ -110,7 +110,7 @@ static int lex_string(struct tsdl_lexer *lx, struct tsdl_token *t, char quote)
 	const char *p = lx->pos + 1;
 
 	while (p < lx->end && *p != quote) {
-		if (*p == '\\')
+		if (*p == '\\' && p + 1 < lx->end)
 			p++;
 		if (*p == '\n') {
 			lx->error = "newline in string literal";

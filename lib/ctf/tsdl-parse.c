@@ -32,7 +32,8 @@ struct parser {
 	struct arena *a;
 	struct alias *aliases;
 	unsigned naliases, cap_aliases;
-	unsigned depth;
+	unsigned depth;   /* alias scopes: struct bodies */
+	unsigned nesting; /* type specifiers inside each other, for TSDL_MAX_DEPTH */
 	struct tsdl_error *err;
 	int failed;
 	int code;
@@ -163,8 +164,7 @@ static struct ctf_type *alias_find(struct parser *p, enum ns ns, const char *nam
 
 static int scope_enter(struct parser *p)
 {
-	if (++p->depth > TSDL_MAX_DEPTH)
-		return semantic(p, "types nested more than %d deep", TSDL_MAX_DEPTH);
+	p->depth++;
 	return 0;
 }
 
@@ -387,7 +387,8 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 			const char *s = v.kind == V_PATH ? v.s : "";
 			if (v.kind == V_INT && (v.i == 2 || v.i == 8 || v.i == 10 || v.i == 16))
 				t->i.base = (enum ctf_base) v.i;
-			else if (strchr("diu", s[0]) && (!s[1] || !strcmp(s, "decimal") || !strcmp(s, "dec")))
+			else if ((s[0] && strchr("diu", s[0]) && !s[1]) || !strcmp(s, "decimal") ||
+				 !strcmp(s, "dec"))
 				t->i.base = CTF_BASE_DEC;
 			else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") || !strcmp(s, "x") ||
 				 !strcmp(s, "X") || !strcmp(s, "p"))
@@ -484,6 +485,7 @@ static int parse_struct(struct parser *p, struct ctf_type **out)
 	const char *name = NULL;
 	struct ctf_type *t = NULL;
 	bool defined = false;
+	unsigned line = p->tok.line, col = p->tok.col;
 
 	if (p->tok.kind == TOK_IDENT) {
 		name = tok_dup(p);
@@ -498,7 +500,7 @@ static int parse_struct(struct parser *p, struct ctf_type **out)
 	} else if (name) {
 		t = alias_find(p, NS_STRUCT, name);
 		if (!t)
-			return semantic(p, "unknown struct '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown struct '%s'", name);
 	} else {
 		return syntax(p, "expected a struct name or body");
 	}
@@ -534,6 +536,7 @@ static int parse_variant(struct parser *p, struct ctf_type **out)
 {
 	const char *name = NULL, *tag = NULL;
 	struct ctf_type *t;
+	unsigned line = p->tok.line, col = p->tok.col;
 
 	if (p->tok.kind == TOK_IDENT) {
 		name = tok_dup(p);
@@ -554,7 +557,7 @@ static int parse_variant(struct parser *p, struct ctf_type **out)
 	} else if (name) {
 		t = alias_find(p, NS_VARIANT, name);
 		if (!t)
-			return semantic(p, "unknown variant '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown variant '%s'", name);
 	} else {
 		return syntax(p, "expected a variant name or body");
 	}
@@ -575,6 +578,7 @@ static int parse_enum(struct parser *p, struct ctf_type **out)
 	const char *name = NULL;
 	struct ctf_type *container = NULL, *t;
 	unsigned cap = 0;
+	unsigned line = p->tok.line, col = p->tok.col;
 
 	if (p->tok.kind == TOK_IDENT) {
 		name = tok_dup(p);
@@ -591,7 +595,7 @@ static int parse_enum(struct parser *p, struct ctf_type **out)
 			return syntax(p, "expected an enum body");
 		t = alias_find(p, NS_ENUM, name);
 		if (!t)
-			return semantic(p, "unknown enum '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown enum '%s'", name);
 		*out = t;
 		return 0;
 	}
@@ -658,8 +662,10 @@ static int parse_type_spec(struct parser *p, struct ctf_type **out, const char *
 {
 	int rc;
 
-	if (scope_enter(p))
-		return -1;
+	if (++p->nesting > TSDL_MAX_DEPTH) {
+		p->nesting--;
+		return semantic(p, "types nested more than %d deep", TSDL_MAX_DEPTH);
+	}
 	if (is(p, "integer"))
 		rc = next(p) || parse_integer(p, out);
 	else if (is(p, "floating_point"))
@@ -707,7 +713,7 @@ static int parse_type_spec(struct parser *p, struct ctf_type **out, const char *
 	} else {
 		rc = syntax(p, "expected a type, found '%.*s'", (int) p->tok.len, p->tok.start);
 	}
-	p->depth--;
+	p->nesting--;
 	return rc ? -1 : 0;
 }
 
