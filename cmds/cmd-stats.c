@@ -34,6 +34,7 @@ struct proc {
 	int64_t pid;
 	uint64_t count;
 	char name[32];
+	uint8_t name_len;
 	bool used;
 };
 
@@ -134,9 +135,14 @@ static void count_process(struct stats *st, const struct spoor_event *ev, size_t
 	p->count++;
 	if (cf->name.index >= 0 && spoor_event_field_at(ev, cf->name.scope, cf->name.index, &f) &&
 	    f.kind == SPOOR_FIELD_STRING) {
+		/* The last name seen wins (exec renames); copying only on change keeps this
+		 * cheap, as a process's name rarely changes. */
 		size_t n = f.v.str.len < sizeof(p->name) - 1 ? f.v.str.len : sizeof(p->name) - 1;
-		memcpy(p->name, f.v.str.ptr, n);
-		p->name[n] = '\0';
+		if (p->name_len != n || memcmp(p->name, f.v.str.ptr, n)) {
+			memcpy(p->name, f.v.str.ptr, n);
+			p->name[n] = '\0';
+			p->name_len = (uint8_t) n;
+		}
 	}
 }
 

@@ -24,10 +24,8 @@ static int error(struct decoder *d, int code, const char *msg)
 	return code;
 }
 
-static int grow_vals(struct val_table *t, uint32_t need)
+static int grow_vals_slow(struct val_table *t, uint32_t need)
 {
-	if (t->n + need <= t->cap)
-		return 0;
 	if ((uint64_t) t->n + need > DECODE_MAX_VALS)
 		return -1;
 	uint32_t cap = t->cap ? t->cap : 256;
@@ -41,10 +39,8 @@ static int grow_vals(struct val_table *t, uint32_t need)
 	return 0;
 }
 
-static int grow_kids(struct val_table *t, uint32_t need)
+static int grow_kids_slow(struct val_table *t, uint32_t need)
 {
-	if (t->nk + need <= t->kcap)
-		return 0;
 	if ((uint64_t) t->nk + need > DECODE_MAX_VALS)
 		return -1;
 	uint32_t cap = t->kcap ? t->kcap : 256;
@@ -56,6 +52,17 @@ static int grow_kids(struct val_table *t, uint32_t need)
 	t->kids = k;
 	t->kcap = cap;
 	return 0;
+}
+
+/* Tables are warm after the first events: the common case is one compare. */
+static inline int grow_vals(struct val_table *t, uint32_t need)
+{
+	return t->n + need <= t->cap ? 0 : grow_vals_slow(t, need);
+}
+
+static inline int grow_kids(struct val_table *t, uint32_t need)
+{
+	return t->nk + need <= t->kcap ? 0 : grow_kids_slow(t, need);
 }
 
 void val_table_reset(struct val_table *t)
@@ -214,7 +221,8 @@ static int run_struct(struct run *r, uint32_t i, uint32_t vi)
 	return 0;
 }
 
-static inline int run_int(struct decoder *d, const struct op *op, struct val *v)
+static inline __attribute__((always_inline)) int run_int(struct decoder *d, const struct op *op,
+							struct val *v)
 {
 	struct bitsrc *s = d->src;
 

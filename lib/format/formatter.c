@@ -158,9 +158,16 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 			const struct line_item *it = &ls->items[i];
 			uint32_t vi = kids[it->member];
 			const struct val *v = &tab->v[vi];
-			if (outbuf_room(o, it->lead_len + 24u))
+			/* Room for a 32-byte lead copy and a number: one fixed-size copy is
+			 * cheaper than a call for a few bytes. */
+			if (outbuf_room(o, it->lead_len + 56u))
 				return -1;
-			outbuf_put(o, it->lead, it->lead_len);
+			if (it->lead_len <= 32) {
+				memcpy(o->buf + o->len, it->lead, 32);
+				o->len += it->lead_len;
+			} else {
+				outbuf_put(o, it->lead, it->lead_len);
+			}
 			switch (it->kind) {
 			case LK_UDEC: outbuf_u64(o, v->u); break;
 			case LK_SDEC: outbuf_s64(o, v->s); break;

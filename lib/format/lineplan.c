@@ -39,7 +39,7 @@ static int build_scope(struct line_scope *ls, const struct ctf_type *t, bool bab
 			continue;
 		struct line_item *it = &ls->items[ls->n];
 		size_t len = f->shown_len + 5;
-		char *lead = malloc(len + 1);
+		char *lead = calloc(1, len + 32); /* read 32 bytes at a time by the renderer */
 		if (!lead)
 			return -1;
 		if (babeltrace)

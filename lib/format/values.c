@@ -83,8 +83,25 @@ bool fmt_scope_shown(const struct ctf_type *st, bool packet_context_root)
 	return *c > 0;
 }
 
+/* Bytes babeltrace2 escapes: control characters, DEL, \\ ' " and ?. */
+static const unsigned char needs_escape[256] = {
+	[0 ... 0x1f] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1, [0x7f] = 1,
+};
+
 int fmt_string(struct outbuf *o, const char *s, size_t n)
 {
+	size_t plain = 0;
+
+	while (plain < n && !needs_escape[(unsigned char) s[plain]])
+		plain++;
+	if (plain == n) { /* the common case: nothing to escape */
+		if (outbuf_room(o, n + 2))
+			return -1;
+		outbuf_putc(o, '"');
+		outbuf_put(o, s, n);
+		outbuf_putc(o, '"');
+		return 0;
+	}
 	/* Worst case: every byte becomes \xNN. */
 	if (outbuf_room(o, 4 * n + 2))
 		return -1;

@@ -629,7 +629,9 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 {
 	const struct val *v = &table->v[vi];
 
-	memset(out, 0, sizeof(*out));
+	out->kind = SPOOR_FIELD_NONE;
+	out->label = NULL;
+	out->count = 0;
 	out->name = name;
 	out->priv[0] = t;
 	out->priv[1] = table;
