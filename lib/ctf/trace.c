@@ -40,14 +40,6 @@ static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
 	}
 }
 
-/* babeltrace2's ns conversion of a cycle count (double arithmetic off the 1 GHz case). */
-static int64_t cycles_to_ns(uint64_t freq, uint64_t cycles)
-{
-	if (freq == 1000000000)
-		return (int64_t) cycles;
-	return (int64_t) (uint64_t) (1e9 * (double) cycles / (double) freq);
-}
-
 static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc, char *err,
 				size_t errlen)
 {
@@ -76,9 +68,15 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 	}
 	if (sc->clock) {
 		uint64_t freq = sc->clock->freq, off = sc->clock->offset;
-		int64_t off_s = sc->clock->offset_s + (int64_t) (off / freq);
+		int64_t off_s, off_ns;
 		p->clock_freq = freq;
-		p->clock_offset_ns = off_s * 1000000000 + cycles_to_ns(freq, off % freq);
+		if (__builtin_add_overflow(sc->clock->offset_s, (int64_t) (off / freq), &off_s) ||
+		    __builtin_mul_overflow(off_s, (int64_t) 1000000000, &off_ns) ||
+		    __builtin_add_overflow(off_ns, (int64_t) ctf_cycles_to_ns(freq, off % freq),
+					   &p->clock_offset_ns)) {
+			snprintf(err, errlen, "clock '%s': offset out of range", sc->clock->name);
+			return -SPOOR_EMETA_SEMANTIC;
+		}
 	}
 	sc->plan = p;
 	for (unsigned e = 0; e < sc->nevents; e++) {

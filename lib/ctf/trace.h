@@ -55,13 +55,21 @@ int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, c
 			    size_t errlen);
 void ctf_trace_free(struct ctf_trace *t);
 
-/* ns from the clock origin for a clock value, as babeltrace2 computes it. */
+/* Cycles to ns with babeltrace2's arithmetic: exact at 1 GHz, through a double otherwise
+ * (saturating, as a corrupt clock value must not be undefined behaviour). */
+static inline uint64_t ctf_cycles_to_ns(uint64_t freq, uint64_t cycles)
+{
+	if (freq == 1000000000)
+		return cycles;
+	double ns = 1e9 * (double) cycles / (double) freq;
+	return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t) ns;
+}
+
+/* ns from the clock origin for a clock value. Wraps (two's complement) rather than
+ * overflowing: only corrupt traces get there. */
 static inline int64_t ctf_clock_ns(const struct stream_class_plans *p, uint64_t cycles)
 {
-	if (p->clock_freq == 1000000000)
-		return p->clock_offset_ns + (int64_t) cycles;
-	double ns = 1e9 * (double) cycles / (double) p->clock_freq;
-	return p->clock_offset_ns + (int64_t) (uint64_t) ns;
+	return (int64_t) ((uint64_t) p->clock_offset_ns + ctf_cycles_to_ns(p->clock_freq, cycles));
 }
 
 #endif
