@@ -31,6 +31,6 @@ int cmd_error(const struct command *cmd, const char *fmt, ...);
 /* Parse a time: integer nanoseconds, seconds with a fraction, or [-+]NN{s,ms,us,ns}. */
 int cmd_parse_time(const char *s, int64_t *ns);
 
-extern const struct command cmd_dump, cmd_stats;
+extern const struct command cmd_record, cmd_dump, cmd_stats;
 
 #endif

@@ -120,10 +120,18 @@ int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, c
 		return rc;
 	find_roles(t->meta.packet_header, t->header_role);
 	for (unsigned i = 0; i < t->meta.nenv; i++)
-		if (t->meta.env[i].is_string && !strcmp(t->meta.env[i].key, "hostname")) {
-			t->hostname = t->meta.env[i].text;
+	{
+		const struct ctf_env_entry *e = &t->meta.env[i];
+		if (e->is_string && !strcmp(e->key, "hostname")) {
+			t->hostname = e->text;
 			t->hostname_len = strlen(t->hostname);
+		} else if (e->is_string && !strcmp(e->key, "procname")) {
+			t->procname = e->text;
+		} else if (!e->is_string && !strcmp(e->key, "vpid")) {
+			t->has_vpid = true;
+			t->vpid = e->value;
 		}
+	}
 	for (unsigned s = 0; s < t->meta.nstreams && !rc; s++)
 		rc = compile_stream_class(t, t->meta.streams[s], err, errlen);
 	return rc;

@@ -44,6 +44,9 @@ struct ctf_trace {
 	int header_role[ROLE_COUNT];
 	const char *hostname; /* env hostname when it is a string, else NULL */
 	size_t hostname_len;
+	const char *procname; /* env procname when a string */
+	bool has_vpid;        /* env vpid when an integer */
+	int64_t vpid;
 	char **stream_paths; /* sorted file names' full paths */
 	size_t nstream_paths;
 };

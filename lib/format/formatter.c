@@ -103,8 +103,30 @@ static int babeltrace_header(struct spoor_formatter *f, const struct spoor_event
 		f->have_last = true;
 		f->last_ns = ns;
 	}
+	/* babeltrace2's defaults show the trace's hostname, procname and vpid, joined by ':' */
 	const struct ctf_trace *t = reader_event_trace(ev);
-	if (t->hostname && (outbuf_str(o, t->hostname, t->hostname_len) || outbuf_str(o, " ", 1)))
+	bool dom = false;
+	if (t->hostname) {
+		if (outbuf_str(o, t->hostname, t->hostname_len))
+			return -1;
+		dom = true;
+	}
+	if (t->procname) {
+		if ((dom && outbuf_str(o, ":", 1)) || outbuf_str(o, t->procname, strlen(t->procname)))
+			return -1;
+		dom = true;
+	}
+	if (t->has_vpid) {
+		if (outbuf_room(o, 26))
+			return -1;
+		if (dom)
+			outbuf_putc(o, ':');
+		outbuf_putc(o, '(');
+		outbuf_s64(o, t->vpid);
+		outbuf_putc(o, ')');
+		dom = true;
+	}
+	if (dom && outbuf_str(o, " ", 1))
 		return -1;
 	const struct ctf_event_class *ec = ev->s->ec;
 	if (outbuf_room(o, ec->name_len + 2))

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hello.c: an instrumented program for the README's demo and the tests.
+ *
+ *   hello [ITERATIONS [THREADS]]
+ *
+ * Each thread emits ITERATIONS rounds of hello:request, hello:tick and hello:sample, with
+ * values derived from the thread number and the round, so tests can check them.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hello-tp.h"
+
+static long iterations = 10;
+
+static void *worker(void *arg)
+{
+	int id = (int) (long) arg;
+	char path[64];
+	uint16_t hist[8];
+
+	for (long i = 0; i < iterations; i++) {
+		snprintf(path, sizeof(path), "/srv/%d/%ld", id, i);
+		spoor_trace(hello, request, 3 + id, path, (size_t) i * 4096);
+		spoor_trace(hello, tick, (uint64_t) id, (uint64_t) i);
+		if (spoor_enabled(hello, sample)) {
+			for (int k = 0; k < 8; k++)
+				hist[k] = (uint16_t) (i * 8 + k);
+			spoor_trace(hello, sample, id, (double) i / 4, hist, (uint32_t) (i % 9), "abcd",
+				    (int) (i % 4));
+		}
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int threads = 1;
+
+	if (argc > 1)
+		iterations = atol(argv[1]);
+	if (argc > 2)
+		threads = atoi(argv[2]);
+	if (threads < 1 || threads > 64 || iterations < 0) {
+		fprintf(stderr, "usage: hello [ITERATIONS [THREADS (1-64)]]\n");
+		return 2;
+	}
+	spoor_printf("hello starts: %ld iterations, %d threads", iterations, threads);
+	pthread_t t[64];
+	for (int i = 1; i < threads; i++)
+		pthread_create(&t[i], NULL, worker, (void *) (long) i);
+	worker((void *) 0);
+	for (int i = 1; i < threads; i++)
+		pthread_join(t[i], NULL);
+	spoor_printf("hello done");
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracepoint-types.h: what a declared event looks like to the runtime: its descriptor and
+ * its fields' descriptors. The SPOOR_EVENT macros (tracepoint.h) generate these; the session
+ * turns them into CTF metadata.
+ *
+ * These structs are shared between an instrumented program and libspoor, possibly of
+ * different versions: they start with their size and only ever grow at the end.
+ */
+#ifndef SPOOR_TRACEPOINT_TYPES_H
+#define SPOOR_TRACEPOINT_TYPES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum spoor_fk {
+	SPOOR_FK_INT,      /* size bytes, is_signed, base, big_endian */
+	SPOOR_FK_FLOAT,    /* size 4 or 8 */
+	SPOOR_FK_STRING,   /* NUL-terminated */
+	SPOOR_FK_ARRAY,    /* length elements of an integer of size bytes (text: chars) */
+	SPOOR_FK_SEQUENCE, /* a uint32 length, then that many elements */
+	SPOOR_FK_ENUM,     /* an integer shown through entries */
+};
+
+struct spoor_enum_entry {
+	const char *label;
+	int64_t lo, hi; /* inclusive; as unsigned when the integer is unsigned */
+};
+
+struct spoor_field_desc {
+	const char *name;
+	uint8_t kind;       /* enum spoor_fk */
+	uint8_t size;       /* bytes of the integer or float, or of one element */
+	uint8_t is_signed;
+	uint8_t base;       /* 10 or 16 */
+	uint8_t big_endian; /* network byte order: the value is stored as given */
+	uint8_t text;       /* an array or sequence of bytes shown as a string */
+	uint32_t length;    /* SPOOR_FK_ARRAY */
+	const struct spoor_enum_entry *entries;
+	uint32_t nentries;
+};
+
+struct spoor_event_desc {
+	uint32_t struct_size; /* sizeof(struct spoor_event_desc) where it was compiled */
+	/* Non-zero while a session records this event: read at every call site, so it is
+	 * the first member and nothing else shares its use. */
+	volatile int32_t enabled;
+	const char *provider;
+	const char *name;
+	const struct spoor_field_desc *fields;
+	uint32_t nfields;
+	uint32_t id;        /* assigned when registered */
+	uint32_t max_align; /* bytes: the payload's alignment */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

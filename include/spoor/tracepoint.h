@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracepoint.h: declare typed events once, emit them from anywhere.
+ *
+ * A provider header declares its events:
+ *
+ *     #include <spoor/tracepoint.h>
+ *     SPOOR_EVENT(hello, request,
+ *             SPOOR_ARGS(int fd, const char *path, size_t len),
+ *             SPOOR_FIELDS(spoor_field_int(int32_t, fd, fd)
+ *                          spoor_field_string(path, path)
+ *                          spoor_field_hex(uint64_t, len, len)))
+ *
+ * and call sites write `spoor_trace(hello, request, fd, path, n);`, or guard costly argument
+ * preparation with `if (spoor_enabled(hello, request)) { ... }`. Exactly one C file defines
+ * SPOOR_CREATE_PROBES before including the provider header: it holds the event descriptors
+ * and registers them when the program (or the library, for dlopen) is loaded.
+ *
+ * One SPOOR_EVENT expands, through three named passes over its field list, into: the
+ * payload size computation, the write into the ring buffer, and the field descriptors that
+ * the session turns into CTF metadata. The field macros expand to tuples
+ * `(KIND, type, name, expression, extra)`; a pass walks the tuple sequence with the
+ * two-macro alternation below and dispatches on KIND.
+ *
+ * Cost: disabled, one load and a predictable branch; enabled, the payload is written
+ * straight into a per-thread shared-memory buffer with no lock and no system call.
+ */
+#ifndef SPOOR_TRACEPOINT_H
+#define SPOOR_TRACEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "spoor.h"
+#include "tracepoint-types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the runtime's side (libspoor-ust) ---- */
+
+/* A reservation in the calling thread's buffer. */
+struct spoor_reservation {
+	char *payload; /* where the payload goes: aligned to the event's max_align */
+	void *priv;
+};
+
+/* Reserve an event of payload_size bytes. Returns 0 when the event must be dropped (no
+ * session, tracing paused, buffer full: counted as discarded, or a nested call from a
+ * signal handler). Never blocks, never fails otherwise. */
+SPOOR_API int spoor_reserve(const struct spoor_event_desc *ev, size_t payload_size,
+			    struct spoor_reservation *r);
+SPOOR_API void spoor_commit(struct spoor_reservation *r);
+/* Register/unregister a provider's descriptors (done by SPOOR_CREATE_PROBES code). */
+SPOOR_API void spoor_register_events(struct spoor_event_desc *const *events, size_t n);
+SPOOR_API void spoor_unregister_events(struct spoor_event_desc *const *events, size_t n);
+/* ftrace's tracing_off()/tracing_on(): pause and resume recording in this process, e.g. to
+ * freeze the flight recorder the moment a bug is seen. */
+SPOOR_API void spoor_tracing_off(void);
+SPOOR_API void spoor_tracing_on(void);
+/* trace_printk: a formatted message as a "spoor:printf" event with one string field. */
+SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- field macros: each is a tuple for the passes ---- */
+
+#define spoor_field_int(T, name, expr)       (INT, T, name, (expr), 10)
+#define spoor_field_hex(T, name, expr)       (INT, T, name, (expr), 16)
+/* The value is already in network (big-endian) byte order, as in a sockaddr. */
+#define spoor_field_network(T, name, expr)   (NET, T, name, (expr), 10)
+#define spoor_field_float(T, name, expr)     (FLOAT, T, name, (expr), 0)
+#define spoor_field_string(name, expr)       (STRING, char, name, (expr), 0)
+#define spoor_field_array(T, name, expr, n)  (ARRAY, T, name, (expr), n)
+#define spoor_field_array_text(name, expr, n) (ARRAY_TEXT, char, name, (expr), n)
+#define spoor_field_sequence(T, name, expr, len) (SEQ, T, name, (expr), (len))
+#define spoor_field_sequence_text(name, expr, len) (SEQ_TEXT, char, name, (expr), (len))
+/* entries: a `static const struct spoor_enum_entry NAME[]` visible where the event is. */
+#define spoor_field_enum(T, name, expr, entries) (ENUM, T, name, (expr), entries)
+
+#define SPOOR_ARGS(...)   (__VA_ARGS__)
+#define SPOOR_FIELDS(...) __VA_ARGS__
+
+/* ---- pass machinery ---- */
+
+#define SPOOR__CAT(a, b)  SPOOR__CAT_(a, b)
+#define SPOOR__CAT_(a, b) a##b
+/* Walk a tuple sequence: `SPOOR__END(P_A (x)(y)(z))` expands P(x) P(y) P(z), the A/B macros
+ * alternating so neither is re-entered, then pastes _END onto the leftover A or B name. */
+#define SPOOR__END(...)  SPOOR__END_(__VA_ARGS__)
+#define SPOOR__END_(...) __VA_ARGS__##_END
+#define SPOOR__APPLY(m, args) m args
+#define SPOOR__ALIGN(off, a)  (((off) + (a) - 1) & ~(size_t) ((a) - 1))
+/* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
+#define SPOOR__SIGNED(T)      (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
+
+/* Pass 1: payload size. `s` is the running size. */
+#define SPOOR__SIZE(kind, T, name, expr, extra) SPOOR__SIZE_##kind(T, name, expr, extra)
+#define SPOOR__SIZE_INT(T, n, e, x)   s = SPOOR__ALIGN(s, sizeof(T)) + sizeof(T);
+#define SPOOR__SIZE_NET(T, n, e, x)   SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_FLOAT(T, n, e, x) SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_ENUM(T, n, e, x)  SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_STRING(T, n, e, x) s += strlen((e) ? (const char *) (e) : "(null)") + 1;
+#define SPOOR__SIZE_ARRAY(T, n, e, x) s = SPOOR__ALIGN(s, sizeof(T)) + sizeof(T) * (x);
+#define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) s += (x);
+#define SPOOR__SIZE_SEQ(T, n, e, x) \
+	s = SPOOR__ALIGN(SPOOR__ALIGN(s, 4) + 4, sizeof(T)) + sizeof(T) * (size_t) (x);
+#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) s = SPOOR__ALIGN(s, 4) + 4 + (size_t) (x);
+#define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
+#define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
+#define SPOOR__SIZE_A_END
+#define SPOOR__SIZE_B_END
+
+/* Pass 2: the writes, at offsets from the payload start `p`. */
+#define SPOOR__WRITE(kind, T, name, expr, extra) SPOOR__WRITE_##kind(T, name, expr, extra)
+#define SPOOR__WRITE_INT(T, n, e, x)                      \
+	{                                                 \
+		T v_ = (T) (e);                           \
+		o = SPOOR__ALIGN(o, sizeof(T));           \
+		memcpy(p + o, &v_, sizeof(T));            \
+		o += sizeof(T);                           \
+	}
+#define SPOOR__WRITE_NET(T, n, e, x)   SPOOR__WRITE_INT(T, n, e, x)
+#define SPOOR__WRITE_FLOAT(T, n, e, x) SPOOR__WRITE_INT(T, n, e, x)
+#define SPOOR__WRITE_ENUM(T, n, e, x)  SPOOR__WRITE_INT(T, n, e, x)
+#define SPOOR__WRITE_STRING(T, n, e, x)                                   \
+	{                                                                 \
+		const char *v_ = (e) ? (const char *) (e) : "(null)";     \
+		size_t l_ = strlen(v_) + 1;                               \
+		memcpy(p + o, v_, l_);                                    \
+		o += l_;                                                  \
+	}
+#define SPOOR__WRITE_ARRAY(T, n, e, x)                      \
+	{                                                   \
+		o = SPOOR__ALIGN(o, sizeof(T));             \
+		memcpy(p + o, (e), sizeof(T) * (x));        \
+		o += sizeof(T) * (x);                       \
+	}
+#define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x) \
+	{                                   \
+		memcpy(p + o, (e), (x));    \
+		o += (x);                   \
+	}
+#define SPOOR__WRITE_SEQ(T, n, e, x)                                 \
+	{                                                            \
+		uint32_t l_ = (uint32_t) (x);                        \
+		o = SPOOR__ALIGN(o, 4);                              \
+		memcpy(p + o, &l_, 4);                               \
+		o = SPOOR__ALIGN(o + 4, sizeof(T));                  \
+		memcpy(p + o, (e), sizeof(T) * l_);                  \
+		o += sizeof(T) * l_;                                 \
+	}
+#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)               \
+	{                                               \
+		uint32_t l_ = (uint32_t) (x);           \
+		o = SPOOR__ALIGN(o, 4);                 \
+		memcpy(p + o, &l_, 4);                  \
+		memcpy(p + o + 4, (e), l_);             \
+		o += 4 + l_;                            \
+	}
+#define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
+#define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A
+#define SPOOR__WRITE_A_END
+#define SPOOR__WRITE_B_END
+
+/* Pass 3: field descriptors (static data for the metadata). */
+#define SPOOR__DESC(kind, T, name, expr, extra) SPOOR__DESC_##kind(T, name, expr, extra)
+#define SPOOR__FD(n, k, T, base, be, text, len, ent, nent) \
+	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent},
+#define SPOOR__DESC_INT(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_INT, T, x, 0, 0, 0, NULL, 0)
+#define SPOOR__DESC_NET(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_INT, T, x, 1, 0, 0, NULL, 0)
+#define SPOOR__DESC_FLOAT(T, n, e, x) {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0},
+#define SPOOR__DESC_STRING(T, n, e, x) {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_ARRAY(T, n, e, x) SPOOR__FD(n, SPOOR_FK_ARRAY, T, 10, 0, 0, x, NULL, 0)
+#define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0},
+#define SPOOR__DESC_SEQ(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_SEQUENCE, T, 10, 0, 0, 0, NULL, 0)
+#define SPOOR__DESC_SEQ_TEXT(T, n, e, x) {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_ENUM(T, n, e, x) \
+	SPOOR__FD(n, SPOOR_FK_ENUM, T, 10, 0, 0, 0, x, (uint32_t) (sizeof(x) / sizeof((x)[0])))
+#define SPOOR__DESC_A(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_B
+#define SPOOR__DESC_B(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_A
+#define SPOOR__DESC_A_END
+#define SPOOR__DESC_B_END
+
+/* Pass 4: the payload's alignment, a constant expression. */
+#define SPOOR__AL(kind, T, name, expr, extra) SPOOR__AL_##kind(T)
+#define SPOOR__AL_INT(T)        | sizeof(T)
+#define SPOOR__AL_NET(T)        | sizeof(T)
+#define SPOOR__AL_FLOAT(T)      | sizeof(T)
+#define SPOOR__AL_ENUM(T)       | sizeof(T)
+#define SPOOR__AL_ARRAY(T)      | sizeof(T)
+#define SPOOR__AL_SEQ(T)        | 4 | sizeof(T)
+#define SPOOR__AL_SEQ_TEXT(T)   | 4
+#define SPOOR__AL_STRING(T)     | 1
+#define SPOOR__AL_ARRAY_TEXT(T) | 1
+#define SPOOR__AL_A(...) SPOOR__AL(__VA_ARGS__) SPOOR__AL_B
+#define SPOOR__AL_B(...) SPOOR__AL(__VA_ARGS__) SPOOR__AL_A
+#define SPOOR__AL_A_END
+#define SPOOR__AL_B_END
+
+/* Sizes are powers of two, so OR-ing them and keeping the top bit gives the largest. */
+#define SPOOR__TOPBIT(x) ((x) >= 8 ? 8 : (x) >= 4 ? 4 : (x) >= 2 ? 2 : 1)
+
+#define SPOOR__DESC_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__desc_, prov), SPOOR__CAT(__, ev))
+#define SPOOR__EMIT_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__emit_, prov), SPOOR__CAT(__, ev))
+#define SPOOR__FIELDS_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__fields_, prov), SPOOR__CAT(__, ev))
+
+/* ---- the declaration ---- */
+
+#ifdef SPOOR_CREATE_PROBES
+/* The one translation unit that owns the descriptors. */
+#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                      \
+	static const struct spoor_field_desc SPOOR__FIELDS_NAME(prov, ev)[] = {                   \
+		SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0}};       \
+	struct spoor_event_desc SPOOR__DESC_NAME(prov, ev)                                         \
+		__attribute__((section("spoor_events"), used, aligned(8))) = {                  \
+			sizeof(struct spoor_event_desc),                                           \
+			0,                                                                         \
+			#prov,                                                                     \
+			#ev,                                                                       \
+			SPOOR__FIELDS_NAME(prov, ev),                                              \
+			(uint32_t) (sizeof(SPOOR__FIELDS_NAME(prov, ev)) /                         \
+				    sizeof(struct spoor_field_desc)) - 1,                          \
+			0,                                                                         \
+			SPOOR__TOPBIT(0 SPOOR__END(SPOOR__AL_A fields)),                     \
+	};
+#else
+#define SPOOR__DEFINE_DESC(prov, ev, fields) \
+	extern struct spoor_event_desc SPOOR__DESC_NAME(prov, ev);
+#endif
+
+#define SPOOR_EVENT(prov, ev, args, fields)                                                 \
+	SPOOR__DEFINE_DESC(prov, ev, fields)                                                \
+	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args \
+	{                                                                                   \
+		size_t s = 0, o = 0;                                                        \
+		struct spoor_reservation r_;                                                \
+		SPOOR__END(SPOOR__SIZE_A fields)                                      \
+		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), s, &r_))                     \
+			return;                                                             \
+		char *p = r_.payload;                                                       \
+		SPOOR__END(SPOOR__WRITE_A fields)                                     \
+		(void) o;                                                                   \
+		spoor_commit(&r_);                                                          \
+	}
+
+/* Is the event being recorded? One load, one predictable branch. */
+#define spoor_enabled(prov, ev) __builtin_expect(SPOOR__DESC_NAME(prov, ev).enabled != 0, 0)
+
+#define spoor_trace(prov, ev, ...)                                      \
+	do {                                                            \
+		if (spoor_enabled(prov, ev))                            \
+			SPOOR__EMIT_NAME(prov, ev)(__VA_ARGS__);        \
+	} while (0)
+
+#ifdef SPOOR_CREATE_PROBES
+/* Registration of every descriptor of this object (program or shared library): the
+ * descriptors sit in one section, whose bounds the linker provides per object, so dlopen'd
+ * providers register on load and unregister on dlclose. */
+extern struct spoor_event_desc __start_spoor_events[] __attribute__((weak, visibility("hidden")));
+extern struct spoor_event_desc __stop_spoor_events[] __attribute__((weak, visibility("hidden")));
+static struct spoor_event_desc *spoor__object_events[1024];
+static size_t spoor__object_nevents;
+__attribute__((constructor)) static void spoor__register_object(void)
+{
+	for (struct spoor_event_desc *d = __start_spoor_events;
+	     d && d < __stop_spoor_events && spoor__object_nevents < 1024; d++)
+		spoor__object_events[spoor__object_nevents++] = d;
+	spoor_register_events(spoor__object_events, spoor__object_nevents);
+}
+__attribute__((destructor)) static void spoor__unregister_object(void)
+{
+	spoor_unregister_events(spoor__object_events, spoor__object_nevents);
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

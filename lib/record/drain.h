@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* drain.h: the consumer's side of one ring buffer (see drain.c). */
+#ifndef RECORD_DRAIN_H
+#define RECORD_DRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+struct rec_buffer;
+
+/* What the session told the programs; a buffer that says otherwise is refused. */
+struct rec_buffer_geometry {
+	uint64_t subbuf_size;
+	uint32_t num_subbufs;
+	bool overwrite;
+};
+
+/* Map the memfd `fd` (not taken) and create the stream file `path`. */
+int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geometry *g,
+		    const char *path, char *err, size_t errlen);
+/* Write the packets closed since the last call; with final, also the one in progress
+ * (the producer is gone) and, in overwrite mode, the latest packets the ring holds. */
+void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t);
+void rec_buffer_close(struct rec_buffer *b, struct record_totals *t);
+
+#endif

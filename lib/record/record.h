@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * record.h: a recording session: serves the session socket that traced programs connect
+ * to (lib/ust/proto.h), maps their ring buffers, sleeps until packets are ready, and writes
+ * one CTF trace per traced process under OUTDIR/ust/pid/PROCNAME-PID/.
+ */
+#ifndef RECORD_RECORD_H
+#define RECORD_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct record_opts {
+	const char *outdir;
+	const char *const *patterns; /* event name wildcards; none: all */
+	size_t npatterns;
+	bool overwrite;               /* flight recorder: keep the latest packets */
+	uint64_t subbuf_size;         /* bytes, power of two >= 4096 */
+	uint32_t num_subbufs;         /* power of two >= 2 */
+};
+
+struct record_totals {
+	unsigned processes, buffers;
+	uint64_t packets, bytes, discarded, damaged;
+};
+
+struct record_session;
+
+/* err gets a message on failure. */
+int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
+		       size_t errlen);
+/* The value for SPOOR_SESSION in the traced programs' environment. */
+const char *record_session_socket(const struct record_session *s);
+/* Serve until the process `child` (a pidfd is taken) exits or *stop becomes non-zero, then
+ * read what every buffer still holds and finish the traces. Warnings go to stderr. */
+int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop);
+void record_session_totals(const struct record_session *s, struct record_totals *t);
+void record_session_free(struct record_session *s);
+
+#endif

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c: the consumer. One poll() loop over the session socket, the traced programs'
+ * connections, an eventfd the programs ring when a packet is closed, and a pidfd of the
+ * command: it sleeps until one of them has something, never on a timer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "ctf/meta-write.h"
+#include "drain.h"
+#include "events.h"
+#include "record.h"
+#include "spoor/spoor.h"
+#include "ust/proto.h"
+
+#define MAX_APPS 1024
+
+struct app {
+	int fd;
+	int pid;
+	char procname[17];
+	char *dir;
+	uint8_t uuid[16];
+	struct rec_events events;
+	size_t events_written; /* in the metadata file */
+	struct rec_buffer **bufs;
+	size_t nbufs;
+	bool dead;
+};
+
+struct record_session {
+	struct record_opts o;
+	char *outdir;
+	char sockdir[64], sockpath[128];
+	int listen_fd, efd;
+	struct rec_clock clock;
+	char patterns[1024];
+	struct app *apps[MAX_APPS];
+	size_t napps;
+	struct record_totals totals;
+};
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "spoor record: warning: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
+		       size_t errlen)
+{
+	struct record_session *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->o = *o;
+	s->listen_fd = s->efd = -1;
+	s->outdir = strdup(o->outdir);
+	size_t n = 0;
+	for (size_t i = 0; i < o->npatterns; i++) {
+		size_t l = strlen(o->patterns[i]) + 1;
+		if (n + l >= sizeof(s->patterns)) {
+			snprintf(err, errlen, "too many event patterns");
+			record_session_free(s);
+			return -SPOOR_EUSAGE;
+		}
+		memcpy(s->patterns + n, o->patterns[i], l);
+		n += l;
+	}
+	if ((rc = mkdirs(o->outdir))) {
+		snprintf(err, errlen, "%s: %s", o->outdir, strerror(-rc));
+		record_session_free(s);
+		return rc;
+	}
+	strcpy(s->sockdir, "/tmp/spoor-session-XXXXXX");
+	if (!mkdtemp(s->sockdir)) {
+		rc = -errno;
+		s->sockdir[0] = '\0';
+		snprintf(err, errlen, "cannot make the session directory: %s", strerror(errno));
+		record_session_free(s);
+		return rc;
+	}
+	snprintf(s->sockpath, sizeof(s->sockpath), "%s/session.sock", s->sockdir);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	strcpy(sa.sun_path, s->sockpath);
+	s->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->listen_fd < 0 || s->efd < 0 || bind(s->listen_fd, (struct sockaddr *) &sa, sizeof(sa)) ||
+	    listen(s->listen_fd, 64)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot listen on %s: %s", s->sockpath, strerror(errno));
+		record_session_free(s);
+		return rc;
+	}
+	rec_clock_calibrate(&s->clock);
+	*out = s;
+	return 0;
+}
+
+const char *record_session_socket(const struct record_session *s)
+{
+	return s->sockpath;
+}
+
+/* ---- messages ---- */
+
+static ssize_t recv_msg(int fd, void *buf, size_t cap, int *passed_fd)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = {buf, cap};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+			    .msg_controllen = sizeof(ctl.b)};
+	ssize_t n;
+
+	*passed_fd = -1;
+	do
+		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(passed_fd, CMSG_DATA(c), sizeof(int));
+	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+		if (*passed_fd >= 0)
+			close(*passed_fd);
+		*passed_fd = -1;
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return n;
+}
+
+static int reply_hello(struct record_session *s, struct app *a)
+{
+	struct proto_hello_reply r;
+
+	memset(&r, 0, sizeof(r));
+	r.h = (struct proto_head){PROTO_MAGIC, PROTO_VERSION, MSG_HELLO_REPLY, sizeof(r)};
+	union {
+		char b[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl = {0};
+	struct iovec iov = {&r, sizeof(r)};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+			    .msg_controllen = sizeof(ctl.b)};
+
+	r.clock_kind = s->clock.kind;
+	r.mode = s->o.overwrite ? 1 : 0;
+	r.num_subbufs = s->o.num_subbufs;
+	r.subbuf_size = s->o.subbuf_size;
+	memcpy(r.uuid, a->uuid, 16);
+	memcpy(r.patterns, s->patterns, sizeof(r.patterns));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &s->efd, sizeof(int));
+	return sendmsg(a->fd, &mh, MSG_NOSIGNAL) == (ssize_t) sizeof(r) ? 0 : -1;
+}
+
+static int on_hello(struct record_session *s, struct app *a, const struct proto_hello *h)
+{
+	if (a->dir)
+		return -1; /* said hello twice */
+	a->pid = h->pid;
+	memcpy(a->procname, h->procname, 16);
+	a->procname[16] = '\0';
+	for (char *p = a->procname; *p; p++)
+		if (*p == '/' || *p == ' ' || (unsigned char) *p < 0x20)
+			*p = '_';
+	if (!a->procname[0])
+		strcpy(a->procname, "unknown");
+	if (asprintf(&a->dir, "%s/ust/pid/%s-%d", s->outdir, a->procname, a->pid) < 0) {
+		a->dir = NULL;
+		return -1;
+	}
+	if (mkdirs(a->dir)) {
+		warn("%s: %s", a->dir, strerror(errno));
+		return -1;
+	}
+	if (getrandom(a->uuid, 16, 0) != 16)
+		return -1;
+	a->uuid[6] = (uint8_t) ((a->uuid[6] & 0x0f) | 0x40); /* version 4 */
+	a->uuid[8] = (uint8_t) ((a->uuid[8] & 0x3f) | 0x80);
+	s->totals.processes++;
+	return reply_hello(s, a);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t) w;
+	}
+	return 0;
+}
+
+/* The first registration writes the metadata; later ones (dlopen) append event blocks. */
+static int write_metadata(struct record_session *s, struct app *a)
+{
+	char path[4200], host[256] = "", *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/metadata", a->dir);
+	if (!a->events_written) {
+		gethostname(host, sizeof(host) - 1);
+		const struct meta_env env[] = {
+			{"hostname", host, 0, 1},
+			{"domain", "ust", 0, 1},
+			{"tracer_name", "spoor", 0, 1},
+			{"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
+			{"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
+			{"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
+			{"procname", a->procname, 0, 1},
+			{"vpid", NULL, a->pid, 0},
+		};
+		struct meta_trace t = {.env = env, .nenv = sizeof(env) / sizeof(env[0])};
+		memcpy(t.uuid, a->uuid, 16);
+		t.clock = (struct meta_clock){s->clock.kind == CLOCK_KIND_TSC ? "tsc" : "monotonic",
+					      s->clock.kind == CLOCK_KIND_TSC ? "TSC, constant and nonstop"
+									      : "CLOCK_MONOTONIC",
+					      {0}, s->clock.freq, s->clock.offset_s, s->clock.offset};
+		rc = ctf_meta_write(&t, (const struct spoor_event_desc *const *) a->events.evs,
+				    a->events.n, &text, &len);
+	} else {
+		FILE *m = open_memstream(&text, &len);
+		rc = m ? 0 : -ENOMEM;
+		for (size_t i = a->events_written; !rc && i < a->events.n; i++) {
+			char *one = NULL;
+			size_t l = 0;
+			rc = ctf_meta_write_event(a->events.evs[i], &one, &l);
+			if (!rc)
+				fwrite(one, 1, l, m);
+			free(one);
+		}
+		if (m && fclose(m))
+			rc = -ENOMEM;
+	}
+	if (rc) {
+		free(text);
+		warn("%s: cannot describe the events of %s (pid %d)", path, a->procname, a->pid);
+		return -1;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	rc = fd < 0 || write_all(fd, text, len) ? -1 : 0;
+	if (rc)
+		warn("%s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	a->events_written = a->events.n;
+	return rc;
+}
+
+static int on_events(struct record_session *s, struct app *a, const char *text, size_t len)
+{
+	char err[200];
+
+	if (!a->dir)
+		return -1;
+	if (rec_events_parse(&a->events, text, len, err, sizeof(err))) {
+		warn("%s (pid %d) sent invalid event descriptions: %s", a->procname, a->pid, err);
+		return -1;
+	}
+	return write_metadata(s, a);
+}
+
+static int on_buffer(struct record_session *s, struct app *a, const struct proto_buffer *b, int fd)
+{
+	char path[4200], err[200];
+
+	if (!a->dir || fd < 0 || a->nbufs >= 65536)
+		return -1;
+	snprintf(path, sizeof(path), "%s/stream_%d", a->dir, b->tid);
+	struct rec_buffer *rb = NULL;
+	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite};
+	if (rec_buffer_open(&rb, fd, &g, path, err, sizeof(err))) {
+		warn("%s (pid %d): ring buffer of thread %d refused: %s", a->procname, a->pid, b->tid,
+		     err);
+		close(fd);
+		return 0; /* the program goes on; this thread is not recorded */
+	}
+	close(fd);
+	struct rec_buffer **bigger = realloc(a->bufs, (a->nbufs + 1) * sizeof(*bigger));
+	if (!bigger) {
+		rec_buffer_close(rb, &s->totals);
+		return -1;
+	}
+	a->bufs = bigger;
+	a->bufs[a->nbufs++] = rb;
+	s->totals.buffers++;
+	return 0;
+}
+
+/* One message from a program: 1 handled, 0 none waiting, -1 the program hung up or
+ * misbehaved (it is dropped; its data so far is kept). */
+static int on_message(struct record_session *s, struct app *a)
+{
+	static char buf[PROTO_MAX_MSG];
+	int fd;
+	ssize_t n = recv_msg(a->fd, buf, sizeof(buf), &fd);
+
+	if (n <= 0)
+		return n < 0 && errno == EAGAIN ? 0 : -1;
+	const struct proto_head *h = (const struct proto_head *) buf;
+	int rc = -1;
+	if ((size_t) n < sizeof(*h) || h->magic != PROTO_MAGIC || h->version != PROTO_VERSION ||
+	    h->length != (uint32_t) n) {
+		warn("a traced program sent a malformed message; dropping it");
+	} else if (h->type == MSG_HELLO && n == sizeof(struct proto_hello)) {
+		rc = on_hello(s, a, (const struct proto_hello *) buf);
+	} else if (h->type == MSG_EVENTS) {
+		rc = on_events(s, a, buf + sizeof(*h), (size_t) n - sizeof(*h));
+	} else if (h->type == MSG_BUFFER && n == sizeof(struct proto_buffer)) {
+		rc = on_buffer(s, a, (const struct proto_buffer *) buf, fd);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc < 0 ? -1 : 1;
+}
+
+/* ---- the loop ---- */
+
+static void app_finish(struct record_session *s, struct app *a)
+{
+	for (size_t i = 0; i < a->nbufs; i++) {
+		rec_buffer_drain(a->bufs[i], true, &s->totals);
+		rec_buffer_close(a->bufs[i], &s->totals);
+	}
+	free(a->bufs);
+	rec_events_free(&a->events);
+	if (a->fd >= 0)
+		close(a->fd);
+	free(a->dir);
+	free(a);
+}
+
+static void drain_all(struct record_session *s)
+{
+	uint64_t count;
+	ssize_t r = read(s->efd, &count, sizeof(count)); /* reset the doorbell */
+	(void) r;
+	if (s->o.overwrite)
+		return; /* the flight recorder is read at the end */
+	for (size_t i = 0; i < s->napps; i++)
+		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
+			rec_buffer_drain(s->apps[i]->bufs[b], false, &s->totals);
+}
+
+static void accept_apps(struct record_session *s)
+{
+	int fd;
+
+	while ((fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
+		struct app *a = s->napps < MAX_APPS ? calloc(1, sizeof(*a)) : NULL;
+		if (!a) {
+			warn("too many traced processes; one is not recorded");
+			close(fd);
+			continue;
+		}
+		a->fd = fd;
+		s->apps[s->napps++] = a;
+	}
+}
+
+int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop)
+{
+	int pidfd = (int) syscall(SYS_pidfd_open, child, 0);
+	bool child_done = pidfd < 0;
+
+	while (!child_done && !*stop) {
+		struct pollfd pfd[MAX_APPS + 3];
+		size_t n = 0;
+		pfd[n++] = (struct pollfd){s->listen_fd, POLLIN, 0};
+		pfd[n++] = (struct pollfd){s->efd, POLLIN, 0};
+		pfd[n++] = (struct pollfd){pidfd, POLLIN, 0};
+		for (size_t i = 0; i < s->napps; i++)
+			pfd[n++] = (struct pollfd){s->apps[i]->fd, POLLIN, 0};
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd[0].revents)
+			accept_apps(s);
+		if (pfd[1].revents)
+			drain_all(s);
+		if (pfd[2].revents)
+			child_done = true;
+		for (size_t k = 3; k < n; k++)
+			if (pfd[k].revents && on_message(s, s->apps[k - 3]) < 0)
+				s->apps[k - 3]->dead = true;
+		size_t kept = 0;
+		for (size_t i = 0; i < s->napps; i++) {
+			if (s->apps[i]->dead)
+				app_finish(s, s->apps[i]);
+			else
+				s->apps[kept++] = s->apps[i];
+		}
+		s->napps = kept;
+	}
+	/* The command is gone (or we were asked to stop): take the messages still queued,
+	 * then everything the buffers hold, packets in progress included. */
+	accept_apps(s);
+	for (size_t i = 0; i < s->napps; i++) {
+		while (on_message(s, s->apps[i]) > 0)
+			;
+		app_finish(s, s->apps[i]);
+		s->apps[i] = NULL;
+	}
+	s->napps = 0;
+	if (pidfd >= 0)
+		close(pidfd);
+	return 0;
+}
+
+void record_session_totals(const struct record_session *s, struct record_totals *t)
+{
+	*t = s->totals;
+}
+
+void record_session_free(struct record_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->napps; i++)
+		app_finish(s, s->apps[i]);
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	if (s->efd >= 0)
+		close(s->efd);
+	if (s->sockpath[0])
+		unlink(s->sockpath);
+	if (s->sockdir[0])
+		rmdir(s->sockdir);
+	free(s->outdir);
+	free(s);
+}

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffer.c: the emit path. Each thread writes into its own ring buffer (rb-abi.h), so a
+ * reservation needs no atomic instruction and no lock: the thread is the only writer. A
+ * signal handler that emits while its thread is inside an emit finds the thread busy and
+ * counts its event as discarded, rather than corrupting the event in progress.
+ *
+ * Events use LTTng's compact header (5-bit id, 27-bit timestamp) when the id is below 31
+ * and less than 2^27 clock ticks passed since the thread's previous event, else the
+ * extended one (32-bit id, 64-bit timestamp): the reader reconstructs full timestamps.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "proto.h"
+#include "rb/rb-abi.h"
+#include "ust.h"
+
+struct tbuf {
+	unsigned gen;   /* == ust.generation once set up in this process */
+	struct rb_header *h;
+	char *data;
+	size_t map_size;
+	uint64_t subbuf_size, nsub;
+	uint64_t seq;   /* the packet in progress, or the next one */
+	uint64_t off;   /* write offset in the packet */
+	uint64_t clock; /* timestamp of the last event written: the reader's state */
+	uint64_t pending_end;
+	uint64_t discarded, pkt_seq;
+	uint32_t tid;
+	int nesting;
+	bool open;
+};
+
+static __thread struct tbuf tb __attribute__((tls_model("initial-exec")));
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static uint64_t tsc_or_ns(void)
+{
+	if (ust.clock_kind == CLOCK_KIND_TSC)
+		return __rdtsc();
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+void ust_clock_init(void)
+{
+	/* The session decides the clock (it calibrates the TSC); nothing to do here yet. */
+}
+
+static char *packet(const struct tbuf *b)
+{
+	return b->data + (b->seq % b->nsub) * b->subbuf_size;
+}
+
+static bool packet_open(struct tbuf *b, uint64_t ts)
+{
+	struct rb_header *h = b->h;
+
+	/* Discard mode: the consumer has not taken the packet this one would overwrite. */
+	if (ust.mode == RB_DISCARD &&
+	    b->seq - atomic_load_explicit(&h->consumed, memory_order_acquire) >= b->nsub)
+		return false;
+	struct rb_packet_start ps = {
+		.magic = RB_PACKET_MAGIC,
+		.stream_instance_id = b->tid,
+		.timestamp_begin = ts,
+		.timestamp_end = ts,
+		.packet_size = b->subbuf_size * 8,
+		.packet_seq_num = b->pkt_seq++,
+		.events_discarded = b->discarded,
+		.vpid = (uint32_t) ust.pid,
+		.vtid = b->tid,
+	};
+	memcpy(ps.uuid, ust.uuid, 16);
+	memcpy(packet(b), &ps, sizeof(ps));
+	b->off = sizeof(ps);
+	b->clock = ts;
+	b->open = true;
+	atomic_store_explicit(&h->open_seq, b->seq, memory_order_relaxed);
+	atomic_store_explicit(&h->write_pos, b->off, memory_order_relaxed);
+	atomic_store_explicit(&h->last_ts, ts, memory_order_relaxed);
+	atomic_store_explicit(&h->open_valid, 1, memory_order_release);
+	return true;
+}
+
+static void packet_close(struct tbuf *b)
+{
+	struct rb_header *h = b->h;
+	struct rb_packet_start *ps = (struct rb_packet_start *) packet(b);
+	uint64_t idx = b->seq % b->nsub;
+
+	ps->timestamp_end = b->clock;
+	ps->content_size = b->off * 8;
+	ps->events_discarded = b->discarded;
+	atomic_store_explicit(&h->open_valid, 0, memory_order_relaxed);
+	atomic_store_explicit(&h->discarded, b->discarded, memory_order_relaxed);
+	atomic_store_explicit(&h->sb[idx].content_size, b->off, memory_order_relaxed);
+	/* release: the packet's bytes are visible before its sequence number */
+	atomic_store_explicit(&h->sb[idx].seq, b->seq + 1, memory_order_release);
+	atomic_store_explicit(&h->produced, b->seq + 1, memory_order_release);
+	b->seq++;
+	b->open = false;
+	/* seq_cst: the store of produced above must not pass the load of consumer_waiting,
+	 * or a consumer going to sleep could miss this packet. Once per packet, not per event. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&h->consumer_waiting, memory_order_relaxed) && ust.efd >= 0) {
+		uint64_t one = 1;
+		ssize_t n = write(ust.efd, &one, sizeof(one));
+		(void) n;
+	}
+}
+
+/* A thread's last packet is published when the thread ends. */
+static void thread_exit(void *unused)
+{
+	struct tbuf *b = &tb;
+
+	(void) unused;
+	if (b->h && b->gen == ust.generation) {
+		if (b->open)
+			packet_close(b);
+		munmap(b->h, b->map_size);
+	}
+	b->h = NULL;
+}
+
+static void make_exit_key(void)
+{
+	pthread_key_create(&exit_key, thread_exit);
+}
+
+/* A thread's first event: make its buffer and hand it to the session. */
+static bool tbuf_setup(struct tbuf *b)
+{
+	if (b->gen == ust.generation)
+		return b->h != NULL;
+	memset(b, 0, sizeof(*b));
+	b->gen = ust.generation;
+	if (!ust.connected || !ust.num_subbufs || ust.num_subbufs > RB_MAX_SUBBUFS)
+		return false;
+	b->nsub = ust.num_subbufs;
+	b->subbuf_size = ust.subbuf_size;
+	uint64_t hdr = rb_header_bytes((uint32_t) b->nsub);
+	b->map_size = hdr + b->nsub * b->subbuf_size;
+	int fd = memfd_create("spoor-ring", MFD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	void *m = MAP_FAILED;
+	if (ftruncate(fd, (off_t) b->map_size) == 0)
+		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	struct rb_header *h = m;
+	h->magic = RB_MAGIC;
+	h->header_size = (uint32_t) (sizeof(*h) + b->nsub * sizeof(h->sb[0]));
+	h->abi_version = RB_ABI_VERSION;
+	h->mode = ust.mode;
+	h->subbuf_size = b->subbuf_size;
+	h->num_subbufs = (uint32_t) b->nsub;
+	b->tid = (uint32_t) gettid();
+	h->tid = b->tid;
+	h->data_offset = hdr;
+	if (ust_send_buffer(fd, (int) b->tid, b->map_size)) {
+		munmap(m, b->map_size);
+		close(fd);
+		return false;
+	}
+	close(fd);
+	b->h = h;
+	b->data = (char *) m + hdr;
+	pthread_once(&exit_once, make_exit_key);
+	pthread_setspecific(exit_key, b);
+	return true;
+}
+
+static inline uint64_t align_up(uint64_t x, uint64_t a)
+{
+	return (x + a - 1) & ~(a - 1);
+}
+
+int spoor_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
+{
+	struct tbuf *b = &tb;
+
+	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
+		return 0;
+	if (b->nesting || ust.paused) {
+		if (b->nesting)
+			b->discarded++;
+		return 0;
+	}
+	b->nesting = 1;
+	__asm__ volatile("" ::: "memory"); /* the flag is set before anything else is touched */
+	uint64_t ts = tsc_or_ns();
+	uint64_t al = ev->max_align ? ev->max_align : 1;
+	uint32_t id = ev->id;
+	/* Larger than an empty packet can hold: never fits. */
+	if (sizeof(struct rb_packet_start) + 24 + al + size > b->subbuf_size)
+		goto drop;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (!b->open && !packet_open(b, ts))
+			goto drop;
+		uint64_t off = b->off, hdr_end, ext = 0;
+		bool compact = id < 31 && ts >= b->clock && ts - b->clock < ((uint64_t) 1 << 27);
+		if (compact) {
+			hdr_end = off + 4;
+		} else {
+			ext = align_up(off + 1, 8); /* 5-bit id, then the 64-bit aligned struct */
+			hdr_end = ext + 16;
+		}
+		uint64_t start = align_up(hdr_end, al), end = start + size;
+		if (end > b->subbuf_size) {
+			packet_close(b);
+			continue;
+		}
+		char *p = packet(b);
+		if (compact) {
+			uint32_t w = id | (uint32_t) (ts & ((1u << 27) - 1)) << 5;
+			memcpy(p + off, &w, 4);
+		} else {
+			uint32_t id32 = id;
+			p[off] = 31;
+			memcpy(p + ext, &id32, 4);
+			memcpy(p + ext + 8, &ts, 8);
+		}
+		b->clock = ts;
+		b->pending_end = end;
+		r->payload = p + start;
+		r->priv = b;
+		return 1;
+	}
+drop:
+	b->discarded++;
+	if (b->h)
+		atomic_store_explicit(&b->h->discarded, b->discarded, memory_order_relaxed);
+	b->nesting = 0;
+	return 0;
+}
+
+void spoor_commit(struct spoor_reservation *r)
+{
+	struct tbuf *b = r->priv;
+
+	b->off = b->pending_end;
+	atomic_store_explicit(&b->h->last_ts, b->clock, memory_order_relaxed);
+	/* release: a consumer reading a dead program's last packet sees whole events */
+	atomic_store_explicit(&b->h->write_pos, b->off, memory_order_release);
+	__asm__ volatile("" ::: "memory");
+	b->nesting = 0;
+}
+
+void spoor_tracing_off(void)
+{
+	ust.paused = 1;
+}
+
+void spoor_tracing_on(void)
+{
+	ust.paused = 0;
+}
+
+static const struct spoor_field_desc printf_fields[] = {
+	{"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
+};
+static struct spoor_event_desc printf_event = {
+	sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1,
+};
+
+void spoor_printf(const char *fmt, ...)
+{
+	char msg[512];
+	struct spoor_reservation r;
+	va_list ap;
+
+	if (!printf_event.enabled)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	size_t len = n < 0 ? 0 : (size_t) n >= sizeof(msg) ? sizeof(msg) - 1 : (size_t) n;
+	msg[len] = '\0';
+	if (spoor_reserve(&printf_event, len + 1, &r)) {
+		memcpy(r.payload, msg, len + 1);
+		spoor_commit(&r);
+	}
+}
+
+__attribute__((constructor(200))) static void register_printf(void)
+{
+	struct spoor_event_desc *ev = &printf_event;
+	spoor_register_events(&ev, 1);
+}
