@@ -2,18 +2,25 @@
 /*
  * hello.c: an instrumented program for the README's demo and the tests.
  *
- *   hello [ITERATIONS [THREADS]]
+ *   hello [ITERATIONS [THREADS [MODE]]]
  *
  * Each thread emits ITERATIONS rounds of hello:request, hello:tick and hello:sample, with
  * values derived from the thread number and the round, so tests can check them.
+ * MODE, for the tests: `fork` (a child process also emits, as thread number 100), `exec`
+ * (a child execs `hello 3 1`), `kill` (SIGKILL itself once done), `slow` (1 ms per round).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hello-tp.h"
 
 static long iterations = 10;
+static int slow;
 
 static void *worker(void *arg)
 {
@@ -31,6 +38,8 @@ static void *worker(void *arg)
 			spoor_trace(hello, sample, id, (double) i / 4, hist, (uint32_t) (i % 9), "abcd",
 				    (int) (i % 4));
 		}
+		if (slow)
+			usleep(1000);
 	}
 	return NULL;
 }
@@ -38,6 +47,7 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	int threads = 1;
+	const char *mode = argc > 3 ? argv[3] : "";
 
 	if (argc > 1)
 		iterations = atol(argv[1]);
@@ -47,6 +57,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: hello [ITERATIONS [THREADS (1-64)]]\n");
 		return 2;
 	}
+	slow = !strcmp(mode, "slow");
 	spoor_printf("hello starts: %ld iterations, %d threads", iterations, threads);
 	pthread_t t[64];
 	for (int i = 1; i < threads; i++)
@@ -54,6 +65,21 @@ int main(int argc, char **argv)
 	worker((void *) 0);
 	for (int i = 1; i < threads; i++)
 		pthread_join(t[i], NULL);
+	if (!strcmp(mode, "fork") || !strcmp(mode, "exec")) {
+		pid_t child = fork();
+		if (child == 0) {
+			if (!strcmp(mode, "exec")) {
+				execl("/proc/self/exe", argv[0], "3", "1", (char *) NULL);
+				_exit(127);
+			}
+			worker((void *) 100);
+			_exit(0);
+		}
+		int status;
+		waitpid(child, &status, 0);
+	}
 	spoor_printf("hello done");
+	if (!strcmp(mode, "kill"))
+		raise(SIGKILL);
 	return 0;
 }

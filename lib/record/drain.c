@@ -29,7 +29,9 @@ struct rec_buffer {
 	char *path;
 	char *copy; /* one sub-buffer */
 	unsigned warnings;
-	uint64_t discarded;
+	uint64_t discarded;          /* the largest events_discarded written so far */
+	struct rb_packet_start last; /* the last packet written, to make a closing one */
+	bool have_last;
 };
 
 static void warn(struct rec_buffer *b, const char *what, unsigned long long n)
@@ -133,6 +135,8 @@ static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct rb_pac
 	t->bytes += bytes;
 	if (ps.events_discarded > b->discarded)
 		b->discarded = ps.events_discarded; /* cumulative per buffer: summed at close */
+	b->last = ps;
+	b->have_last = true;
 	return 0;
 }
 
@@ -154,6 +158,26 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 	}
 	emit_packet(b, bytes, NULL, t);
 	return true;
+}
+
+/* Events the producer dropped after its last packet (it found the ring full and never
+ * opened another) are in no packet yet: an empty packet carries the final count, so that
+ * readers see every loss. */
+static void close_with_discarded(struct rec_buffer *b, struct record_totals *t)
+{
+	uint64_t lost = atomic_load_explicit(&b->h->discarded, memory_order_relaxed);
+
+	if (!b->have_last || lost <= b->discarded)
+		return;
+	struct rb_packet_start ps = b->last;
+	ps.timestamp_begin = ps.timestamp_end =
+		atomic_load_explicit(&b->h->last_ts, memory_order_relaxed);
+	if (ps.timestamp_begin < b->last.timestamp_end)
+		ps.timestamp_begin = ps.timestamp_end = b->last.timestamp_end;
+	ps.packet_seq_num++;
+	ps.events_discarded = lost;
+	memcpy(b->copy, &ps, sizeof(ps));
+	emit_packet(b, sizeof(ps), NULL, t);
 }
 
 void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
@@ -188,8 +212,10 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 		return;
 	/* The packet in progress, up to its last committed event. */
 	if (!atomic_load_explicit(&h->open_valid, memory_order_acquire) ||
-	    atomic_load_explicit(&h->open_seq, memory_order_relaxed) != produced)
+	    atomic_load_explicit(&h->open_seq, memory_order_relaxed) != produced) {
+		close_with_discarded(b, t);
 		return;
+	}
 	uint64_t bytes = atomic_load_explicit(&h->write_pos, memory_order_acquire);
 	if (bytes <= sizeof(struct rb_packet_start))
 		return; /* opened, nothing committed */
@@ -204,6 +230,7 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 	};
 	memcpy(b->copy, b->data + (produced % b->nsub) * b->subbuf_size, bytes);
 	emit_packet(b, bytes, &patch, t);
+	close_with_discarded(b, t);
 }
 
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)

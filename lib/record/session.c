@@ -215,12 +215,27 @@ static int on_hello(struct record_session *s, struct app *a, const struct proto_
 			*p = '_';
 	if (!a->procname[0])
 		strcpy(a->procname, "unknown");
-	if (asprintf(&a->dir, "%s/ust/pid/%s-%d", s->outdir, a->procname, a->pid) < 0) {
-		a->dir = NULL;
+	/* One trace per process; a process that connects again (a forked child before its
+	 * exec, a reloaded runtime) gets a directory of its own. */
+	char *parent;
+	if (asprintf(&parent, "%s/ust/pid", s->outdir) < 0)
 		return -1;
+	int rc = mkdirs(parent);
+	for (int k = 0; !rc && k < 1000; k++) {
+		free(a->dir);
+		if ((k ? asprintf(&a->dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)
+		       : asprintf(&a->dir, "%s/%s-%d", parent, a->procname, a->pid)) < 0) {
+			a->dir = NULL;
+			rc = -ENOMEM;
+		} else if (!mkdir(a->dir, 0755)) {
+			break;
+		} else if (errno != EEXIST) {
+			rc = -errno;
+		}
 	}
-	if (mkdirs(a->dir)) {
-		warn("%s: %s", a->dir, strerror(errno));
+	free(parent);
+	if (rc || !a->dir) {
+		warn("%s: %s", a->dir ? a->dir : s->outdir, strerror(rc ? -rc : EEXIST));
 		return -1;
 	}
 	if (getrandom(a->uuid, 16, 0) != 16)
