@@ -54,7 +54,12 @@ struct spoor_event_desc {
 	uint32_t nfields;
 	uint32_t id;        /* assigned when registered */
 	uint32_t max_align; /* bytes: the payload's alignment */
+	void *probes;       /* run-time callbacks (spoor_probe_register), owned by libspoor-ust */
 };
+
+/* Bits of spoor_event_desc.enabled. */
+#define SPOOR_ENABLED_RECORD 1 /* a session records the event */
+#define SPOOR_ENABLED_PROBES 2 /* callbacks are attached */
 
 #ifdef __cplusplus
 }

@@ -41,10 +41,14 @@ extern "C" {
 
 /* ---- the runtime's side (libspoor-ust) ---- */
 
-/* A reservation in the calling thread's buffer. */
+/* A reservation: in the calling thread's ring buffer, or in a scratch buffer when only
+ * probes want the event. */
 struct spoor_reservation {
 	char *payload; /* where the payload goes: aligned to the event's max_align */
 	void *priv;
+	const struct spoor_event_desc *ev;
+	size_t size;
+	int probes;
 };
 
 /* Reserve an event of payload_size bytes. Returns 0 when the event must be dropped (no
@@ -56,6 +60,17 @@ SPOOR_API void spoor_commit(struct spoor_reservation *r);
 /* Register/unregister a provider's descriptors (done by SPOOR_CREATE_PROBES code). */
 SPOOR_API void spoor_register_events(struct spoor_event_desc *const *events, size_t n);
 SPOOR_API void spoor_unregister_events(struct spoor_event_desc *const *events, size_t n);
+/* Probes (the kernel's register_trace_X): callbacks run on every emit of the event, with
+ * its payload as laid out in the trace (the field descriptors describe it). Register and
+ * unregister at any time from any thread; unregister returns only once no thread can still
+ * be running the callback. 0 or -ENOMEM / -ENOENT. */
+typedef void (*spoor_probe_fn)(void *data, const struct spoor_event_desc *ev, const void *payload,
+			       size_t size);
+SPOOR_API int spoor_probe_register(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data);
+SPOOR_API int spoor_probe_unregister(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data);
+/* The descriptor of an event, for spoor_probe_register. */
+#define spoor_event_desc(prov, ev) (&SPOOR__DESC_NAME(prov, ev))
+
 /* ftrace's tracing_off()/tracing_on(): pause and resume recording in this process, e.g. to
  * freeze the flight recorder the moment a bug is seen. */
 SPOOR_API void spoor_tracing_off(void);
@@ -94,69 +109,69 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 /* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
 #define SPOOR__SIGNED(T)      (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
 
-/* Pass 1: payload size. `s` is the running size. */
+/* Pass 1: payload size. `spoor__s` is the running size. */
 #define SPOOR__SIZE(kind, T, name, expr, extra) SPOOR__SIZE_##kind(T, name, expr, extra)
-#define SPOOR__SIZE_INT(T, n, e, x)   s = SPOOR__ALIGN(s, sizeof(T)) + sizeof(T);
+#define SPOOR__SIZE_INT(T, n, e, x)   spoor__s = SPOOR__ALIGN(spoor__s, sizeof(T)) + sizeof(T);
 #define SPOOR__SIZE_NET(T, n, e, x)   SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_FLOAT(T, n, e, x) SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_ENUM(T, n, e, x)  SPOOR__SIZE_INT(T, n, e, x)
-#define SPOOR__SIZE_STRING(T, n, e, x) s += strlen((e) ? (const char *) (e) : "(null)") + 1;
-#define SPOOR__SIZE_ARRAY(T, n, e, x) s = SPOOR__ALIGN(s, sizeof(T)) + sizeof(T) * (x);
-#define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) s += (x);
+#define SPOOR__SIZE_STRING(T, n, e, x) spoor__s += strlen((e) ? (const char *) (e) : "(null)") + 1;
+#define SPOOR__SIZE_ARRAY(T, n, e, x) spoor__s = SPOOR__ALIGN(spoor__s, sizeof(T)) + sizeof(T) * (x);
+#define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) spoor__s += (x);
 #define SPOOR__SIZE_SEQ(T, n, e, x) \
-	s = SPOOR__ALIGN(SPOOR__ALIGN(s, 4) + 4, sizeof(T)) + sizeof(T) * (size_t) (x);
-#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) s = SPOOR__ALIGN(s, 4) + 4 + (size_t) (x);
+	spoor__s = SPOOR__ALIGN(SPOOR__ALIGN(spoor__s, 4) + 4, sizeof(T)) + sizeof(T) * (size_t) (x);
+#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) spoor__s = SPOOR__ALIGN(spoor__s, 4) + 4 + (size_t) (x);
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
 #define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
 #define SPOOR__SIZE_A_END
 #define SPOOR__SIZE_B_END
 
-/* Pass 2: the writes, at offsets from the payload start `p`. */
+/* Pass 2: the writes, at offsets from the payload start `spoor__p`. */
 #define SPOOR__WRITE(kind, T, name, expr, extra) SPOOR__WRITE_##kind(T, name, expr, extra)
 #define SPOOR__WRITE_INT(T, n, e, x)                      \
 	{                                                 \
-		T v_ = (T) (e);                           \
-		o = SPOOR__ALIGN(o, sizeof(T));           \
-		memcpy(p + o, &v_, sizeof(T));            \
-		o += sizeof(T);                           \
+		T spoor__v = (T) (e);                           \
+		spoor__o = SPOOR__ALIGN(spoor__o, sizeof(T));           \
+		memcpy(spoor__p + spoor__o, &spoor__v, sizeof(T));            \
+		spoor__o += sizeof(T);                           \
 	}
 #define SPOOR__WRITE_NET(T, n, e, x)   SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_FLOAT(T, n, e, x) SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_ENUM(T, n, e, x)  SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_STRING(T, n, e, x)                                   \
 	{                                                                 \
-		const char *v_ = (e) ? (const char *) (e) : "(null)";     \
-		size_t l_ = strlen(v_) + 1;                               \
-		memcpy(p + o, v_, l_);                                    \
-		o += l_;                                                  \
+		const char *spoor__v = (e) ? (const char *) (e) : "(null)";     \
+		size_t spoor__l = strlen(spoor__v) + 1;                               \
+		memcpy(spoor__p + spoor__o, spoor__v, spoor__l);                                    \
+		spoor__o += spoor__l;                                                  \
 	}
 #define SPOOR__WRITE_ARRAY(T, n, e, x)                      \
 	{                                                   \
-		o = SPOOR__ALIGN(o, sizeof(T));             \
-		memcpy(p + o, (e), sizeof(T) * (x));        \
-		o += sizeof(T) * (x);                       \
+		spoor__o = SPOOR__ALIGN(spoor__o, sizeof(T));             \
+		memcpy(spoor__p + spoor__o, (e), sizeof(T) * (x));        \
+		spoor__o += sizeof(T) * (x);                       \
 	}
 #define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x) \
 	{                                   \
-		memcpy(p + o, (e), (x));    \
-		o += (x);                   \
+		memcpy(spoor__p + spoor__o, (e), (x));    \
+		spoor__o += (x);                   \
 	}
 #define SPOOR__WRITE_SEQ(T, n, e, x)                                 \
 	{                                                            \
-		uint32_t l_ = (uint32_t) (x);                        \
-		o = SPOOR__ALIGN(o, 4);                              \
-		memcpy(p + o, &l_, 4);                               \
-		o = SPOOR__ALIGN(o + 4, sizeof(T));                  \
-		memcpy(p + o, (e), sizeof(T) * l_);                  \
-		o += sizeof(T) * l_;                                 \
+		uint32_t spoor__l = (uint32_t) (x);                        \
+		spoor__o = SPOOR__ALIGN(spoor__o, 4);                              \
+		memcpy(spoor__p + spoor__o, &spoor__l, 4);                               \
+		spoor__o = SPOOR__ALIGN(spoor__o + 4, sizeof(T));                  \
+		memcpy(spoor__p + spoor__o, (e), sizeof(T) * spoor__l);                  \
+		spoor__o += sizeof(T) * spoor__l;                                 \
 	}
 #define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)               \
 	{                                               \
-		uint32_t l_ = (uint32_t) (x);           \
-		o = SPOOR__ALIGN(o, 4);                 \
-		memcpy(p + o, &l_, 4);                  \
-		memcpy(p + o + 4, (e), l_);             \
-		o += 4 + l_;                            \
+		uint32_t spoor__l = (uint32_t) (x);           \
+		spoor__o = SPOOR__ALIGN(spoor__o, 4);                 \
+		memcpy(spoor__p + spoor__o, &spoor__l, 4);                  \
+		memcpy(spoor__p + spoor__o + 4, (e), spoor__l);             \
+		spoor__o += 4 + spoor__l;                            \
 	}
 #define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
 #define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A
@@ -223,6 +238,7 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 				    sizeof(struct spoor_field_desc)) - 1,                          \
 			0,                                                                         \
 			SPOOR__TOPBIT(0 SPOOR__END(SPOOR__AL_A fields)),                     \
+			NULL,                                                                      \
 	};
 #else
 #define SPOOR__DEFINE_DESC(prov, ev, fields) \
@@ -233,19 +249,20 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 	SPOOR__DEFINE_DESC(prov, ev, fields)                                                \
 	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args \
 	{                                                                                   \
-		size_t s = 0, o = 0;                                                        \
-		struct spoor_reservation r_;                                                \
-		SPOOR__END(SPOOR__SIZE_A fields)                                      \
-		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), s, &r_))                     \
+		size_t spoor__s = 0, spoor__o = 0;                                          \
+		struct spoor_reservation spoor__r;                                          \
+		SPOOR__END(SPOOR__SIZE_A fields)                                            \
+		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))       \
 			return;                                                             \
-		char *p = r_.payload;                                                       \
-		SPOOR__END(SPOOR__WRITE_A fields)                                     \
-		(void) o;                                                                   \
-		spoor_commit(&r_);                                                          \
+		char *spoor__p = spoor__r.payload;                                          \
+		SPOOR__END(SPOOR__WRITE_A fields)                                           \
+		(void) spoor__o;                                                            \
+		spoor_commit(&spoor__r);                                                    \
 	}
 
 /* Is the event being recorded? One load, one predictable branch. */
-#define spoor_enabled(prov, ev) __builtin_expect(SPOOR__DESC_NAME(prov, ev).enabled != 0, 0)
+#define spoor_enabled(prov, ev) \
+	__builtin_expect(__atomic_load_n(&SPOOR__DESC_NAME(prov, ev).enabled, __ATOMIC_RELAXED) != 0, 0)
 
 #define spoor_trace(prov, ev, ...)                                      \
 	do {                                                            \

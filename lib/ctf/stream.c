@@ -17,9 +17,9 @@ static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 {
 	snprintf(s->error, sizeof(s->error), "%s: offset %llu: %s", s->path,
 		 (unsigned long long) (s->pkt_off + s->src.pos / 8), what);
+	/* s->ec stays: the event in hand remains a valid view until the next call. */
 	s->done = true;
 	s->damaged = true;
-	s->ec = NULL;
 	return code;
 }
 
@@ -209,6 +209,8 @@ int ctf_stream_decode(struct ctf_stream *s, int scope)
 {
 	if (!s->ec)
 		return -SPOOR_EDECODE;
+	if (s->damaged && s->decoded < scope)
+		return -SPOOR_EDECODE; /* reported once already */
 	while (s->decoded < scope) {
 		int next = s->decoded + 1;
 		int rc = decode_scope(&s->dec, scope_plan(s, next), next);
@@ -239,6 +241,10 @@ int ctf_stream_next(struct ctf_stream *s)
 {
 	int rc;
 
+	if (s->done) {
+		s->ec = NULL;
+		return 0;
+	}
 	if (s->ec && (rc = finish_event(s)))
 		return rc;
 	for (;;) {

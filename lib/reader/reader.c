@@ -612,10 +612,13 @@ int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
 	if (scope == SPOOR_SCOPE_PACKET_CONTEXT) {
 		*table = &s->pkt_table;
 	} else {
+		bool was_damaged = s->damaged;
 		int rc = ctf_stream_decode(s, scope);
 		if (rc < 0) {
-			ev->r->damaged++;
-			warn(ev->r, s->error);
+			if (!was_damaged) {
+				ev->r->damaged++;
+				warn(ev->r, s->error);
+			}
 			return rc;
 		}
 		*table = &s->ev_table;

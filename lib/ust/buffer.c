@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,7 +191,44 @@ static inline uint64_t align_up(uint64_t x, uint64_t a)
 	return (x + a - 1) & ~(a - 1);
 }
 
+/* Probes only (not recorded): the payload goes to a per-thread scratch area. */
+static int reserve_scratch(const struct spoor_event_desc *ev, size_t size,
+			   struct spoor_reservation *r)
+{
+	static __thread char *scratch;
+	static __thread size_t cap;
+
+	if (size > cap) {
+		char *bigger = realloc(scratch, size);
+		if (!bigger)
+			return 0;
+		scratch = bigger;
+		cap = size;
+	}
+	r->payload = scratch;
+	r->priv = NULL;
+	r->ev = ev;
+	r->size = size;
+	r->probes = 1;
+	return 1;
+}
+
+static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r);
+
 int spoor_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
+{
+	int enabled = __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
+
+	if (enabled & SPOOR_ENABLED_RECORD && reserve_ring(ev, size, r)) {
+		r->ev = ev;
+		r->size = size;
+		r->probes = enabled & SPOOR_ENABLED_PROBES;
+		return 1;
+	}
+	return enabled & SPOOR_ENABLED_PROBES ? reserve_scratch(ev, size, r) : 0;
+}
+
+static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
 {
 	struct tbuf *b = &tb;
 
@@ -253,6 +291,10 @@ void spoor_commit(struct spoor_reservation *r)
 {
 	struct tbuf *b = r->priv;
 
+	if (r->probes)
+		ust_call_probes(r->ev, r->payload, r->size);
+	if (!b)
+		return;
 	b->off = b->pending_end;
 	atomic_store_explicit(&b->h->last_ts, b->clock, memory_order_relaxed);
 	/* release: a consumer reading a dead program's last packet sees whole events */
@@ -275,7 +317,7 @@ static const struct spoor_field_desc printf_fields[] = {
 	{"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
 };
 static struct spoor_event_desc printf_event = {
-	sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1,
+	sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1, NULL,
 };
 
 void spoor_printf(const char *fmt, ...)
@@ -284,7 +326,7 @@ void spoor_printf(const char *fmt, ...)
 	struct spoor_reservation r;
 	va_list ap;
 
-	if (!printf_event.enabled)
+	if (!__atomic_load_n(&printf_event.enabled, __ATOMIC_RELAXED))
 		return;
 	va_start(ap, fmt);
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);

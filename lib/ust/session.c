@@ -115,7 +115,10 @@ static void set_enabled(size_t from)
 {
 	for (size_t i = from; i < nevents; i++)
 		if (events[i])
-			events[i]->enabled = ust.connected && matches(events[i]);
+			__atomic_store_n(&events[i]->enabled,
+					 (events[i]->enabled & ~SPOOR_ENABLED_RECORD) |
+						 (ust.connected && matches(events[i]) ? SPOOR_ENABLED_RECORD : 0),
+					 __ATOMIC_RELAXED);
 }
 
 /* Connect to SPOOR_SESSION and say hello. Lock held. */
@@ -217,7 +220,8 @@ void spoor_unregister_events(struct spoor_event_desc *const *evs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < nevents; k++)
 			if (events[k] == evs[i]) {
-				evs[i]->enabled = 0;
+				__atomic_and_fetch(&evs[i]->enabled, ~SPOOR_ENABLED_RECORD,
+						   __ATOMIC_RELAXED);
 				events[k] = NULL; /* ids are never reused */
 			}
 	pthread_mutex_unlock(&lock);

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-tracepoint.c: the SPOOR_EVENT API without a session: every field kind compiles and
+ * lays out its payload as the metadata says; probes see each emit with its payload, stop
+ * seeing it once unregistered, and stay correct while threads emit and a writer registers
+ * and unregisters (run under TSan by tests/run-sanitizers.sh).
+ */
+#define SPOOR_CREATE_PROBES
+#include <spoor/tracepoint.h>
+
+#include <pthread.h>
+#include <errno.h>
+#include <stdatomic.h>
+
+#include "check.h"
+
+static const struct spoor_enum_entry colours[] = {{"RED", 0, 0}, {"GREEN", 1, 5}};
+
+SPOOR_EVENT(t, every,
+	    SPOOR_ARGS(int8_t a, uint16_t b, int32_t c, uint64_t d, double e, float f, const char *s,
+		       const uint8_t *arr, const int32_t *seq, uint32_t n, const char *txt, int col,
+		       uint32_t net),
+	    SPOOR_FIELDS(spoor_field_int(int8_t, a, a)
+			 spoor_field_int(uint16_t, b, b)
+			 spoor_field_hex(int32_t, c, c)
+			 spoor_field_int(uint64_t, d, d)
+			 spoor_field_float(double, e, e)
+			 spoor_field_float(float, f, f)
+			 spoor_field_string(s, s)
+			 spoor_field_array(uint8_t, arr, arr, 3)
+			 spoor_field_sequence(int32_t, seq, seq, n)
+			 spoor_field_array_text(txt, txt, 4)
+			 spoor_field_sequence_text(stxt, txt, 2)
+			 spoor_field_enum(int32_t, col, col, colours)
+			 spoor_field_network(uint32_t, net, net)))
+
+SPOOR_EVENT(t, pair, SPOOR_ARGS(uint64_t x, uint64_t y),
+	    SPOOR_FIELDS(spoor_field_int(uint64_t, x, x) spoor_field_int(uint64_t, y, y)))
+
+struct seen {
+	atomic_ulong calls;
+	atomic_int dead; /* set once unregistered: a call after that is a bug */
+	atomic_int late;
+	unsigned char payload[256];
+	size_t size;
+};
+
+static void probe(void *data, const struct spoor_event_desc *ev, const void *payload, size_t size)
+{
+	struct seen *s = data;
+	(void) ev;
+	if (atomic_load(&s->dead))
+		atomic_store(&s->late, 1);
+	atomic_fetch_add(&s->calls, 1);
+	if (size <= sizeof(s->payload) && atomic_load(&s->calls) == 1) {
+		memcpy(s->payload, payload, size);
+		s->size = size;
+	}
+}
+
+static void test_descriptors(void)
+{
+	const struct spoor_event_desc *d = spoor_event_desc(t, every);
+	CHECK_STR(d->provider, "t");
+	CHECK_STR(d->name, "every");
+	CHECK_EQ_U64(d->nfields, 13);
+	CHECK_EQ_U64(d->max_align, 8);
+	CHECK_EQ_U64(d->fields[0].is_signed, 1);
+	CHECK_EQ_U64(d->fields[1].is_signed, 0);
+	CHECK_EQ_U64(d->fields[2].base, 16);
+	CHECK_EQ_U64(d->fields[4].kind, SPOOR_FK_FLOAT);
+	CHECK_EQ_U64(d->fields[4].size, 8);
+	CHECK_EQ_U64(d->fields[6].kind, SPOOR_FK_STRING);
+	CHECK_EQ_U64(d->fields[7].length, 3);
+	CHECK_EQ_U64(d->fields[8].kind, SPOOR_FK_SEQUENCE);
+	CHECK_EQ_U64(d->fields[9].text, 1);
+	CHECK_EQ_U64(d->fields[11].nentries, 2);
+	CHECK_EQ_U64(d->fields[12].big_endian, 1);
+	CHECK_EQ_U64(spoor_event_desc(t, pair)->max_align, 8);
+	/* no session: not recording */
+	CHECK(!spoor_enabled(t, every));
+}
+
+static void test_probe_payload(void)
+{
+	struct seen s = {0};
+	uint8_t arr[3] = {7, 8, 9};
+	int32_t seq[2] = {-1, 2};
+
+	CHECK_EQ_S64(spoor_probe_register(spoor_event_desc(t, every), probe, &s), 0);
+	CHECK(spoor_enabled(t, every));
+	spoor_trace(t, every, -5, 600, -2, 1ull << 40, 0.5, 2.0f, "hi", arr, seq, 2, "abcd", 3,
+		    0x01020304);
+	CHECK_EQ_U64(atomic_load(&s.calls), 1);
+	/* the CTF layout, natural alignment from an 8-aligned start: a@0 b@2 c@4 d@8 e@16
+	 * f@24 s@28 ("hi\0") arr@31 seqlen@36 seq@40 txt@48 stxtlen@52 stxt@56 col@60 net@64 */
+	const unsigned char *p = s.payload;
+	int32_t c;
+	uint64_t d;
+	uint32_t n, net;
+	memcpy(&c, p + 4, 4);
+	memcpy(&d, p + 8, 8);
+	memcpy(&n, p + 36, 4);
+	memcpy(&net, p + 64, 4);
+	CHECK_EQ_S64((int8_t) p[0], -5);
+	CHECK_EQ_S64(c, -2);
+	CHECK_EQ_U64(d, 1ull << 40);
+	CHECK(!memcmp(p + 28, "hi", 3));
+	CHECK_EQ_U64(p[31], 7);
+	CHECK_EQ_U64(n, 2);
+	CHECK(!memcmp(p + 48, "abcd", 4));
+	CHECK(!memcmp(p + 56, "ab", 2));
+	CHECK_EQ_U64(net, 0x01020304);
+	CHECK_EQ_U64(s.size, 68);
+	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, every), probe, &s), 0);
+	CHECK(!spoor_enabled(t, every));
+	spoor_trace(t, every, 0, 0, 0, 0, 0, 0, "", arr, seq, 0, "abcd", 0, 0);
+	CHECK_EQ_U64(atomic_load(&s.calls), 1);
+	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, every), probe, &s), -ENOENT);
+}
+
+static atomic_int stop;
+
+static void *emitter(void *arg)
+{
+	uint64_t i = 0;
+	(void) arg;
+	while (!atomic_load(&stop))
+		spoor_trace(t, pair, i++, 42);
+	return NULL;
+}
+
+static void test_concurrent_unregister(void)
+{
+	pthread_t th[3];
+	struct seen s[8];
+
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, emitter, NULL);
+	int late = 0;
+	unsigned long total = 0;
+	for (int round = 0; round < 200; round++) {
+		struct seen *x = &s[round % 8];
+		memset(x, 0, sizeof(*x));
+		spoor_probe_register(spoor_event_desc(t, pair), probe, x);
+		for (volatile int spin = 0; spin < 2000; spin++)
+			;
+		spoor_probe_unregister(spoor_event_desc(t, pair), probe, x);
+		atomic_store(&x->dead, 1); /* from here on, no call may reach x */
+		for (volatile int spin = 0; spin < 2000; spin++)
+			;
+		late |= atomic_load(&x->late);
+		total += atomic_load(&x->calls);
+	}
+	atomic_store(&stop, 1);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	CHECK_EQ_S64(late, 0);
+	CHECK(total > 0);
+	CHECK(!spoor_enabled(t, pair));
+}
+
+int main(void)
+{
+	test_descriptors();
+	test_probe_payload();
+	test_concurrent_unregister();
+	return check_done();
+}
