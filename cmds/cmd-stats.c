@@ -35,7 +35,7 @@ struct proc {
 	uint64_t count;
 	char name[32];
 	uint8_t name_len;
-	bool used;
+	bool used, count_named;
 };
 
 struct proc_table {
@@ -92,15 +92,18 @@ struct stats {
 	struct class_fields *fields;
 	struct proc_table procs;
 	bool has_procs;
+	struct spoor_reader *r;
 };
 
-/* The first of names found in the stream event context or the event context. */
+/* The first of names found in a context: per event (LTTng), or per packet (spoor's
+ * per-thread buffers carry vpid and vtid in the packet context). */
 static struct field_ref find_field(const struct spoor_event_class *ec, const char *const *names)
 {
 	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-						  SPOOR_SCOPE_EVENT_CONTEXT};
+						  SPOOR_SCOPE_EVENT_CONTEXT,
+						  SPOOR_SCOPE_PACKET_CONTEXT};
 	for (; *names; names++)
-		for (unsigned s = 0; s < 2; s++) {
+		for (unsigned s = 0; s < 3; s++) {
 			int i = spoor_event_class_field_index(ec, scopes[s], *names);
 			if (i >= 0)
 				return (struct field_ref){scopes[s], i};
@@ -133,6 +136,13 @@ static void count_process(struct stats *st, const struct spoor_event *ev, size_t
 	if (!p)
 		return;
 	p->count++;
+	if (!p->count_named && cf->name.index < 0) {
+		/* no per-event name: the trace's own (one process per trace, as spoor writes) */
+		const char *env = spoor_reader_trace_env(st->r, spoor_event_trace(ev), "procname");
+		if (env)
+			snprintf(p->name, sizeof(p->name), "%s", env);
+		p->count_named = true;
+	}
 	if (cf->name.index >= 0 && spoor_event_field_at(ev, cf->name.scope, cf->name.index, &f) &&
 	    f.kind == SPOOR_FIELD_STRING) {
 		/* The last name seen wins (exec renames); copying only on change keeps this
@@ -402,6 +412,7 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "out of memory");
 		goto out;
 	}
+	st.r = r;
 	resolve_fields(r, &st);
 	rc = read_all(r, &st);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
