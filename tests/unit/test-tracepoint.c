@@ -9,6 +9,7 @@
 #include <spoor/tracepoint.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdatomic.h>
 
@@ -143,8 +144,9 @@ static void test_concurrent_unregister(void)
 		struct seen *x = &s[round % 8];
 		memset(x, 0, sizeof(*x));
 		spoor_probe_register(spoor_event_desc(t, pair), probe, x);
-		for (volatile int spin = 0; spin < 2000; spin++)
-			;
+		/* let the emitters reach the probe (bounded: they may be descheduled) */
+		for (int spin = 0; spin < 100000 && !atomic_load(&x->calls); spin++)
+			sched_yield();
 		spoor_probe_unregister(spoor_event_desc(t, pair), probe, x);
 		atomic_store(&x->dead, 1); /* from here on, no call may reach x */
 		for (volatile int spin = 0; spin < 2000; spin++)
