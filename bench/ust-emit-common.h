@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ust-emit-common.h: the timing harness shared by bench/ust-emit-spoor.c and
+ * bench/ust-emit-lttng.c (bench/ust-emit.sh builds and runs them), so that both tracers
+ * run exactly the same loops. The including file defines, before including this:
+ *
+ *   UST_EMIT_TRACER              "spoor" or "lttng"
+ *   UST_EMIT_INTS(a, b)          emit shape A: two uint64_t
+ *   UST_EMIT_STR(a, b, s)        emit shape B: two int and a string
+ *
+ *   ust-emit-TRACER MODE THREADS N
+ *
+ * MODE: `ints` (shape A), `str` (shape B: the 16-character string below), or `empty`
+ * (the same loop without a tracepoint). THREADS threads (all created with pthread_create,
+ * none is the main thread) wait on a barrier, then each runs N iterations of its loop,
+ * timed with clock_gettime(CLOCK_MONOTONIC) around the loop alone; a thread's first event
+ * (buffer set-up) is therefore inside the timing, as it would be in a real program.
+ * Every loop iteration holds a compiler barrier, so that the empty loop is not optimised
+ * away and the tracepoint's enabled flag is loaded at every iteration, as it would be in
+ * a loop that does real work.
+ *
+ * Output, one line on stdout:
+ *   RESULT tracer=T mode=M threads=K n=N ns=NS_0,NS_1,...
+ * NS_i being thread i's loop time divided by N (ns per event, or per iteration).
+ */
+#ifndef UST_EMIT_COMMON_H
+#define UST_EMIT_COMMON_H
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define UST_EMIT_MAX_THREADS 64
+
+enum ust_emit_mode { MODE_EMPTY, MODE_INTS, MODE_STR };
+
+struct ust_emit_thread {
+	pthread_t th;
+	int id;
+	double ns_per_iter;
+};
+
+static enum ust_emit_mode ust_emit_mode;
+static uint64_t ust_emit_n;
+static pthread_barrier_t ust_emit_barrier;
+/* Exactly 16 characters; not const, and laundered below, so strlen() is not folded. */
+static char ust_emit_string[17] = "spoor-ust-emit16";
+
+#define UST_EMIT_BARRIER() __asm__ volatile("" ::: "memory")
+
+static uint64_t ust_emit_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void *ust_emit_worker(void *arg)
+{
+	struct ust_emit_thread *t = arg;
+	const uint64_t n = ust_emit_n;
+	const uint64_t id = (uint64_t) t->id;
+	const char *s = ust_emit_string;
+	uint64_t t0, t1;
+
+	__asm__ volatile("" : "+r"(s)); /* the compiler cannot know what s points to */
+	pthread_barrier_wait(&ust_emit_barrier);
+	switch (ust_emit_mode) {
+	case MODE_EMPTY:
+		t0 = ust_emit_now_ns();
+		for (uint64_t i = 0; i < n; i++) {
+			UST_EMIT_BARRIER();
+		}
+		t1 = ust_emit_now_ns();
+		break;
+	case MODE_INTS:
+		t0 = ust_emit_now_ns();
+		for (uint64_t i = 0; i < n; i++) {
+			UST_EMIT_BARRIER();
+			UST_EMIT_INTS(i, id);
+		}
+		t1 = ust_emit_now_ns();
+		break;
+	default:
+		t0 = ust_emit_now_ns();
+		for (uint64_t i = 0; i < n; i++) {
+			UST_EMIT_BARRIER();
+			UST_EMIT_STR((int) i, (int) id, s);
+		}
+		t1 = ust_emit_now_ns();
+		break;
+	}
+	t->ns_per_iter = n ? (double) (t1 - t0) / (double) n : 0.0;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct ust_emit_thread t[UST_EMIT_MAX_THREADS];
+	int threads;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s ints|str|empty THREADS N\n", argv[0]);
+		return 2;
+	}
+	if (!strcmp(argv[1], "ints"))
+		ust_emit_mode = MODE_INTS;
+	else if (!strcmp(argv[1], "str"))
+		ust_emit_mode = MODE_STR;
+	else if (!strcmp(argv[1], "empty"))
+		ust_emit_mode = MODE_EMPTY;
+	else {
+		fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], argv[1]);
+		return 2;
+	}
+	threads = atoi(argv[2]);
+	ust_emit_n = strtoull(argv[3], NULL, 10);
+	if (threads < 1 || threads > UST_EMIT_MAX_THREADS || !ust_emit_n) {
+		fprintf(stderr, "%s: bad THREADS or N\n", argv[0]);
+		return 2;
+	}
+	pthread_barrier_init(&ust_emit_barrier, NULL, (unsigned) threads);
+	for (int i = 0; i < threads; i++) {
+		t[i].id = i;
+		if (pthread_create(&t[i].th, NULL, ust_emit_worker, &t[i])) {
+			fprintf(stderr, "%s: pthread_create failed\n", argv[0]);
+			return 1;
+		}
+	}
+	for (int i = 0; i < threads; i++)
+		pthread_join(t[i].th, NULL);
+	printf("RESULT tracer=%s mode=%s threads=%d n=%" PRIu64 " ns=", UST_EMIT_TRACER, argv[1],
+	       threads, ust_emit_n);
+	for (int i = 0; i < threads; i++)
+		printf("%s%.3f", i ? "," : "", t[i].ns_per_iter);
+	printf("\n");
+	return 0;
+}
+
+#endif
