@@ -7,20 +7,31 @@
  * Each thread emits ITERATIONS rounds of hello:request, hello:tick and hello:sample, with
  * values derived from the thread number and the round, so tests can check them.
  * MODE, for the tests: `fork` (a child process also emits, as thread number 100), `exec`
- * (a child execs `hello 3 1`), `kill` (SIGKILL itself once done), `slow` (1 ms per round).
+ * (a child execs `hello 3 1`), `kill` (SIGKILL itself once done), `slow` (1 ms per round),
+ * `pause` (tracing off for the middle third of the rounds), `signal` (a 20 kHz timer signal
+ * whose handler emits too; the number of handler emits is printed).
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "hello-tp.h"
 
 static long iterations = 10;
-static int slow;
+static int slow, pause_middle;
+static volatile sig_atomic_t in_handler_emits;
+
+static void on_timer(int sig)
+{
+	(void) sig;
+	spoor_trace(hello, tick, 999, (uint64_t) in_handler_emits);
+	in_handler_emits++;
+}
 
 static void *worker(void *arg)
 {
@@ -29,6 +40,10 @@ static void *worker(void *arg)
 	uint16_t hist[8];
 
 	for (long i = 0; i < iterations; i++) {
+		if (pause_middle && id == 0 && i == iterations / 3)
+			spoor_tracing_off();
+		if (pause_middle && id == 0 && i == 2 * iterations / 3)
+			spoor_tracing_on();
 		snprintf(path, sizeof(path), "/srv/%d/%ld", id, i);
 		spoor_trace(hello, request, 3 + id, path, (size_t) i * 4096);
 		spoor_trace(hello, tick, (uint64_t) id, (uint64_t) i);
@@ -58,6 +73,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	slow = !strcmp(mode, "slow");
+	pause_middle = !strcmp(mode, "pause");
+	if (!strcmp(mode, "signal")) {
+		struct sigaction sa = {.sa_handler = on_timer, .sa_flags = SA_RESTART};
+		struct itimerval it = {{0, 50}, {0, 50}};
+		sigaction(SIGPROF, &sa, NULL);
+		setitimer(ITIMER_PROF, &it, NULL);
+	}
 	spoor_printf("hello starts: %ld iterations, %d threads", iterations, threads);
 	pthread_t t[64];
 	for (int i = 1; i < threads; i++)
@@ -77,6 +99,11 @@ int main(int argc, char **argv)
 		}
 		int status;
 		waitpid(child, &status, 0);
+	}
+	if (!strcmp(mode, "signal")) {
+		struct itimerval off = {{0, 0}, {0, 0}};
+		setitimer(ITIMER_PROF, &off, NULL);
+		printf("handler emits: %ld\n", (long) in_handler_emits);
 	}
 	spoor_printf("hello done");
 	if (!strcmp(mode, "kill"))

@@ -234,11 +234,15 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 
 	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
 		return 0;
-	if (b->nesting || ust.paused) {
-		if (b->nesting)
-			b->discarded++;
+	if (b->nesting) {
+		/* a signal handler interrupted this thread's emit: drop, and count it where a
+		 * consumer reading a dead program's buffer finds it */
+		b->discarded++;
+		atomic_store_explicit(&b->h->discarded, b->discarded, memory_order_relaxed);
 		return 0;
 	}
+	if (ust.paused)
+		return 0;
 	b->nesting = 1;
 	__asm__ volatile("" ::: "memory"); /* the flag is set before anything else is touched */
 	uint64_t ts = tsc_or_ns();

@@ -108,6 +108,23 @@ check "scribbler: the trace does not crash the reader" test $? -lt 128
 "$SPOOR" record -o "$TMP/e" $BIG -e 'hello:tick' -- "$HELLO" 10 1 2>/dev/null
 check "-e: only hello:tick" test "$("$SPOOR" dump "$TMP/e" | grep -c -v 'hello:tick:')" -eq 0 -a "$("$SPOOR" dump "$TMP/e" | wc -l)" -eq 10
 
+# 11. tracing off and on from the code (the middle third of 300 rounds is not recorded)
+"$SPOOR" record -o "$TMP/pause" $BIG -- "$HELLO" 300 1 pause >/dev/null 2>&1
+check "tracing_off/on: 200 of 300 rounds recorded" \
+	test "$("$SPOOR" dump -e hello:tick "$TMP/pause" | wc -l)" -eq 200
+check "tracing_off/on: the paused rounds are missing" \
+	bash -c "! '$SPOOR' dump '$TMP/pause' | grep -q 'path=\"/srv/0/150\"'"
+
+# 12. emitting from a signal handler, interrupting emits: nothing corrupt, nothing unaccounted
+"$SPOOR" record -o "$TMP/sig" $BIG -- "$HELLO" 200000 1 signal >"$TMP/sig.out" 2>/dev/null
+h=$(awk '/handler emits/ {print $3}' "$TMP/sig.out")
+"$SPOOR" stats --json "$TMP/sig" >"$TMP/sig.json"
+rec=$(json 'd["events"]' <"$TMP/sig.json")
+disc=$(json 'd["discarded"]' <"$TMP/sig.json")
+check "signal handler: recorded $rec + discarded $disc = emitted $((600002 + h))" test $((rec + disc)) -eq $((600002 + h))
+check "signal handler: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/sig' >/dev/null 2>&1"
+check "signal handler: the handler's events are there" test "$("$SPOOR" dump -e hello:tick "$TMP/sig" | grep -c 'a=999 ')" -gt 0
+
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1
 check "bad buffer size: exit 2" test $? -eq 2
