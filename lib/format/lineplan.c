@@ -5,19 +5,8 @@
 #include <string.h>
 
 #include "lineplan.h"
+#include "reader/reader.h"
 #include "values.h"
-
-static const struct ctf_type *scope_type(const struct ctf_stream_class *sc,
-					 const struct ctf_event_class *ec, enum spoor_scope scope)
-{
-	switch (scope) {
-	case SPOOR_SCOPE_PACKET_CONTEXT: return sc->packet_context;
-	case SPOOR_SCOPE_STREAM_EVENT_CONTEXT: return sc->event_context;
-	case SPOOR_SCOPE_EVENT_CONTEXT: return ec->context;
-	case SPOOR_SCOPE_PAYLOAD: return ec->fields;
-	default: return NULL;
-	}
-}
 
 static uint8_t kind_of(const struct ctf_type *t)
 {
@@ -77,7 +66,7 @@ struct line_plan *line_plan_new(const struct ctf_stream_class *sc, const struct 
 		return NULL;
 	/* spoor's text line leaves the packet context out: its cpu id is printed up front */
 	for (unsigned k = babeltrace ? 0 : 1; k < 4; k++) {
-		const struct ctf_type *t = scope_type(sc, ec, order[k]);
+		const struct ctf_type *t = reader_class_scope_type(sc, ec, order[k]);
 		bool pc = order[k] == SPOOR_SCOPE_PACKET_CONTEXT;
 		if (babeltrace ? !fmt_scope_shown(t, pc) : !t)
 			continue;

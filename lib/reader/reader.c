@@ -532,7 +532,7 @@ size_t spoor_event_class_index(const struct spoor_event_class *ec)
 	return ec->index;
 }
 
-static const struct ctf_type *class_scope_type(const struct ctf_stream_class *sc,
+const struct ctf_type *reader_reader_class_scope_type(const struct ctf_stream_class *sc,
 					       const struct ctf_event_class *ec, enum spoor_scope scope)
 {
 	switch (scope) {
@@ -548,7 +548,7 @@ static const struct ctf_type *class_scope_type(const struct ctf_stream_class *sc
 int spoor_event_class_field_index(const struct spoor_event_class *ec, enum spoor_scope scope,
 				  const char *name)
 {
-	const struct ctf_type *t = class_scope_type(ec->sc, ec->ec, scope);
+	const struct ctf_type *t = reader_class_scope_type(ec->sc, ec->ec, scope);
 	return t ? ctf_struct_find(t, name, t->s.n) : -1;
 }
 
@@ -596,7 +596,7 @@ size_t spoor_event_trace(const struct spoor_event *ev)
 
 const struct ctf_type *reader_scope_type(const struct spoor_event *ev, enum spoor_scope scope)
 {
-	return class_scope_type(ev->s->sc, ev->s->ec, scope);
+	return reader_class_scope_type(ev->s->sc, ev->s->ec, scope);
 }
 
 const struct ctf_trace *reader_event_trace(const struct spoor_event *ev)
