@@ -532,7 +532,7 @@ size_t spoor_event_class_index(const struct spoor_event_class *ec)
 	return ec->index;
 }
 
-const struct ctf_type *reader_reader_class_scope_type(const struct ctf_stream_class *sc,
+const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
 					       const struct ctf_event_class *ec, enum spoor_scope scope)
 {
 	switch (scope) {
