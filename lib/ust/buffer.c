@@ -38,6 +38,8 @@ struct tbuf {
 	uint32_t tid;
 	int nesting;
 	bool open;
+	char *scratch; /* payloads of events only probes want */
+	size_t scratch_cap;
 };
 
 static __thread struct tbuf tb __attribute__((tls_model("initial-exec")));
@@ -133,6 +135,9 @@ static void thread_exit(void *unused)
 		munmap(b->h, b->map_size);
 	}
 	b->h = NULL;
+	free(b->scratch);
+	b->scratch = NULL;
+	b->scratch_cap = 0;
 }
 
 static void make_exit_key(void)
@@ -145,7 +150,11 @@ static bool tbuf_setup(struct tbuf *b)
 {
 	if (b->gen == ust.generation)
 		return b->h != NULL;
+	char *scratch = b->scratch;
+	size_t scratch_cap = b->scratch_cap;
 	memset(b, 0, sizeof(*b));
+	b->scratch = scratch; /* not the ring's: kept across a fork */
+	b->scratch_cap = scratch_cap;
 	b->gen = ust.generation;
 	if (!ust.connected || !ust.num_subbufs || ust.num_subbufs > RB_MAX_SUBBUFS)
 		return false;
@@ -195,17 +204,20 @@ static inline uint64_t align_up(uint64_t x, uint64_t a)
 static int reserve_scratch(const struct spoor_event_desc *ev, size_t size,
 			   struct spoor_reservation *r)
 {
-	static __thread char *scratch;
-	static __thread size_t cap;
+	struct tbuf *b = &tb;
 
-	if (size > cap) {
-		char *bigger = realloc(scratch, size);
+	if (size > b->scratch_cap) {
+		char *bigger = realloc(b->scratch, size);
 		if (!bigger)
 			return 0;
-		scratch = bigger;
-		cap = size;
+		if (!b->scratch) { /* freed when the thread ends */
+			pthread_once(&exit_once, make_exit_key);
+			pthread_setspecific(exit_key, b);
+		}
+		b->scratch = bigger;
+		b->scratch_cap = size;
 	}
-	r->payload = scratch;
+	r->payload = b->scratch;
 	r->priv = NULL;
 	r->ev = ev;
 	r->size = size;
