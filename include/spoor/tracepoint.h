@@ -18,7 +18,9 @@
  *
  * One SPOOR_EVENT expands, through three named passes over its field list, into: the
  * payload size computation, the write into the ring buffer, and the field descriptors that
- * the session turns into CTF metadata. The field macros expand to tuples
+ * the session turns into CTF metadata. Fields are packed byte after byte: no padding to
+ * compute, write or store, and x86-64 and arm64 read unaligned data at full speed (the
+ * metadata says so: align = 8 bits). The field macros expand to tuples
  * `(KIND, type, name, expression, extra)`; a pass walks the tuple sequence with the
  * two-macro alternation below and dispatches on KIND.
  *
@@ -105,73 +107,67 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__END(...)  SPOOR__END_(__VA_ARGS__)
 #define SPOOR__END_(...) __VA_ARGS__##_END
 #define SPOOR__APPLY(m, args) m args
-#define SPOOR__ALIGN(off, a)  (((off) + (a) - 1) & ~(size_t) ((a) - 1))
 /* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
 #define SPOOR__SIGNED(T)      (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
 
 /* Pass 1: payload size. `spoor__s` is the running size. */
 #define SPOOR__SIZE(kind, T, name, expr, extra) SPOOR__SIZE_##kind(T, name, expr, extra)
-#define SPOOR__SIZE_INT(T, n, e, x)   spoor__s = SPOOR__ALIGN(spoor__s, sizeof(T)) + sizeof(T);
+#define SPOOR__SIZE_INT(T, n, e, x)   spoor__s += sizeof(T);
 #define SPOOR__SIZE_NET(T, n, e, x)   SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_FLOAT(T, n, e, x) SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_ENUM(T, n, e, x)  SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_STRING(T, n, e, x) spoor__s += strlen((e) ? (const char *) (e) : "(null)") + 1;
-#define SPOOR__SIZE_ARRAY(T, n, e, x) spoor__s = SPOOR__ALIGN(spoor__s, sizeof(T)) + sizeof(T) * (x);
+#define SPOOR__SIZE_ARRAY(T, n, e, x) spoor__s += sizeof(T) * (x);
 #define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) spoor__s += (x);
 #define SPOOR__SIZE_SEQ(T, n, e, x) \
-	spoor__s = SPOOR__ALIGN(SPOOR__ALIGN(spoor__s, 4) + 4, sizeof(T)) + sizeof(T) * (size_t) (x);
-#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) spoor__s = SPOOR__ALIGN(spoor__s, 4) + 4 + (size_t) (x);
+	spoor__s += 4 + sizeof(T) * (size_t) (x);
+#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) spoor__s += 4 + (size_t) (x);
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
 #define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
 #define SPOOR__SIZE_A_END
 #define SPOOR__SIZE_B_END
 
-/* Pass 2: the writes, at offsets from the payload start `spoor__p`. */
+/* Pass 2: the writes, at offsets from the payload start `spoor__p`, packed. */
 #define SPOOR__WRITE(kind, T, name, expr, extra) SPOOR__WRITE_##kind(T, name, expr, extra)
-#define SPOOR__WRITE_INT(T, n, e, x)                      \
-	{                                                 \
-		T spoor__v = (T) (e);                           \
-		spoor__o = SPOOR__ALIGN(spoor__o, sizeof(T));           \
-		memcpy(spoor__p + spoor__o, &spoor__v, sizeof(T));            \
-		spoor__o += sizeof(T);                           \
+#define SPOOR__WRITE_INT(T, n, e, x)                                  \
+	{                                                             \
+		T spoor__v = (T) (e);                                 \
+		memcpy(spoor__p + spoor__o, &spoor__v, sizeof(T));    \
+		spoor__o += sizeof(T);                                \
 	}
 #define SPOOR__WRITE_NET(T, n, e, x)   SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_FLOAT(T, n, e, x) SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_ENUM(T, n, e, x)  SPOOR__WRITE_INT(T, n, e, x)
-#define SPOOR__WRITE_STRING(T, n, e, x)                                   \
-	{                                                                 \
-		const char *spoor__v = (e) ? (const char *) (e) : "(null)";     \
-		size_t spoor__l = strlen(spoor__v) + 1;                               \
-		memcpy(spoor__p + spoor__o, spoor__v, spoor__l);                                    \
-		spoor__o += spoor__l;                                                  \
+#define SPOOR__WRITE_STRING(T, n, e, x)                                        \
+	{                                                                      \
+		const char *spoor__v = (e) ? (const char *) (e) : "(null)";    \
+		size_t spoor__l = strlen(spoor__v) + 1;                        \
+		memcpy(spoor__p + spoor__o, spoor__v, spoor__l);               \
+		spoor__o += spoor__l;                                          \
 	}
-#define SPOOR__WRITE_ARRAY(T, n, e, x)                      \
-	{                                                   \
-		spoor__o = SPOOR__ALIGN(spoor__o, sizeof(T));             \
-		memcpy(spoor__p + spoor__o, (e), sizeof(T) * (x));        \
-		spoor__o += sizeof(T) * (x);                       \
+#define SPOOR__WRITE_ARRAY(T, n, e, x)                                \
+	{                                                             \
+		memcpy(spoor__p + spoor__o, (e), sizeof(T) * (x));    \
+		spoor__o += sizeof(T) * (x);                          \
 	}
-#define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x) \
-	{                                   \
-		memcpy(spoor__p + spoor__o, (e), (x));    \
-		spoor__o += (x);                   \
+#define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x)                   \
+	{                                                     \
+		memcpy(spoor__p + spoor__o, (e), (x));        \
+		spoor__o += (x);                              \
 	}
-#define SPOOR__WRITE_SEQ(T, n, e, x)                                 \
-	{                                                            \
-		uint32_t spoor__l = (uint32_t) (x);                        \
-		spoor__o = SPOOR__ALIGN(spoor__o, 4);                              \
-		memcpy(spoor__p + spoor__o, &spoor__l, 4);                               \
-		spoor__o = SPOOR__ALIGN(spoor__o + 4, sizeof(T));                  \
-		memcpy(spoor__p + spoor__o, (e), sizeof(T) * spoor__l);                  \
-		spoor__o += sizeof(T) * spoor__l;                                 \
+#define SPOOR__WRITE_SEQ(T, n, e, x)                                          \
+	{                                                                     \
+		uint32_t spoor__l = (uint32_t) (x);                           \
+		memcpy(spoor__p + spoor__o, &spoor__l, 4);                    \
+		memcpy(spoor__p + spoor__o + 4, (e), sizeof(T) * spoor__l);  \
+		spoor__o += 4 + sizeof(T) * spoor__l;                         \
 	}
-#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)               \
-	{                                               \
-		uint32_t spoor__l = (uint32_t) (x);           \
-		spoor__o = SPOOR__ALIGN(spoor__o, 4);                 \
-		memcpy(spoor__p + spoor__o, &spoor__l, 4);                  \
-		memcpy(spoor__p + spoor__o + 4, (e), spoor__l);             \
-		spoor__o += 4 + spoor__l;                            \
+#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)                             \
+	{                                                             \
+		uint32_t spoor__l = (uint32_t) (x);                   \
+		memcpy(spoor__p + spoor__o, &spoor__l, 4);            \
+		memcpy(spoor__p + spoor__o + 4, (e), spoor__l);       \
+		spoor__o += 4 + spoor__l;                             \
 	}
 #define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
 #define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A
@@ -197,25 +193,6 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__DESC_A_END
 #define SPOOR__DESC_B_END
 
-/* Pass 4: the payload's alignment, a constant expression. */
-#define SPOOR__AL(kind, T, name, expr, extra) SPOOR__AL_##kind(T)
-#define SPOOR__AL_INT(T)        | sizeof(T)
-#define SPOOR__AL_NET(T)        | sizeof(T)
-#define SPOOR__AL_FLOAT(T)      | sizeof(T)
-#define SPOOR__AL_ENUM(T)       | sizeof(T)
-#define SPOOR__AL_ARRAY(T)      | sizeof(T)
-#define SPOOR__AL_SEQ(T)        | 4 | sizeof(T)
-#define SPOOR__AL_SEQ_TEXT(T)   | 4
-#define SPOOR__AL_STRING(T)     | 1
-#define SPOOR__AL_ARRAY_TEXT(T) | 1
-#define SPOOR__AL_A(...) SPOOR__AL(__VA_ARGS__) SPOOR__AL_B
-#define SPOOR__AL_B(...) SPOOR__AL(__VA_ARGS__) SPOOR__AL_A
-#define SPOOR__AL_A_END
-#define SPOOR__AL_B_END
-
-/* Sizes are powers of two, so OR-ing them and keeping the top bit gives the largest. */
-#define SPOOR__TOPBIT(x) ((x) >= 8 ? 8 : (x) >= 4 ? 4 : (x) >= 2 ? 2 : 1)
-
 #define SPOOR__DESC_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__desc_, prov), SPOOR__CAT(__, ev))
 #define SPOOR__EMIT_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__emit_, prov), SPOOR__CAT(__, ev))
 #define SPOOR__FIELDS_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__fields_, prov), SPOOR__CAT(__, ev))
@@ -237,7 +214,7 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 			(uint32_t) (sizeof(SPOOR__FIELDS_NAME(prov, ev)) /                         \
 				    sizeof(struct spoor_field_desc)) - 1,                          \
 			0,                                                                         \
-			SPOOR__TOPBIT(0 SPOOR__END(SPOOR__AL_A fields)),                     \
+			1, /* packed payload: byte-aligned */                                      \
 			NULL,                                                                      \
 	};
 #else

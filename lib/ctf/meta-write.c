@@ -18,6 +18,7 @@
 /* ---- a growing text buffer; the first failure sticks ---- */
 
 struct tbuf {
+	bool packed; /* every field byte-aligned (spoor's own traces) */
 	char *p;
 	size_t len, cap;
 	int err;
@@ -315,7 +316,7 @@ static void put_integer(struct tbuf *b, unsigned bytes, bool is_signed, unsigned
 			bool text)
 {
 	tb_printf(b, "integer { size = %u; align = %u; signed = %d; encoding = %s; base = %u;%s }",
-		  8 * bytes, 8 * bytes, is_signed ? 1 : 0, text ? "UTF8" : "none", base,
+		  8 * bytes, b->packed ? 8 : 8 * bytes, is_signed ? 1 : 0, text ? "UTF8" : "none", base,
 		  be ? " byte_order = be;" : "");
 }
 
@@ -329,7 +330,7 @@ static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
 		break;
 	case SPOOR_FK_FLOAT:
 		tb_printf(b, "floating_point { exp_dig = %u; mant_dig = %u; align = %u;%s } _%s;\n",
-			  f->size == 4 ? 8u : 11u, f->size == 4 ? 24u : 53u, 8u * f->size,
+			  f->size == 4 ? 8u : 11u, f->size == 4 ? 24u : 53u, b->packed ? 8u : 8u * f->size,
 			  f->big_endian ? " byte_order = be;" : "", f->name);
 		break;
 	case SPOOR_FK_STRING:
@@ -405,9 +406,9 @@ static int finish(struct tbuf *b, char **text, size_t *len)
 	return 0;
 }
 
-int ctf_meta_write_event(const struct spoor_event_desc *ev, char **text, size_t *len)
+int ctf_meta_write_event(const struct spoor_event_desc *ev, int packed, char **text, size_t *len)
 {
-	struct tbuf b = {0};
+	struct tbuf b = {.packed = packed != 0};
 	int rc;
 
 	if (!text)
@@ -425,6 +426,8 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 		   size_t nevents, char **text, size_t *len)
 {
 	struct tbuf b = {0};
+
+	b.packed = t && t->packed;
 	int rc;
 
 	if (!text)
@@ -439,7 +442,8 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 		   "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
 		   "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		   "typealias integer { size = 32; align = 32; signed = false; } := uint32_t;\n"
-		   "typealias integer { size = 64; align = 64; signed = false; } := uint64_t;\n\n"
+		   "typealias integer { size = 64; align = 64; signed = false; } := uint64_t;\n"
+		   "typealias integer { size = 32; align = 8; signed = false; } := uint32_packed_t;\n\n"
 		   "trace {\n"
 		   "\tmajor = 1;\n"
 		   "\tminor = 8;\n"
@@ -496,6 +500,13 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 			  "} := uint%u_clock_%s_t;\n\n",
 			  size, size == 27 ? 1 : size, c->name, size, c->name);
 	}
+	if (b.packed)
+		tb_printf(&b,
+			  "typealias integer {\n"
+			  "\tsize = 64; align = 8; signed = false;\n"
+			  "\tmap = clock.%s.value;\n"
+			  "} := uint64_clock_%s_packed_t;\n\n",
+			  c->name, c->name);
 
 	tb_printf(&b,
 		  "stream {\n"
@@ -519,13 +530,14 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 		  "\t\t\t\tuint27_clock_%s_t timestamp;\n"
 		  "\t\t\t} compact;\n"
 		  "\t\t\tstruct {\n"
-		  "\t\t\t\tuint32_t id;\n"
-		  "\t\t\t\tuint64_clock_%s_t timestamp;\n"
+		  "\t\t\t\t%s id;\n"
+		  "\t\t\t\tuint64_clock_%s%s_t timestamp;\n"
 		  "\t\t\t} extended;\n"
 		  "\t\t} v;\n"
 		  "\t} align(8);\n"
 		  "};\n\n",
-		  c->name, c->name);
+		  c->name, b.packed ? "uint32_packed_t" : "uint32_t", c->name,
+		  b.packed ? "_packed" : "");
 
 	for (size_t i = 0; i < nevents; i++)
 		put_event(&b, events[i]);

@@ -90,6 +90,10 @@ struct meta_trace {
 	const struct meta_env *env;
 	size_t nenv;
 	struct meta_clock clock;
+	/* Every event field, and the extended event header's id and timestamp, byte-aligned:
+	 * the layout spoor's tracer writes (no padding; x86-64 and arm64 read unaligned data at
+	 * full speed). 0: natural alignment, as LTTng does on other architectures. */
+	int packed;
 };
 
 /*
@@ -106,6 +110,6 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 
 /* The same for one more event class, to append to an existing metadata file when a provider
  * is registered later (dlopen): just its `event { ... };` block. */
-int ctf_meta_write_event(const struct spoor_event_desc *ev, char **text, size_t *len);
+int ctf_meta_write_event(const struct spoor_event_desc *ev, int packed, char **text, size_t *len);
 
 #endif

@@ -280,7 +280,7 @@ static int write_metadata(struct record_session *s, struct app *a)
 			{"procname", a->procname, 0, 1},
 			{"vpid", NULL, a->pid, 0},
 		};
-		struct meta_trace t = {.env = env, .nenv = sizeof(env) / sizeof(env[0])};
+		struct meta_trace t = {.env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
 		memcpy(t.uuid, a->uuid, 16);
 		t.clock = (struct meta_clock){s->clock.kind == CLOCK_KIND_TSC ? "tsc" : "monotonic",
 					      s->clock.kind == CLOCK_KIND_TSC ? "TSC, constant and nonstop"
@@ -294,7 +294,7 @@ static int write_metadata(struct record_session *s, struct app *a)
 		for (size_t i = a->events_written; !rc && i < a->events.n; i++) {
 			char *one = NULL;
 			size_t l = 0;
-			rc = ctf_meta_write_event(a->events.evs[i], &one, &l);
+			rc = ctf_meta_write_event(a->events.evs[i], 1, &one, &l);
 			if (!rc)
 				fwrite(one, 1, l, m);
 			free(one);

@@ -8,6 +8,7 @@
  * Events use LTTng's compact header (5-bit id, 27-bit timestamp) when the id is below 31
  * and less than 2^27 clock ticks passed since the thread's previous event, else the
  * extended one (32-bit id, 64-bit timestamp): the reader reconstructs full timestamps.
+ * Everything after the packet context is byte-aligned (lib/ctf/meta-write.h, packed).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -271,8 +272,8 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 		if (compact) {
 			hdr_end = off + 4;
 		} else {
-			ext = align_up(off + 1, 8); /* 5-bit id, then the 64-bit aligned struct */
-			hdr_end = ext + 16;
+			ext = off + 1; /* 5-bit id in a byte, then packed 32-bit id, 64-bit time */
+			hdr_end = ext + 12;
 		}
 		uint64_t start = align_up(hdr_end, al), end = start + size;
 		if (end > b->subbuf_size) {
@@ -287,7 +288,7 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 			uint32_t id32 = id;
 			p[off] = 31;
 			memcpy(p + ext, &id32, 4);
-			memcpy(p + ext + 8, &ts, 8);
+			memcpy(p + ext + 4, &ts, 8);
 		}
 		b->clock = ts;
 		b->pending_end = end;

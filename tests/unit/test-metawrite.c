@@ -475,7 +475,7 @@ static void test_parse(void)
 	CHECK(strstr(text, "} align(8);") != NULL);
 
 	CHECK_CTX("ctf_meta_write_event");
-	rc = ctf_meta_write_event(&ev_late, &late, &late_len);
+	rc = ctf_meta_write_event(&ev_late, 0, &late, &late_len);
 	if (CHECK_EQ_S64(rc, 0) && CHECK(late != NULL)) {
 		CHECK_EQ_U64(late_len, strlen(late));
 		static const char head[] =
@@ -487,7 +487,7 @@ static void test_parse(void)
 	char *one = NULL, *whole = NULL;
 	const struct spoor_event_desc *late_only[] = {&ev_late};
 	if (CHECK_EQ_S64(ctf_meta_write(&trace_desc, late_only, 1, &whole, NULL), 0) &&
-	    CHECK_EQ_S64(ctf_meta_write_event(&ev_late, &one, NULL), 0)) {
+	    CHECK_EQ_S64(ctf_meta_write_event(&ev_late, 0, &one, NULL), 0)) {
 		size_t nw = strlen(whole), no = strlen(one);
 		CHECK(nw > no && !strcmp(whole + nw - no, one));
 	}
@@ -529,7 +529,7 @@ static int write_one(const struct spoor_event_desc *d)
 	const struct spoor_event_desc *evs[] = {d};
 	char *text = (char *) 1, *text2 = (char *) 1;
 	int rc = ctf_meta_write(&trace_desc, evs, 1, &text, NULL);
-	int rc2 = ctf_meta_write_event(d, &text2, NULL);
+	int rc2 = ctf_meta_write_event(d, 0, &text2, NULL);
 	CHECK_EQ_S64(rc2, rc);
 	if (rc) {
 		CHECK(text == NULL);
@@ -596,7 +596,7 @@ static void test_invalid(void)
 	CHECK_CTX("valid: base 0 means 10");
 	f = (struct spoor_field_desc) FINT("a", 4, 0, 0, 0);
 	char *text = NULL;
-	if (CHECK_EQ_S64(ctf_meta_write_event(&d, &text, NULL), 0))
+	if (CHECK_EQ_S64(ctf_meta_write_event(&d, 0, &text, NULL), 0))
 		CHECK(strstr(text, "base = 10; } _a;") != NULL);
 	free(text);
 
@@ -1057,7 +1057,7 @@ static void test_end_to_end(void)
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	CHECK_EQ_S64(write_file(path, text, len), 0);
 	free(text);
-	if (CHECK_EQ_S64(ctf_meta_write_event(&ev_late, &late, &late_len), 0)) {
+	if (CHECK_EQ_S64(ctf_meta_write_event(&ev_late, 0, &late, &late_len), 0)) {
 		FILE *fp = fopen(path, "ab");
 		CHECK(fp && fwrite(late, 1, late_len, fp) == late_len);
 		CHECK(fp && fclose(fp) == 0);

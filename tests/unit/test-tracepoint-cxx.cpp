@@ -37,8 +37,8 @@ int main()
 	spoor_probe_register(spoor_event_desc(cxx, every), probe, nullptr);
 	spoor_trace(cxx, every, 1, 2, 3.0, s, arr, 2, 1, 0);
 	spoor_probe_unregister(spoor_event_desc(cxx, every), probe, nullptr);
-	// a@0 b@8 c@16 s@24 ("cpp\0") arr@28 seqlen@32 seq@36 txt@40 stxtlen@44 stxt@48 mode@52 net@56
-	bool ok = seen_size == 60 && spoor_event_desc(cxx, every)->nfields == 10;
+	// packed: a@0 b@1 c@9 s@17 ("cpp\0") arr@21 seqlen@25 seq@29 txt@33 stxtlen@35 stxt@39 mode@42 net@46
+	bool ok = seen_size == 50 && spoor_event_desc(cxx, every)->nfields == 10;
 	std::printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
 	return ok ? 0 : 1;
 }

@@ -65,7 +65,7 @@ static void test_descriptors(void)
 	CHECK_STR(d->provider, "t");
 	CHECK_STR(d->name, "every");
 	CHECK_EQ_U64(d->nfields, 13);
-	CHECK_EQ_U64(d->max_align, 8);
+	CHECK_EQ_U64(d->max_align, 1); /* packed */
 	CHECK_EQ_U64(d->fields[0].is_signed, 1);
 	CHECK_EQ_U64(d->fields[1].is_signed, 0);
 	CHECK_EQ_U64(d->fields[2].base, 16);
@@ -77,7 +77,7 @@ static void test_descriptors(void)
 	CHECK_EQ_U64(d->fields[9].text, 1);
 	CHECK_EQ_U64(d->fields[11].nentries, 2);
 	CHECK_EQ_U64(d->fields[12].big_endian, 1);
-	CHECK_EQ_U64(spoor_event_desc(t, pair)->max_align, 8);
+	CHECK_EQ_U64(spoor_event_desc(t, pair)->max_align, 1);
 	/* no session: not recording */
 	CHECK(!spoor_enabled(t, every));
 }
@@ -93,26 +93,26 @@ static void test_probe_payload(void)
 	spoor_trace(t, every, -5, 600, -2, 1ull << 40, 0.5, 2.0f, "hi", arr, seq, 2, "abcd", 3,
 		    0x01020304);
 	CHECK_EQ_U64(atomic_load(&s.calls), 1);
-	/* the CTF layout, natural alignment from an 8-aligned start: a@0 b@2 c@4 d@8 e@16
-	 * f@24 s@28 ("hi\0") arr@31 seqlen@36 seq@40 txt@48 stxtlen@52 stxt@56 col@60 net@64 */
+	/* the CTF layout, packed: a@0 b@1 c@3 d@7 e@15 f@23 s@27 ("hi\0") arr@30 seqlen@33
+	 * seq@37 txt@45 stxtlen@49 stxt@53 col@55 net@59, 63 bytes */
 	const unsigned char *p = s.payload;
 	int32_t c;
 	uint64_t d;
 	uint32_t n, net;
-	memcpy(&c, p + 4, 4);
-	memcpy(&d, p + 8, 8);
-	memcpy(&n, p + 36, 4);
-	memcpy(&net, p + 64, 4);
+	memcpy(&c, p + 3, 4);
+	memcpy(&d, p + 7, 8);
+	memcpy(&n, p + 33, 4);
+	memcpy(&net, p + 59, 4);
 	CHECK_EQ_S64((int8_t) p[0], -5);
 	CHECK_EQ_S64(c, -2);
 	CHECK_EQ_U64(d, 1ull << 40);
-	CHECK(!memcmp(p + 28, "hi", 3));
-	CHECK_EQ_U64(p[31], 7);
+	CHECK(!memcmp(p + 27, "hi", 3));
+	CHECK_EQ_U64(p[30], 7);
 	CHECK_EQ_U64(n, 2);
-	CHECK(!memcmp(p + 48, "abcd", 4));
-	CHECK(!memcmp(p + 56, "ab", 2));
+	CHECK(!memcmp(p + 45, "abcd", 4));
+	CHECK(!memcmp(p + 53, "ab", 2));
 	CHECK_EQ_U64(net, 0x01020304);
-	CHECK_EQ_U64(s.size, 68);
+	CHECK_EQ_U64(s.size, 63);
 	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, every), probe, &s), 0);
 	CHECK(!spoor_enabled(t, every));
 	spoor_trace(t, every, 0, 0, 0, 0, 0, 0, "", arr, seq, 0, "abcd", 0, 0);
