@@ -20,8 +20,10 @@
  * a loop that does real work.
  *
  * Output, one line on stdout:
- *   RESULT tracer=T mode=M threads=K n=N ns=NS_0,NS_1,...
- * NS_i being thread i's loop time divided by N (ns per event, or per iteration).
+ *   RESULT tracer=T mode=M threads=K n=N ns=NS_0,NS_1,... cpu=CPU_0,CPU_1,...
+ * NS_i being thread i's loop time (CLOCK_MONOTONIC) divided by N (ns per event, or per
+ * iteration), CPU_i the same with the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), which
+ * leaves out the time the thread was runnable but not running (a busy machine).
  */
 #ifndef UST_EMIT_COMMON_H
 #define UST_EMIT_COMMON_H
@@ -41,7 +43,8 @@ enum ust_emit_mode { MODE_EMPTY, MODE_INTS, MODE_STR };
 struct ust_emit_thread {
 	pthread_t th;
 	int id;
-	double ns_per_iter;
+	double ns_per_iter;  /* wall: CLOCK_MONOTONIC */
+	double cpu_per_iter; /* the thread's CPU time: CLOCK_THREAD_CPUTIME_ID */
 };
 
 static enum ust_emit_mode ust_emit_mode;
@@ -52,13 +55,25 @@ static char ust_emit_string[17] = "spoor-ust-emit16";
 
 #define UST_EMIT_BARRIER() __asm__ volatile("" ::: "memory")
 
-static uint64_t ust_emit_now_ns(void)
+static uint64_t ust_emit_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
+
+/* Both clocks, the thread's CPU clock inside the wall-clock interval. */
+#define UST_EMIT_START()                                              \
+	do {                                                          \
+		t0 = ust_emit_clock_ns(CLOCK_MONOTONIC);              \
+		c0 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);      \
+	} while (0)
+#define UST_EMIT_STOP()                                               \
+	do {                                                          \
+		c1 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);      \
+		t1 = ust_emit_clock_ns(CLOCK_MONOTONIC);              \
+	} while (0)
 
 static void *ust_emit_worker(void *arg)
 {
@@ -66,36 +81,37 @@ static void *ust_emit_worker(void *arg)
 	const uint64_t n = ust_emit_n;
 	const uint64_t id = (uint64_t) t->id;
 	const char *s = ust_emit_string;
-	uint64_t t0, t1;
+	uint64_t t0, t1, c0, c1;
 
 	__asm__ volatile("" : "+r"(s)); /* the compiler cannot know what s points to */
 	pthread_barrier_wait(&ust_emit_barrier);
 	switch (ust_emit_mode) {
 	case MODE_EMPTY:
-		t0 = ust_emit_now_ns();
+		UST_EMIT_START();
 		for (uint64_t i = 0; i < n; i++) {
 			UST_EMIT_BARRIER();
 		}
-		t1 = ust_emit_now_ns();
+		UST_EMIT_STOP();
 		break;
 	case MODE_INTS:
-		t0 = ust_emit_now_ns();
+		UST_EMIT_START();
 		for (uint64_t i = 0; i < n; i++) {
 			UST_EMIT_BARRIER();
 			UST_EMIT_INTS(i, id);
 		}
-		t1 = ust_emit_now_ns();
+		UST_EMIT_STOP();
 		break;
 	default:
-		t0 = ust_emit_now_ns();
+		UST_EMIT_START();
 		for (uint64_t i = 0; i < n; i++) {
 			UST_EMIT_BARRIER();
 			UST_EMIT_STR((int) i, (int) id, s);
 		}
-		t1 = ust_emit_now_ns();
+		UST_EMIT_STOP();
 		break;
 	}
-	t->ns_per_iter = n ? (double) (t1 - t0) / (double) n : 0.0;
+	t->ns_per_iter = (double) (t1 - t0) / (double) n;
+	t->cpu_per_iter = (double) (c1 - c0) / (double) n;
 	return NULL;
 }
 
@@ -138,6 +154,9 @@ int main(int argc, char **argv)
 	       threads, ust_emit_n);
 	for (int i = 0; i < threads; i++)
 		printf("%s%.3f", i ? "," : "", t[i].ns_per_iter);
+	printf(" cpu=");
+	for (int i = 0; i < threads; i++)
+		printf("%s%.3f", i ? "," : "", t[i].cpu_per_iter);
 	printf("\n");
 	return 0;
 }

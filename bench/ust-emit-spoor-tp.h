@@ -12,9 +12,7 @@ SPOOR_EVENT(ust_emit, ints,
 	    SPOOR_FIELDS(spoor_field_int(uint64_t, a, a)
 			 spoor_field_int(uint64_t, b, b)))
 
-/* Shape B: two ints and a string (16 characters in the benchmark). The argument is not
- * named `s`: SPOOR_EVENT's emit function has locals named s, o, p and r_ (tracepoint.h),
- * and an argument of the same name does not compile. */
+/* Shape B: two ints and a string (16 characters in the benchmark). */
 SPOOR_EVENT(ust_emit, str,
 	    SPOOR_ARGS(int a, int b, const char *str),
 	    SPOOR_FIELDS(spoor_field_int(int32_t, a, a)

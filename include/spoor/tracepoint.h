@@ -116,12 +116,20 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__SIZE_NET(T, n, e, x)   SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_FLOAT(T, n, e, x) SPOOR__SIZE_INT(T, n, e, x)
 #define SPOOR__SIZE_ENUM(T, n, e, x)  SPOOR__SIZE_INT(T, n, e, x)
-#define SPOOR__SIZE_STRING(T, n, e, x) spoor__s += strlen((e) ? (const char *) (e) : "(null)") + 1;
+/* Strings and sequence lengths are evaluated once, here, and the write copies exactly what
+ * was counted: an argument changing meanwhile (another thread) cannot overflow the event. */
+#define SPOOR__SIZE_STRING(T, n, e, x)                                                   \
+	const char *spoor__str_##n = (e) ? (const char *) (e) : "(null)";                \
+	size_t spoor__len_##n = strlen(spoor__str_##n) + 1;                               \
+	spoor__s += spoor__len_##n;
 #define SPOOR__SIZE_ARRAY(T, n, e, x) spoor__s += sizeof(T) * (x);
 #define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) spoor__s += (x);
-#define SPOOR__SIZE_SEQ(T, n, e, x) \
-	spoor__s += 4 + sizeof(T) * (size_t) (x);
-#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x) spoor__s += 4 + (size_t) (x);
+#define SPOOR__SIZE_SEQ(T, n, e, x)                          \
+	uint32_t spoor__len_##n = (uint32_t) (x);                \
+	spoor__s += 4 + sizeof(T) * (size_t) spoor__len_##n;
+#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x)                     \
+	uint32_t spoor__len_##n = (uint32_t) (x);                \
+	spoor__s += 4 + (size_t) spoor__len_##n;
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
 #define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
 #define SPOOR__SIZE_A_END
@@ -138,12 +146,11 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__WRITE_NET(T, n, e, x)   SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_FLOAT(T, n, e, x) SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_ENUM(T, n, e, x)  SPOOR__WRITE_INT(T, n, e, x)
-#define SPOOR__WRITE_STRING(T, n, e, x)                                        \
-	{                                                                      \
-		const char *spoor__v = (e) ? (const char *) (e) : "(null)";    \
-		size_t spoor__l = strlen(spoor__v) + 1;                        \
-		memcpy(spoor__p + spoor__o, spoor__v, spoor__l);               \
-		spoor__o += spoor__l;                                          \
+#define SPOOR__WRITE_STRING(T, n, e, x)                                          \
+	{                                                                        \
+		memcpy(spoor__p + spoor__o, spoor__str_##n, spoor__len_##n);     \
+		spoor__o += spoor__len_##n;                                      \
+		spoor__p[spoor__o - 1] = '\0'; /* even if it grew meanwhile */   \
 	}
 #define SPOOR__WRITE_ARRAY(T, n, e, x)                                \
 	{                                                             \
@@ -155,19 +162,17 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 		memcpy(spoor__p + spoor__o, (e), (x));        \
 		spoor__o += (x);                              \
 	}
-#define SPOOR__WRITE_SEQ(T, n, e, x)                                          \
-	{                                                                     \
-		uint32_t spoor__l = (uint32_t) (x);                           \
-		memcpy(spoor__p + spoor__o, &spoor__l, 4);                    \
-		memcpy(spoor__p + spoor__o + 4, (e), sizeof(T) * spoor__l);  \
-		spoor__o += 4 + sizeof(T) * spoor__l;                         \
+#define SPOOR__WRITE_SEQ(T, n, e, x)                                                  \
+	{                                                                             \
+		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);                      \
+		memcpy(spoor__p + spoor__o + 4, (e), sizeof(T) * spoor__len_##n);    \
+		spoor__o += 4 + sizeof(T) * spoor__len_##n;                           \
 	}
-#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)                             \
-	{                                                             \
-		uint32_t spoor__l = (uint32_t) (x);                   \
-		memcpy(spoor__p + spoor__o, &spoor__l, 4);            \
-		memcpy(spoor__p + spoor__o + 4, (e), spoor__l);       \
-		spoor__o += 4 + spoor__l;                             \
+#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)                                     \
+	{                                                                     \
+		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);              \
+		memcpy(spoor__p + spoor__o + 4, (e), spoor__len_##n);         \
+		spoor__o += 4 + spoor__len_##n;                               \
 	}
 #define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
 #define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A

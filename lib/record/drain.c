@@ -54,7 +54,9 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 			 (unsigned long long) want);
 		return -EINVAL;
 	}
-	void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* MAP_POPULATE: the consumer, not the traced thread, pays for allocating and zeroing
+	 * the buffer's pages (measured: a third of an event's cost when the thread did). */
+	void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (m == MAP_FAILED) {
 		snprintf(err, errlen, "mmap: %s", strerror(errno));
 		return -errno;

@@ -35,6 +35,7 @@ struct tbuf {
 	uint64_t off;   /* write offset in the packet */
 	uint64_t clock; /* timestamp of the last event written: the reader's state */
 	uint64_t pending_end;
+	char *pkt;      /* the packet in progress: no division per event */
 	uint64_t discarded, pkt_seq;
 	uint32_t tid;
 	int nesting;
@@ -63,10 +64,10 @@ void ust_clock_init(void)
 
 static char *packet(const struct tbuf *b)
 {
-	return b->data + (b->seq % b->nsub) * b->subbuf_size;
+	return b->pkt;
 }
 
-static bool packet_open(struct tbuf *b, uint64_t ts)
+__attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t ts)
 {
 	struct rb_header *h = b->h;
 
@@ -74,6 +75,7 @@ static bool packet_open(struct tbuf *b, uint64_t ts)
 	if (ust.mode == RB_DISCARD &&
 	    b->seq - atomic_load_explicit(&h->consumed, memory_order_acquire) >= b->nsub)
 		return false;
+	b->pkt = b->data + (b->seq % b->nsub) * b->subbuf_size;
 	struct rb_packet_start ps = {
 		.magic = RB_PACKET_MAGIC,
 		.stream_instance_id = b->tid,
@@ -97,7 +99,7 @@ static bool packet_open(struct tbuf *b, uint64_t ts)
 	return true;
 }
 
-static void packet_close(struct tbuf *b)
+__attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 {
 	struct rb_header *h = b->h;
 	struct rb_packet_start *ps = (struct rb_packet_start *) packet(b);
@@ -147,7 +149,7 @@ static void make_exit_key(void)
 }
 
 /* A thread's first event: make its buffer and hand it to the session. */
-static bool tbuf_setup(struct tbuf *b)
+__attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
 {
 	if (b->gen == ust.generation)
 		return b->h != NULL;
