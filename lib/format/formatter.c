@@ -22,6 +22,16 @@ struct spoor_formatter {
 	struct line_plan **plans; /* by event class index, built on first use */
 	size_t nplans;
 	bool plan_error;
+	/* The packet context is the same for every event of a packet: its text is kept per
+	 * stream and reused until the stream moves to another packet. */
+	struct packet_text {
+		uint64_t packet;
+		char *text;
+		size_t len;
+	} *packet_text;
+	size_t nstreams;
+	int64_t text_sec; /* the second whose "HH:MM:SS." is in sec_text */
+	char sec_text[9];
 };
 
 int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter **out)
@@ -34,6 +44,7 @@ int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter
 		return -ENOMEM;
 	}
 	f->format = format;
+	f->text_sec = -1;
 	*out = f;
 	return 0;
 }
@@ -52,12 +63,15 @@ int spoor_formatter_free(struct spoor_formatter *f)
 	for (size_t i = 0; i < f->nplans; i++)
 		line_plan_free(f->plans[i]);
 	free(f->plans);
+	for (size_t i = 0; i < f->nstreams; i++)
+		free(f->packet_text[i].text);
+	free(f->packet_text);
 	free(f);
 	return rc;
 }
 
 /* babeltrace2's wall-clock time, UTC, including its handling of negative times. */
-static void put_wall_time(struct outbuf *o, int64_t ns)
+static void put_wall_time(struct spoor_formatter *f, struct outbuf *o, int64_t ns)
 {
 	int64_t sec = ns / NSEC_PER_SEC, nsec = ns % NSEC_PER_SEC;
 
@@ -69,13 +83,18 @@ static void put_wall_time(struct outbuf *o, int64_t ns)
 		outbuf_u64_pad(o, (uint64_t) -nsec, 9);
 		return;
 	}
-	uint64_t day = (uint64_t) sec % 86400;
-	outbuf_u64_pad(o, day / 3600, 2);
-	outbuf_putc(o, ':');
-	outbuf_u64_pad(o, day / 60 % 60, 2);
-	outbuf_putc(o, ':');
-	outbuf_u64_pad(o, day % 60, 2);
-	outbuf_putc(o, '.');
+	if (sec != f->text_sec) { /* events come many to a second: format it once */
+		struct outbuf t = {.buf = f->sec_text, .cap = sizeof(f->sec_text)};
+		uint64_t day = (uint64_t) sec % 86400;
+		outbuf_u64_pad(&t, day / 3600, 2);
+		outbuf_putc(&t, ':');
+		outbuf_u64_pad(&t, day / 60 % 60, 2);
+		outbuf_putc(&t, ':');
+		outbuf_u64_pad(&t, day % 60, 2);
+		outbuf_putc(&t, '.');
+		f->text_sec = sec;
+	}
+	outbuf_put(o, f->sec_text, 9);
 	outbuf_u64_pad(o, (uint64_t) nsec, 9);
 }
 
@@ -88,7 +107,7 @@ static int babeltrace_header(struct spoor_formatter *f, const struct spoor_event
 	if (spoor_event_has_timestamp(ev)) {
 		int64_t ns = spoor_event_timestamp(ev);
 		outbuf_putc(o, '[');
-		put_wall_time(o, ns);
+		put_wall_time(f, o, ns);
 		outbuf_lit(o, "] (");
 		if (f->have_last) {
 			uint64_t delta = (uint64_t) ns - (uint64_t) f->last_ns;
@@ -153,6 +172,29 @@ static const struct line_plan *plan_for(struct spoor_formatter *f, const struct 
 	return f->plans[c];
 }
 
+static struct packet_text *packet_text_of(struct spoor_formatter *f, const struct spoor_event *ev)
+{
+	if (!f->packet_text) {
+		f->nstreams = spoor_reader_stream_count(ev->r);
+		f->packet_text = calloc(f->nstreams + 1, sizeof(*f->packet_text));
+		if (!f->packet_text)
+			return NULL;
+	}
+	return ev->s->index < f->nstreams ? &f->packet_text[ev->s->index] : NULL;
+}
+
+static void keep_packet_text(struct packet_text *pt, uint64_t packet, const char *text, size_t len)
+{
+	char *copy = realloc(pt->text, len ? len : 1);
+
+	if (!copy)
+		return;
+	memcpy(copy, text, len);
+	pt->text = copy;
+	pt->len = len;
+	pt->packet = packet;
+}
+
 /* The scopes of a line. 1 when the event's data is damaged (the line is dropped). */
 static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev,
 			 const struct line_plan *lp, size_t line_start)
@@ -174,6 +216,15 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 			return -1;
 		if (printed++ && ls->open_len)
 			outbuf_lit(o, ", ");
+		struct packet_text *pt = ls->scope == SPOOR_SCOPE_PACKET_CONTEXT
+						 ? packet_text_of(f, ev) : NULL;
+		if (pt && pt->text && pt->packet == ev->s->packets) {
+			if (outbuf_str(o, pt->text, pt->len))
+				return -1;
+			continue;
+		}
+		size_t scope_start = o->len;
+		uint64_t flushes = o->flushes;
 		outbuf_put(o, ls->open, ls->open_len);
 		const uint32_t *kids = tab->kids + tab->v[root].kids;
 		for (uint32_t i = 0; i < ls->n; i++) {
@@ -204,6 +255,8 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 		}
 		if (outbuf_str(o, ls->close, ls->close_len))
 			return -1;
+		if (pt && o->flushes == flushes)
+			keep_packet_text(pt, ev->s->packets, o->buf + scope_start, o->len - scope_start);
 	}
 	return outbuf_str(o, "\n", 1);
 }

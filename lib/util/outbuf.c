@@ -17,6 +17,7 @@ int outbuf_init(struct outbuf *o, int fd, size_t cap)
 	o->cap = o->buf ? cap : 0;
 	o->fd = fd;
 	o->error = 0;
+	o->flushes = 0;
 	return o->buf ? 0 : -ENOMEM;
 }
 
@@ -35,6 +36,7 @@ int outbuf_flush(struct outbuf *o)
 			off += (size_t) n;
 	}
 	o->len = 0;
+	o->flushes++;
 	return o->error;
 }
 

@@ -15,7 +15,8 @@ struct outbuf {
 	char *buf;
 	size_t len, cap;
 	int fd;
-	int error; /* first write error, as -errno */
+	int error;        /* first write error, as -errno */
+	uint64_t flushes; /* lets callers tell whether text they appended is still in buf */
 };
 
 int outbuf_init(struct outbuf *o, int fd, size_t cap);
