@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* test-outbuf.c: the formatters' hand-written number printing against printf. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "util/outbuf.h"
+
+static void check_u64(uint64_t v)
+{
+	char buf[64], ref[32];
+	struct outbuf o = {.buf = buf, .cap = sizeof(buf)};
+
+	outbuf_u64(&o, v);
+	snprintf(ref, sizeof(ref), "%" PRIu64, v);
+	CHECK_STRN(buf, o.len, ref);
+}
+
+int main(void)
+{
+	static const uint64_t edges[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9999, 10000,
+					 123456789, 999999999999ull, 1000000000000ull,
+					 9999999999999999999ull, 10000000000000000000ull, UINT64_MAX};
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		check_u64(edges[i]);
+	/* every power of ten and its neighbours */
+	for (uint64_t p = 1; p <= 1000000000000000000ull; p *= 10) {
+		check_u64(p - 1);
+		check_u64(p);
+		check_u64(p + 1);
+	}
+	srand(1);
+	for (int i = 0; i < 2000; i++) {
+		uint64_t v = ((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^ (uint64_t) rand();
+		check_u64(v >> (rand() % 64));
+	}
+	char buf[64];
+	struct outbuf o = {.buf = buf, .cap = sizeof(buf)};
+	outbuf_s64(&o, INT64_MIN);
+	CHECK_STRN(buf, o.len, "-9223372036854775808");
+	o.len = 0;
+	outbuf_u64_pad(&o, 42, 9);
+	CHECK_STRN(buf, o.len, "000000042");
+	o.len = 0;
+	outbuf_hex(&o, 0xDEADBEEFull);
+	CHECK_STRN(buf, o.len, "DEADBEEF");
+	return check_done();
+}
