@@ -7,7 +7,7 @@
 #include "check.h"
 #include "util/outbuf.h"
 
-static void check_u64(uint64_t v)
+static void check_printed(uint64_t v)
 {
 	char buf[64], ref[32];
 	struct outbuf o = {.buf = buf, .cap = sizeof(buf)};
@@ -23,17 +23,17 @@ int main(void)
 					 123456789, 999999999999ull, 1000000000000ull,
 					 9999999999999999999ull, 10000000000000000000ull, UINT64_MAX};
 	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
-		check_u64(edges[i]);
+		check_printed(edges[i]);
 	/* every power of ten and its neighbours */
 	for (uint64_t p = 1; p <= 1000000000000000000ull; p *= 10) {
-		check_u64(p - 1);
-		check_u64(p);
-		check_u64(p + 1);
+		check_printed(p - 1);
+		check_printed(p);
+		check_printed(p + 1);
 	}
 	srand(1);
 	for (int i = 0; i < 2000; i++) {
 		uint64_t v = ((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^ (uint64_t) rand();
-		check_u64(v >> (rand() % 64));
+		check_printed(v >> (rand() % 64));
 	}
 	char buf[64];
 	struct outbuf o = {.buf = buf, .cap = sizeof(buf)};
