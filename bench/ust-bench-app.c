@@ -35,20 +35,21 @@ static unsigned long iterations = 1000;
 static double rate; /* events per second per thread, 0: unpaced */
 
 static const char *const str_table[] = {
-	"hello", "with \"quotes\"", "back\\slash", "tab\there",
-	"new\nline", "caf\xc3\xa9 \xe2\x82\xac", "", "all: \" \\ \t \n",
+    "hello",     "with \"quotes\"",  "back\\slash",
+    "tab\there", "new\nline",        "caf\xc3\xa9 \xe2\x82\xac",
+    "",          "all: \" \\ \t \n",
 };
 #define N_STR (sizeof(str_table) / sizeof(str_table[0]))
 
 static const double float_table[] = {
-	1.5, -0.25, 3.14159, 0.0, 100.125, -2.5e-3, 1e10, 123456.789,
+    1.5, -0.25, 3.14159, 0.0, 100.125, -2.5e-3, 1e10, 123456.789,
 };
 #define N_FLOAT (sizeof(float_table) / sizeof(float_table[0]))
 
-static const int senum_table[] = { 0, 1, -1, -50, 12, 17, 22, 5, 1000000 };
+static const int senum_table[] = {0, 1, -1, -50, 12, 17, 22, 5, 1000000};
 #define N_SENUM (sizeof(senum_table) / sizeof(senum_table[0]))
 
-static const uint8_t uenum_table[] = { 0, 1, 127, 128, 200, 201, 255 };
+static const uint8_t uenum_table[] = {0, 1, 127, 128, 200, 201, 255};
 #define N_UENUM (sizeof(uenum_table) / sizeof(uenum_table[0]))
 
 static double now(void)
@@ -66,16 +67,14 @@ static void emit_extra(uint64_t i)
 
 	switch (k % 4) {
 	case 0:
-		tracepoint(spoor_fixture, integers, (int8_t) -(int) (k % 100),
-			(int16_t) (k % 30000), (int32_t) -(int64_t) (k % 2000000000),
-			(int64_t) k * -1000000007LL, (uint8_t) k,
-			(uint16_t) (k * 3), (uint32_t) (k * 100003),
-			k * 1000000007ULL);
+		tracepoint(spoor_fixture, integers, (int8_t) - (int) (k % 100),
+		           (int16_t) (k % 30000), (int32_t) - (int64_t) (k % 2000000000),
+		           (int64_t) k * -1000000007LL, (uint8_t) k, (uint16_t) (k * 3),
+		           (uint32_t) (k * 100003), k * 1000000007ULL);
 		break;
 	case 1:
-		tracepoint(spoor_fixture, floats,
-			(float) float_table[k % N_FLOAT],
-			float_table[(k + 3) % N_FLOAT] + (double) k * 0.5);
+		tracepoint(spoor_fixture, floats, (float) float_table[k % N_FLOAT],
+		           float_table[(k + 3) % N_FLOAT] + (double) k * 0.5);
 		break;
 	case 2:
 		snprintf(buf, sizeof(buf), "iter %" PRIu64, i);
@@ -83,7 +82,7 @@ static void emit_extra(uint64_t i)
 		break;
 	default:
 		tracepoint(spoor_fixture, enums, senum_table[k % N_SENUM],
-			uenum_table[k % N_UENUM]);
+		           uenum_table[k % N_UENUM]);
 		break;
 	}
 }
@@ -96,11 +95,9 @@ static void *worker(void *arg)
 
 	(void) arg;
 	for (i = 0; i < iterations; i++) {
-		tracepoint(spoor_fixture, two_ints, i,
-			i * 0x9E3779B97F4A7C15ULL);
+		tracepoint(spoor_fixture, two_ints, i, i * 0x9E3779B97F4A7C15ULL);
 		/* exactly 16 characters */
-		snprintf(s, sizeof(s), "abcdefghij%06u",
-			(unsigned) (i % 1000000));
+		snprintf(s, sizeof(s), "abcdefghij%06u", (unsigned) (i % 1000000));
 		tracepoint(spoor_fixture, ints_string, (int) i, -7 * (int) i, s);
 		emitted += 2;
 		if (i % 8 == 7) {
@@ -112,8 +109,8 @@ static void *worker(void *arg)
 
 			if (ahead > 0) {
 				struct timespec ts = {
-					.tv_sec = (time_t) ahead,
-					.tv_nsec = (long) ((ahead - (double) (time_t) ahead) * 1e9),
+				    .tv_sec = (time_t) ahead,
+				    .tv_nsec = (long) ((ahead - (double) (time_t) ahead) * 1e9),
 				};
 				nanosleep(&ts, NULL);
 			}
@@ -175,7 +172,7 @@ int main(int argc, char **argv)
 	for (t = 0; t < nthreads; t++)
 		pthread_join(tids[t], NULL);
 	free(tids);
-	fprintf(stderr, "ust-bench-app: %lu thread(s) x %lu events in %.2f s\n",
-		nthreads, 2 * iterations + iterations / 8, now() - t0);
+	fprintf(stderr, "ust-bench-app: %lu thread(s) x %lu events in %.2f s\n", nthreads,
+	        2 * iterations + iterations / 8, now() - t0);
 	return 0;
 }

@@ -64,15 +64,15 @@ static uint64_t ust_emit_clock_ns(clockid_t id)
 }
 
 /* Both clocks, the thread's CPU clock inside the wall-clock interval. */
-#define UST_EMIT_START()                                              \
-	do {                                                          \
-		t0 = ust_emit_clock_ns(CLOCK_MONOTONIC);              \
-		c0 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);      \
+#define UST_EMIT_START()                                                                           \
+	do {                                                                                       \
+		t0 = ust_emit_clock_ns(CLOCK_MONOTONIC);                                           \
+		c0 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);                                   \
 	} while (0)
-#define UST_EMIT_STOP()                                               \
-	do {                                                          \
-		c1 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);      \
-		t1 = ust_emit_clock_ns(CLOCK_MONOTONIC);              \
+#define UST_EMIT_STOP()                                                                            \
+	do {                                                                                       \
+		c1 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);                                   \
+		t1 = ust_emit_clock_ns(CLOCK_MONOTONIC);                                           \
 	} while (0)
 
 static void *ust_emit_worker(void *arg)

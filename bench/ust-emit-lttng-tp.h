@@ -3,6 +3,8 @@
  * ust-emit-lttng-tp.h: LTTng-UST 2.13 provider for bench/ust-emit-lttng.c (see
  * bench/ust-emit.sh); the same shapes as bench/ust-emit-spoor-tp.h.
  */
+/* Event declarations are laid out by hand. */
+/* clang-format off */
 #undef TRACEPOINT_PROVIDER
 #define TRACEPOINT_PROVIDER ust_emit
 
@@ -37,3 +39,4 @@ TRACEPOINT_EVENT(ust_emit, str,
 #endif
 
 #include <lttng/tracepoint-event.h>
+/* clang-format on */

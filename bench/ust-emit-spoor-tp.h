@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* ust-emit-spoor-tp.h: the events of bench/ust-emit-spoor.c (see bench/ust-emit.sh); the
  * same shapes as bench/ust-emit-lttng-tp.h. */
+/* Event declarations are laid out by hand. */
+/* clang-format off */
 #ifndef UST_EMIT_SPOOR_TP_H
 #define UST_EMIT_SPOOR_TP_H
 
@@ -20,3 +22,4 @@ SPOOR_EVENT(ust_emit, str,
 			 spoor_field_string(s, str)))
 
 #endif
+/* clang-format on */

@@ -13,16 +13,17 @@
 enum { OPT_EVENT, OPT_BEGIN, OPT_END, OPT_COUNT, OPT_FORMAT, OPT_HELP };
 
 static const struct cmd_option dump_options[] = {
-	[OPT_EVENT] = {"event", 'e', "PATTERN",
-		       "only events whose name matches PATTERN (shell wildcards; repeatable)"},
-	[OPT_BEGIN] = {"begin", 0, "TIME", "skip events before TIME (ns, or seconds.fraction, "
-					    "since the epoch)"},
-	[OPT_END] = {"end", 0, "TIME", "stop after TIME"},
-	[OPT_COUNT] = {"count", 'n', "N", "print at most N events"},
-	[OPT_FORMAT] = {"format", 'f', "FORMAT",
-			"text (default) or babeltrace (babeltrace2's text, UTC times)"},
-	[OPT_HELP] = {"help", 'h', NULL, "show this help"},
-	{NULL, 0, NULL, NULL},
+    [OPT_EVENT] = {"event", 'e', "PATTERN",
+                   "only events whose name matches PATTERN (shell wildcards; repeatable)"},
+    [OPT_BEGIN] = {"begin", 0, "TIME",
+                   "skip events before TIME (ns, or seconds.fraction, "
+                   "since the epoch)"},
+    [OPT_END] = {"end", 0, "TIME", "stop after TIME"},
+    [OPT_COUNT] = {"count", 'n', "N", "print at most N events"},
+    [OPT_FORMAT] = {"format", 'f', "FORMAT",
+                    "text (default) or babeltrace (babeltrace2's text, UTC times)"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
 };
 
 struct dump_args {
@@ -35,7 +36,7 @@ struct dump_args {
 };
 
 static int parse_args(const struct command *cmd, int argc, char **argv, struct dump_args *a,
-		      int *first)
+                      int *first)
 {
 	const char *arg;
 	int row;
@@ -69,8 +70,8 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct d
 			else if (!strcmp(arg, "babeltrace"))
 				a->format = SPOOR_FORMAT_BABELTRACE;
 			else
-				return cmd_usage_error(cmd, "unknown format '%s' (text or babeltrace)",
-						       arg);
+				return cmd_usage_error(
+				    cmd, "unknown format '%s' (text or babeltrace)", arg);
 			break;
 		case OPT_HELP: cmd_help(cmd, stdout); exit(0);
 		default: return 2;
@@ -108,7 +109,8 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		free(a.patterns);
 		return rc;
 	}
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r, &err);
+	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r,
+	                       &err);
 	if (rc) {
 		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
 		free(err);
@@ -117,7 +119,7 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 	}
 	if (a.has_begin || a.has_end)
 		spoor_reader_set_range(r, a.has_begin ? a.begin : INT64_MIN,
-				       a.has_end ? a.end : INT64_MAX);
+		                       a.has_end ? a.end : INT64_MAX);
 	bool *want = wanted_classes(r, &a);
 	if (!want || spoor_formatter_new(a.format, STDOUT_FILENO, &f)) {
 		rc = cmd_error(cmd, "out of memory");
@@ -139,9 +141,10 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 	}
 	rc = 0;
 	if (spoor_reader_damaged(r))
-		rc = cmd_error(cmd, "the trace is damaged: %u stream(s) stopped early (see the "
-				    "warnings above); the events before the damage were printed",
-			       spoor_reader_damaged(r));
+		rc = cmd_error(cmd,
+		               "the trace is damaged: %u stream(s) stopped early (see the "
+		               "warnings above); the events before the damage were printed",
+		               spoor_reader_damaged(r));
 out:
 	free(want);
 	free(a.patterns);
@@ -150,9 +153,9 @@ out:
 }
 
 const struct command cmd_dump = {
-	.name = "dump",
-	.summary = "print the events of one or more traces, one line each, in time order",
-	.usage = "[options] TRACE...",
-	.options = dump_options,
-	.run = run_dump,
+    .name = "dump",
+    .summary = "print the events of one or more traces, one line each, in time order",
+    .usage = "[options] TRACE...",
+    .options = dump_options,
+    .run = run_dump,
 };

@@ -15,16 +15,18 @@
 enum { OPT_EVENT, OPT_OUTPUT, OPT_OVERWRITE, OPT_BUFFER_SIZE, OPT_SUBBUFFERS, OPT_HELP };
 
 static const struct cmd_option record_options[] = {
-	[OPT_EVENT] = {"event", 'e', "PATTERN",
-		       "record events whose provider:name matches PATTERN (repeatable; default: all)"},
-	[OPT_OUTPUT] = {"output", 'o', "DIR", "write the trace to DIR (default: ./spoor-trace-DATE-TIME)"},
-	[OPT_OVERWRITE] = {"overwrite", 0, NULL,
-			   "flight recorder: keep the latest data, overwriting the oldest"},
-	[OPT_BUFFER_SIZE] = {"buffer-size", 'b', "SIZE",
-			     "ring buffer per thread, e.g. 256k, 4m (default 256k)"},
-	[OPT_SUBBUFFERS] = {"subbuffers", 0, "N", "sub-buffers per ring buffer, a power of two (default 4)"},
-	[OPT_HELP] = {"help", 'h', NULL, "show this help"},
-	{NULL, 0, NULL, NULL},
+    [OPT_EVENT] = {"event", 'e', "PATTERN",
+                   "record events whose provider:name matches PATTERN (repeatable; default: all)"},
+    [OPT_OUTPUT] = {"output", 'o', "DIR",
+                    "write the trace to DIR (default: ./spoor-trace-DATE-TIME)"},
+    [OPT_OVERWRITE] = {"overwrite", 0, NULL,
+                       "flight recorder: keep the latest data, overwriting the oldest"},
+    [OPT_BUFFER_SIZE] = {"buffer-size", 'b', "SIZE",
+                         "ring buffer per thread, e.g. 256k, 4m (default 256k)"},
+    [OPT_SUBBUFFERS] = {"subbuffers", 0, "N",
+                        "sub-buffers per ring buffer, a power of two (default 4)"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -43,9 +45,21 @@ static int parse_size(const char *s, uint64_t *out)
 	if (errno || end == s)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
 	}
 	if (*end)
 		return -1;
@@ -86,8 +100,9 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 			char *end;
 			unsigned long n = strtoul(arg, &end, 10);
 			if (*end || !power_of_two(n) || n < 2 || n > 1024)
-				return cmd_usage_error(cmd, "sub-buffers must be a power of two from 2 "
-							    "to 1024");
+				return cmd_usage_error(cmd,
+				                       "sub-buffers must be a power of two from 2 "
+				                       "to 1024");
 			o.num_subbufs = (uint32_t) n;
 			break;
 		}
@@ -99,8 +114,10 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	o.subbuf_size = total / o.num_subbufs;
 	if (!power_of_two(o.subbuf_size) || o.subbuf_size < 4096 || o.subbuf_size > (64u << 20)) {
 		free(patterns);
-		return cmd_usage_error(cmd, "buffer size / sub-buffers must be a power of two from "
-					    "4k to 64m (got %llu)", (unsigned long long) o.subbuf_size);
+		return cmd_usage_error(cmd,
+		                       "buffer size / sub-buffers must be a power of two from "
+		                       "4k to 64m (got %llu)",
+		                       (unsigned long long) o.subbuf_size);
 	}
 	if (first >= argc) {
 		free(patterns);
@@ -147,24 +164,25 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	free(patterns);
 	if (rc)
 		return cmd_error(cmd, "%s", strerror(-rc));
-	fprintf(stderr, "spoor record: %u process(es), %u thread buffer(s), %llu packets, %llu bytes, "
-			"%llu events discarded%s; trace in %s\n",
-		t.processes, t.buffers, (unsigned long long) t.packets, (unsigned long long) t.bytes,
-		(unsigned long long) t.discarded, t.damaged ? " (damaged packets skipped: see above)" : "",
-		o.outdir);
+	fprintf(stderr,
+	        "spoor record: %u process(es), %u thread buffer(s), %llu packets, %llu bytes, "
+	        "%llu events discarded%s; trace in %s\n",
+	        t.processes, t.buffers, (unsigned long long) t.packets,
+	        (unsigned long long) t.bytes, (unsigned long long) t.discarded,
+	        t.damaged ? " (damaged packets skipped: see above)" : "", o.outdir);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "spoor record: %s was killed by signal %d\n", argv[first],
-			WTERMSIG(status));
+		        WTERMSIG(status));
 	else if (WEXITSTATUS(status))
 		fprintf(stderr, "spoor record: %s exited with status %d\n", argv[first],
-			WEXITSTATUS(status));
+		        WEXITSTATUS(status));
 	return 0;
 }
 
 const struct command cmd_record = {
-	.name = "record",
-	.summary = "run a command with user-space tracing on and write its events as a CTF trace",
-	.usage = "[options] -- CMD [ARGS...]",
-	.options = record_options,
-	.run = run_record,
+    .name = "record",
+    .summary = "run a command with user-space tracing on and write its events as a CTF trace",
+    .usage = "[options] -- CMD [ARGS...]",
+    .options = record_options,
+    .run = run_record,
 };

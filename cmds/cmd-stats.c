@@ -20,12 +20,13 @@
 enum { OPT_BEGIN, OPT_END, OPT_JSON, OPT_HELP };
 
 static const struct cmd_option stats_options[] = {
-	[OPT_BEGIN] = {"begin", 0, "TIME", "count only events at or after TIME (ns, or "
-					    "seconds.fraction, since the epoch)"},
-	[OPT_END] = {"end", 0, "TIME", "count only events at or before TIME"},
-	[OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},
-	[OPT_HELP] = {"help", 'h', NULL, "show this help"},
-	{NULL, 0, NULL, NULL},
+    [OPT_BEGIN] = {"begin", 0, "TIME",
+                   "count only events at or after TIME (ns, or "
+                   "seconds.fraction, since the epoch)"},
+    [OPT_END] = {"end", 0, "TIME", "count only events at or before TIME"},
+    [OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
 };
 
 /* Per process: keyed by (trace, pid), named by the last procname seen. */
@@ -54,7 +55,8 @@ static struct proc *proc_get(struct proc_table *t, size_t trace, int64_t pid)
 			return NULL;
 		for (size_t i = 0; i < t->cap; i++)
 			if (t->slots[i].used) {
-				size_t j = t->slots[i].key * 0x9E3779B97F4A7C15ull >> 20 & (cap - 1);
+				size_t j =
+				    t->slots[i].key * 0x9E3779B97F4A7C15ull >> 20 & (cap - 1);
 				while (slots[j].used)
 					j = (j + 1) & (cap - 1);
 				slots[j] = t->slots[i];
@@ -100,8 +102,8 @@ struct stats {
 static struct field_ref find_field(const struct spoor_event_class *ec, const char *const *names)
 {
 	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-						  SPOOR_SCOPE_EVENT_CONTEXT,
-						  SPOOR_SCOPE_PACKET_CONTEXT};
+	                                          SPOOR_SCOPE_EVENT_CONTEXT,
+	                                          SPOOR_SCOPE_PACKET_CONTEXT};
 	for (; *names; names++)
 		for (unsigned s = 0; s < 3; s++) {
 			int i = spoor_event_class_field_index(ec, scopes[s], *names);
@@ -236,7 +238,7 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 		fprintf(out, "Trace %s", spoor_reader_trace_path(r, t));
 		if (host || domain)
 			fprintf(out, " (%s%s%s)", host ? host : "", host && domain ? ", " : "",
-				domain ? domain : "");
+			        domain ? domain : "");
 		fputc('\n', out);
 	}
 	for (size_t s = 0; s < ns; s++) {
@@ -253,8 +255,8 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 		fprintf(out, " (%" PRId64 ".%09" PRId64 " s)\n", d / 1000000000, d % 1000000000);
 	}
 	fprintf(out, "Events: %" PRIu64 "\nEvents discarded: %" PRIu64 "\n", st->total, discarded);
-	fprintf(out, "Read: %" PRIu64 " bytes in %.3f s (%.1f MB/s, %.2f M events/s)\n", bytes, secs,
-		secs > 0 ? bytes / secs / 1e6 : 0.0, secs > 0 ? st->total / secs / 1e6 : 0.0);
+	fprintf(out, "Read: %" PRIu64 " bytes in %.3f s (%.1f MB/s, %.2f M events/s)\n", bytes,
+	        secs, secs > 0 ? bytes / secs / 1e6 : 0.0, secs > 0 ? st->total / secs / 1e6 : 0.0);
 
 	struct row *rows = calloc(nc + ns + st->procs.cap + 1, sizeof(*rows));
 	if (!rows)
@@ -262,8 +264,9 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 	size_t n = 0;
 	for (size_t c = 0; c < nc; c++)
 		if (st->by_class[c])
-			rows[n++] = (struct row){spoor_event_class_name(spoor_reader_event_class(r, c)),
-						 (int64_t) c, st->by_class[c]};
+			rows[n++] =
+			    (struct row){spoor_event_class_name(spoor_reader_event_class(r, c)),
+			                 (int64_t) c, st->by_class[c]};
 	qsort(rows, n, sizeof(*rows), row_cmp);
 	fprintf(out, "\nEvents by name:\n%12s  %s\n", "count", "name");
 	for (size_t i = 0; i < n; i++)
@@ -288,23 +291,24 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 			fprintf(out, "%12" PRIu64 "  %" PRId64 "\n", rows[i].count, rows[i].key);
 	}
 	fprintf(out, "\nEvents by stream:\n%12s  %10s  %8s  %s\n", "count", "discarded", "packets",
-		"stream");
+	        "stream");
 	for (size_t s = 0; s < ns; s++) {
 		spoor_reader_stream_info(r, s, &si);
 		fprintf(out, "%12" PRIu64 "  %10" PRIu64 "  %8" PRIu64 "  %s%s\n", st->by_stream[s],
-			si.discarded, si.packets, si.path, si.damaged ? " (damaged)" : "");
+		        si.discarded, si.packets, si.path, si.damaged ? " (damaged)" : "");
 	}
 	if (st->has_procs) {
 		n = 0;
 		for (size_t i = 0; i < st->procs.cap; i++)
 			if (st->procs.slots[i].used)
-				rows[n++] = (struct row){st->procs.slots[i].name, st->procs.slots[i].pid,
-							 st->procs.slots[i].count};
+				rows[n++] =
+				    (struct row){st->procs.slots[i].name, st->procs.slots[i].pid,
+				                 st->procs.slots[i].count};
 		qsort(rows, n, sizeof(*rows), row_cmp);
 		fprintf(out, "\nEvents by process:\n%12s  %8s  %s\n", "count", "pid", "name");
 		for (size_t i = 0; i < n; i++)
-			fprintf(out, "%12" PRIu64 "  %8" PRId64 "  %s\n", rows[i].count, rows[i].key,
-				rows[i].name[0] ? rows[i].name : "?");
+			fprintf(out, "%12" PRIu64 "  %8" PRId64 "  %s\n", rows[i].count,
+			        rows[i].key, rows[i].name[0] ? rows[i].name : "?");
 	}
 	free(rows);
 }
@@ -320,10 +324,13 @@ static void print_json(struct spoor_reader *r, const struct stats *st, double se
 		bytes += si.bytes;
 		discarded += si.discarded;
 	}
-	fprintf(out, "{\"events\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"bytes\": %" PRIu64
-		     ", \"seconds\": %.6f", st->total, discarded, bytes, secs);
+	fprintf(out,
+	        "{\"events\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"bytes\": %" PRIu64
+	        ", \"seconds\": %.6f",
+	        st->total, discarded, bytes, secs);
 	if (st->any_ts)
-		fprintf(out, ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64, st->first, st->last);
+		fprintf(out, ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64, st->first,
+		        st->last);
 	fprintf(out, ",\n \"by_name\": {");
 	/* Classes of the same name in several traces or stream classes add up. */
 	bool first = true;
@@ -350,9 +357,11 @@ static void print_json(struct spoor_reader *r, const struct stats *st, double se
 		spoor_reader_stream_info(r, s, &si);
 		fprintf(out, "%s{\"path\": ", s ? ", " : "");
 		json_string(out, si.path);
-		fprintf(out, ", \"cpu\": %" PRId64 ", \"events\": %" PRIu64 ", \"discarded\": %" PRIu64
-			     ", \"packets\": %" PRIu64 ", \"damaged\": %s}",
-			si.cpu, st->by_stream[s], si.discarded, si.packets, si.damaged ? "true" : "false");
+		fprintf(out,
+		        ", \"cpu\": %" PRId64 ", \"events\": %" PRIu64 ", \"discarded\": %" PRIu64
+		        ", \"packets\": %" PRIu64 ", \"damaged\": %s}",
+		        si.cpu, st->by_stream[s], si.discarded, si.packets,
+		        si.damaged ? "true" : "false");
 	}
 	fprintf(out, "],\n \"processes\": [");
 	first = true;
@@ -396,7 +405,8 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		return cmd_usage_error(cmd, "no trace given");
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r, &err);
+	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r,
+	                       &err);
 	if (rc) {
 		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
 		free(err);
@@ -427,9 +437,10 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		print_text(r, &st, secs, stdout);
 	rc = 0;
 	if (spoor_reader_damaged(r))
-		rc = cmd_error(cmd, "the trace is damaged: %u stream(s) stopped early (see the "
-				    "warnings above); the counts cover the events before the damage",
-			       spoor_reader_damaged(r));
+		rc = cmd_error(cmd,
+		               "the trace is damaged: %u stream(s) stopped early (see the "
+		               "warnings above); the counts cover the events before the damage",
+		               spoor_reader_damaged(r));
 out:
 	free(st.by_class);
 	free(st.by_stream);
@@ -440,9 +451,9 @@ out:
 }
 
 const struct command cmd_stats = {
-	.name = "stats",
-	.summary = "count the events of one or more traces by name, CPU, stream and process",
-	.usage = "[options] TRACE...",
-	.options = stats_options,
-	.run = run_stats,
+    .name = "stats",
+    .summary = "count the events of one or more traces by name, CPU, stream and process",
+    .usage = "[options] TRACE...",
+    .options = stats_options,
+    .run = run_stats,
 };

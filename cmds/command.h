@@ -16,7 +16,7 @@ struct cmd_option {
 struct command {
 	const char *name;
 	const char *summary;
-	const char *usage; /* after "spoor NAME " */
+	const char *usage;                /* after "spoor NAME " */
 	const struct cmd_option *options; /* ends with a {NULL} row */
 	int (*run)(const struct command *cmd, int argc, char **argv);
 };

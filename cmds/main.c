@@ -12,12 +12,12 @@ static const struct command *const commands[] = {&cmd_record, &cmd_dump, &cmd_st
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: spoor <command> [options] [args]\n\n"
-		     "spoor records what a Linux system and its programs do, and turns the record "
-		     "into answers.\n\ncommands:\n");
+	             "spoor records what a Linux system and its programs do, and turns the record "
+	             "into answers.\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'spoor help <command>' describes a command's options; 'spoor --version' "
-		     "prints the version.\n");
+	             "prints the version.\n");
 }
 
 static const struct command *find(const char *name)

@@ -19,7 +19,7 @@ int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **ar
 
 	for (const struct cmd_option *o = cmd->options; o->name && n < MAX_OPTIONS; o++, n++) {
 		longs[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					   (int) (256 + n)};
+		                           (int) (256 + n)};
 		if (o->short_name) {
 			shorts[k++] = o->short_name;
 			if (o->arg)
@@ -56,8 +56,8 @@ void cmd_help(const struct command *cmd, FILE *out)
 	for (const struct cmd_option *o = cmd->options; o->name; o++) {
 		char left[64];
 		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
-			 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
-			 o->arg ? "=" : "", o->arg ? o->arg : "");
+		         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+		         o->arg ? "=" : "", o->arg ? o->arg : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }

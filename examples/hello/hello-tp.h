@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hello-tp.h: the events of the hello example, declared once. */
+/* Event declarations are laid out by hand. */
+/* clang-format off */
 #ifndef HELLO_TP_H
 #define HELLO_TP_H
 
@@ -37,3 +39,4 @@ SPOOR_EVENT(hello, sample,
 			 spoor_field_enum(int32_t, state, state, hello_state_entries)))
 
 #endif
+/* clang-format on */

@@ -50,8 +50,8 @@ static void *worker(void *arg)
 		if (spoor_enabled(hello, sample)) {
 			for (int k = 0; k < 8; k++)
 				hist[k] = (uint16_t) (i * 8 + k);
-			spoor_trace(hello, sample, id, (double) i / 4, hist, (uint32_t) (i % 9), "abcd",
-				    (int) (i % 4));
+			spoor_trace(hello, sample, id, (double) i / 4, hist, (uint32_t) (i % 9),
+			            "abcd", (int) (i % 4));
 		}
 		if (slow)
 			usleep(1000);

@@ -27,20 +27,20 @@ extern "C" {
  * One table for the codes and their messages, expanded twice so the two cannot drift.
  * Codes start at 1000 to stay clear of errno values.
  */
-#define SPOOR_ERRORS                                                                         \
-	_SPOOR_ERR(SPOOR_ENOTTRACE, "not a CTF trace (no metadata file)")                    \
-	_SPOOR_ERR(SPOOR_EMETA_SYNTAX, "syntax error in the trace metadata")                 \
-	_SPOOR_ERR(SPOOR_EMETA_SEMANTIC, "invalid trace metadata")                           \
-	_SPOOR_ERR(SPOOR_EMETA_PACKET, "corrupt metadata packet")                            \
-	_SPOOR_ERR(SPOOR_EUNSUPPORTED, "unsupported trace feature")                          \
-	_SPOOR_ERR(SPOOR_EMAGIC, "bad packet magic number")                                  \
-	_SPOOR_ERR(SPOOR_EPACKET, "corrupt packet header or context")                        \
-	_SPOOR_ERR(SPOOR_ETRUNCATED, "truncated stream data")                                \
-	_SPOOR_ERR(SPOOR_EDECODE, "corrupt event data")                                      \
-	_SPOOR_ERR(SPOOR_ELIMIT, "input exceeds a reader limit")                             \
-	_SPOOR_ERR(SPOOR_ENOSTREAM, "stream references an undeclared stream class")          \
-	_SPOOR_ERR(SPOOR_ENOEVENT, "event references an undeclared event class")             \
-	_SPOOR_ERR(SPOOR_EEMPTY, "no trace found")                                           \
+#define SPOOR_ERRORS                                                                               \
+	_SPOOR_ERR(SPOOR_ENOTTRACE, "not a CTF trace (no metadata file)")                          \
+	_SPOOR_ERR(SPOOR_EMETA_SYNTAX, "syntax error in the trace metadata")                       \
+	_SPOOR_ERR(SPOOR_EMETA_SEMANTIC, "invalid trace metadata")                                 \
+	_SPOOR_ERR(SPOOR_EMETA_PACKET, "corrupt metadata packet")                                  \
+	_SPOOR_ERR(SPOOR_EUNSUPPORTED, "unsupported trace feature")                                \
+	_SPOOR_ERR(SPOOR_EMAGIC, "bad packet magic number")                                        \
+	_SPOOR_ERR(SPOOR_EPACKET, "corrupt packet header or context")                              \
+	_SPOOR_ERR(SPOOR_ETRUNCATED, "truncated stream data")                                      \
+	_SPOOR_ERR(SPOOR_EDECODE, "corrupt event data")                                            \
+	_SPOOR_ERR(SPOOR_ELIMIT, "input exceeds a reader limit")                                   \
+	_SPOOR_ERR(SPOOR_ENOSTREAM, "stream references an undeclared stream class")                \
+	_SPOOR_ERR(SPOOR_ENOEVENT, "event references an undeclared event class")                   \
+	_SPOOR_ERR(SPOOR_EEMPTY, "no trace found")                                                 \
 	_SPOOR_ERR(SPOOR_EUSAGE, "invalid argument")
 
 enum spoor_error {
@@ -48,7 +48,7 @@ enum spoor_error {
 #define _SPOOR_ERR(code, msg) code,
 	SPOOR_ERRORS
 #undef _SPOOR_ERR
-	SPOOR_ELAST
+	    SPOOR_ELAST
 };
 
 /* The message for a negative return code (-errno or -SPOOR_E*). Never NULL. */

@@ -52,9 +52,9 @@ enum spoor_field_kind {
 /* A decoded field: a borrowed view (see the lifetime note above). */
 struct spoor_field {
 	enum spoor_field_kind kind;
-	const char *name;    /* NULL for array elements */
-	const char *label;   /* enumerations: the first label matching the value, or NULL */
-	uint32_t count;      /* members, elements or 1 (variant) */
+	const char *name;  /* NULL for array elements */
+	const char *label; /* enumerations: the first label matching the value, or NULL */
+	uint32_t count;    /* members, elements or 1 (variant) */
 	union {
 		int64_t s;
 		uint64_t u;
@@ -70,7 +70,7 @@ struct spoor_field {
 /* Open TRACE directories (or folders that hold traces). On failure *out is NULL and, when
  * errmsg is not NULL, *errmsg gets a malloc'd description naming the file (caller frees). */
 SPOOR_API int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_reader **out,
-				char **errmsg);
+                                char **errmsg);
 /* Free the reader. NULL is a no-op. */
 SPOOR_API void spoor_reader_close(struct spoor_reader *r);
 
@@ -95,7 +95,7 @@ SPOOR_API int spoor_reader_next(struct spoor_reader *r, const struct spoor_event
  * decoding their payload. */
 typedef int (*spoor_hook_fn)(const struct spoor_event *ev, void *data);
 SPOOR_API int spoor_reader_add_hook(struct spoor_reader *r, const char *pattern, spoor_hook_fn fn,
-				    void *data);
+                                    void *data);
 SPOOR_API int spoor_reader_run(struct spoor_reader *r);
 
 /* What was opened. Indices are dense and stable for the reader's life. */
@@ -103,33 +103,33 @@ SPOOR_API size_t spoor_reader_trace_count(const struct spoor_reader *r);
 SPOOR_API const char *spoor_reader_trace_path(const struct spoor_reader *r, size_t trace);
 /* An env entry of the trace's metadata as text (integers are printed), or NULL. */
 SPOOR_API const char *spoor_reader_trace_env(const struct spoor_reader *r, size_t trace,
-					     const char *key);
+                                             const char *key);
 
 struct spoor_stream_info {
-	const char *path;        /* the stream file */
-	size_t trace;            /* index of its trace */
-	int64_t cpu;             /* packet context cpu_id, or -1 */
+	const char *path; /* the stream file */
+	size_t trace;     /* index of its trace */
+	int64_t cpu;      /* packet context cpu_id, or -1 */
 	uint64_t stream_class_id;
-	uint64_t packets;        /* packets read so far */
-	uint64_t bytes;          /* bytes of packets read so far */
-	uint64_t discarded;      /* events the tracer reported discarded, so far */
-	bool damaged;            /* reading stopped on damage */
+	uint64_t packets;   /* packets read so far */
+	uint64_t bytes;     /* bytes of packets read so far */
+	uint64_t discarded; /* events the tracer reported discarded, so far */
+	bool damaged;       /* reading stopped on damage */
 };
 SPOOR_API size_t spoor_reader_stream_count(const struct spoor_reader *r);
 SPOOR_API void spoor_reader_stream_info(const struct spoor_reader *r, size_t stream,
-					struct spoor_stream_info *info);
+                                        struct spoor_stream_info *info);
 
 /* Every event class of every trace, indexed densely (use it to index arrays). */
 SPOOR_API size_t spoor_reader_event_class_count(const struct spoor_reader *r);
 SPOOR_API const struct spoor_event_class *spoor_reader_event_class(const struct spoor_reader *r,
-								   size_t index);
+                                                                   size_t index);
 SPOOR_API const char *spoor_event_class_name(const struct spoor_event_class *ec);
 SPOOR_API uint64_t spoor_event_class_id(const struct spoor_event_class *ec);
 SPOOR_API size_t spoor_event_class_index(const struct spoor_event_class *ec);
 /* The ordinal of a top-level field of a scope, or -1: resolve once, then use
  * spoor_event_field_at() per event. */
 SPOOR_API int spoor_event_class_field_index(const struct spoor_event_class *ec,
-					    enum spoor_scope scope, const char *name);
+                                            enum spoor_scope scope, const char *name);
 
 /* The current event. */
 SPOOR_API const struct spoor_event_class *spoor_event_class(const struct spoor_event *ev);
@@ -141,10 +141,10 @@ SPOOR_API int64_t spoor_event_cpu(const struct spoor_event *ev);       /* -1: un
 SPOOR_API size_t spoor_event_stream(const struct spoor_event *ev);
 SPOOR_API size_t spoor_event_trace(const struct spoor_event *ev);
 /* Fields: false if absent (or the event data is corrupt: see spoor_reader_damaged()). */
-SPOOR_API bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope,
-				    int index, struct spoor_field *out);
+SPOOR_API bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                                    struct spoor_field *out);
 SPOOR_API bool spoor_event_field(const struct spoor_event *ev, enum spoor_scope scope,
-				 const char *name, struct spoor_field *out);
+                                 const char *name, struct spoor_field *out);
 /* Member or element i of a compound field (struct, array, variant). */
 SPOOR_API bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_field *out);
 

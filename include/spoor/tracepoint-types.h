@@ -32,8 +32,8 @@ struct spoor_enum_entry {
 
 struct spoor_field_desc {
 	const char *name;
-	uint8_t kind;       /* enum spoor_fk */
-	uint8_t size;       /* bytes of the integer or float, or of one element */
+	uint8_t kind; /* enum spoor_fk */
+	uint8_t size; /* bytes of the integer or float, or of one element */
 	uint8_t is_signed;
 	uint8_t base;       /* 10 or 16 */
 	uint8_t big_endian; /* network byte order: the value is stored as given */

@@ -57,7 +57,7 @@ struct spoor_reservation {
  * session, tracing paused, buffer full: counted as discarded, or a nested call from a
  * signal handler). Never blocks, never fails otherwise. */
 SPOOR_API int spoor_reserve(const struct spoor_event_desc *ev, size_t payload_size,
-			    struct spoor_reservation *r);
+                            struct spoor_reservation *r);
 SPOOR_API void spoor_commit(struct spoor_reservation *r);
 /* Register/unregister a provider's descriptors (done by SPOOR_CREATE_PROBES code). */
 SPOOR_API void spoor_register_events(struct spoor_event_desc *const *events, size_t n);
@@ -67,7 +67,7 @@ SPOOR_API void spoor_unregister_events(struct spoor_event_desc *const *events, s
  * unregister at any time from any thread; unregister returns only once no thread can still
  * be running the callback. 0 or -ENOMEM / -ENOENT. */
 typedef void (*spoor_probe_fn)(void *data, const struct spoor_event_desc *ev, const void *payload,
-			       size_t size);
+                               size_t size);
 SPOOR_API int spoor_probe_register(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data);
 SPOOR_API int spoor_probe_unregister(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data);
 /* The descriptor of an event, for spoor_probe_register. */
@@ -82,15 +82,15 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 
 /* ---- field macros: each is a tuple for the passes ---- */
 
-#define spoor_field_int(T, name, expr)       (INT, T, name, (expr), 10)
-#define spoor_field_hex(T, name, expr)       (INT, T, name, (expr), 16)
+#define spoor_field_int(T, name, expr) (INT, T, name, (expr), 10)
+#define spoor_field_hex(T, name, expr) (INT, T, name, (expr), 16)
 /* The value is already in network (big-endian) byte order, as in a sockaddr. */
-#define spoor_field_network(T, name, expr)   (NET, T, name, (expr), 10)
-#define spoor_field_float(T, name, expr)     (FLOAT, T, name, (expr), 0)
-#define spoor_field_string(name, expr)       (STRING, char, name, (expr), 0)
-#define spoor_field_array(T, name, expr, n)  (ARRAY, T, name, (expr), n)
-#define spoor_field_array_text(name, expr, n) (ARRAY_TEXT, char, name, (expr), n)
-#define spoor_field_sequence(T, name, expr, len) (SEQ, T, name, (expr), (len))
+#define spoor_field_network(T, name, expr)         (NET, T, name, (expr), 10)
+#define spoor_field_float(T, name, expr)           (FLOAT, T, name, (expr), 0)
+#define spoor_field_string(name, expr)             (STRING, char, name, (expr), 0)
+#define spoor_field_array(T, name, expr, n)        (ARRAY, T, name, (expr), n)
+#define spoor_field_array_text(name, expr, n)      (ARRAY_TEXT, char, name, (expr), n)
+#define spoor_field_sequence(T, name, expr, len)   (SEQ, T, name, (expr), (len))
 #define spoor_field_sequence_text(name, expr, len) (SEQ_TEXT, char, name, (expr), (len))
 /* entries: a `static const struct spoor_enum_entry NAME[]` visible where the event is. */
 #define spoor_field_enum(T, name, expr, entries) (ENUM, T, name, (expr), entries)
@@ -104,31 +104,31 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__CAT_(a, b) a##b
 /* Walk a tuple sequence: `SPOOR__END(P_A (x)(y)(z))` expands P(x) P(y) P(z), the A/B macros
  * alternating so neither is re-entered, then pastes _END onto the leftover A or B name. */
-#define SPOOR__END(...)  SPOOR__END_(__VA_ARGS__)
-#define SPOOR__END_(...) __VA_ARGS__##_END
+#define SPOOR__END(...)       SPOOR__END_(__VA_ARGS__)
+#define SPOOR__END_(...)      __VA_ARGS__##_END
 #define SPOOR__APPLY(m, args) m args
 /* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
-#define SPOOR__SIGNED(T)      (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
+#define SPOOR__SIGNED(T) (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
 
 /* Pass 1: payload size. `spoor__s` is the running size. */
 #define SPOOR__SIZE(kind, T, name, expr, extra) SPOOR__SIZE_##kind(T, name, expr, extra)
-#define SPOOR__SIZE_INT(T, n, e, x)   spoor__s += sizeof(T);
-#define SPOOR__SIZE_NET(T, n, e, x)   SPOOR__SIZE_INT(T, n, e, x)
-#define SPOOR__SIZE_FLOAT(T, n, e, x) SPOOR__SIZE_INT(T, n, e, x)
-#define SPOOR__SIZE_ENUM(T, n, e, x)  SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_INT(T, n, e, x)             spoor__s += sizeof(T);
+#define SPOOR__SIZE_NET(T, n, e, x)             SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_FLOAT(T, n, e, x)           SPOOR__SIZE_INT(T, n, e, x)
+#define SPOOR__SIZE_ENUM(T, n, e, x)            SPOOR__SIZE_INT(T, n, e, x)
 /* Strings and sequence lengths are evaluated once, here, and the write copies exactly what
  * was counted: an argument changing meanwhile (another thread) cannot overflow the event. */
-#define SPOOR__SIZE_STRING(T, n, e, x)                                                   \
-	const char *spoor__str_##n = (e) ? (const char *) (e) : "(null)";                \
-	size_t spoor__len_##n = strlen(spoor__str_##n) + 1;                               \
+#define SPOOR__SIZE_STRING(T, n, e, x)                                                             \
+	const char *spoor__str_##n = (e) ? (const char *) (e) : "(null)";                          \
+	size_t spoor__len_##n = strlen(spoor__str_##n) + 1;                                        \
 	spoor__s += spoor__len_##n;
-#define SPOOR__SIZE_ARRAY(T, n, e, x) spoor__s += sizeof(T) * (x);
+#define SPOOR__SIZE_ARRAY(T, n, e, x)      spoor__s += sizeof(T) * (x);
 #define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) spoor__s += (x);
-#define SPOOR__SIZE_SEQ(T, n, e, x)                          \
-	uint32_t spoor__len_##n = (uint32_t) (x);                \
+#define SPOOR__SIZE_SEQ(T, n, e, x)                                                                \
+	uint32_t spoor__len_##n = (uint32_t) (x);                                                  \
 	spoor__s += 4 + sizeof(T) * (size_t) spoor__len_##n;
-#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x)                     \
-	uint32_t spoor__len_##n = (uint32_t) (x);                \
+#define SPOOR__SIZE_SEQ_TEXT(T, n, e, x)                                                           \
+	uint32_t spoor__len_##n = (uint32_t) (x);                                                  \
 	spoor__s += 4 + (size_t) spoor__len_##n;
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
 #define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
@@ -137,42 +137,42 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 
 /* Pass 2: the writes, at offsets from the payload start `spoor__p`, packed. */
 #define SPOOR__WRITE(kind, T, name, expr, extra) SPOOR__WRITE_##kind(T, name, expr, extra)
-#define SPOOR__WRITE_INT(T, n, e, x)                                  \
-	{                                                             \
-		T spoor__v = (T) (e);                                 \
-		memcpy(spoor__p + spoor__o, &spoor__v, sizeof(T));    \
-		spoor__o += sizeof(T);                                \
+#define SPOOR__WRITE_INT(T, n, e, x)                                                               \
+	{                                                                                          \
+		T spoor__v = (T) (e);                                                              \
+		memcpy(spoor__p + spoor__o, &spoor__v, sizeof(T));                                 \
+		spoor__o += sizeof(T);                                                             \
 	}
 #define SPOOR__WRITE_NET(T, n, e, x)   SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_FLOAT(T, n, e, x) SPOOR__WRITE_INT(T, n, e, x)
 #define SPOOR__WRITE_ENUM(T, n, e, x)  SPOOR__WRITE_INT(T, n, e, x)
-#define SPOOR__WRITE_STRING(T, n, e, x)                                          \
-	{                                                                        \
-		memcpy(spoor__p + spoor__o, spoor__str_##n, spoor__len_##n);     \
-		spoor__o += spoor__len_##n;                                      \
-		spoor__p[spoor__o - 1] = '\0'; /* even if it grew meanwhile */   \
+#define SPOOR__WRITE_STRING(T, n, e, x)                                                            \
+	{                                                                                          \
+		memcpy(spoor__p + spoor__o, spoor__str_##n, spoor__len_##n);                       \
+		spoor__o += spoor__len_##n;                                                        \
+		spoor__p[spoor__o - 1] = '\0'; /* even if it grew meanwhile */                     \
 	}
-#define SPOOR__WRITE_ARRAY(T, n, e, x)                                \
-	{                                                             \
-		memcpy(spoor__p + spoor__o, (e), sizeof(T) * (x));    \
-		spoor__o += sizeof(T) * (x);                          \
+#define SPOOR__WRITE_ARRAY(T, n, e, x)                                                             \
+	{                                                                                          \
+		memcpy(spoor__p + spoor__o, (e), sizeof(T) * (x));                                 \
+		spoor__o += sizeof(T) * (x);                                                       \
 	}
-#define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x)                   \
-	{                                                     \
-		memcpy(spoor__p + spoor__o, (e), (x));        \
-		spoor__o += (x);                              \
+#define SPOOR__WRITE_ARRAY_TEXT(T, n, e, x)                                                        \
+	{                                                                                          \
+		memcpy(spoor__p + spoor__o, (e), (x));                                             \
+		spoor__o += (x);                                                                   \
 	}
-#define SPOOR__WRITE_SEQ(T, n, e, x)                                                  \
-	{                                                                             \
-		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);                      \
-		memcpy(spoor__p + spoor__o + 4, (e), sizeof(T) * spoor__len_##n);    \
-		spoor__o += 4 + sizeof(T) * spoor__len_##n;                           \
+#define SPOOR__WRITE_SEQ(T, n, e, x)                                                               \
+	{                                                                                          \
+		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);                                   \
+		memcpy(spoor__p + spoor__o + 4, (e), sizeof(T) * spoor__len_##n);                  \
+		spoor__o += 4 + sizeof(T) * spoor__len_##n;                                        \
 	}
-#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)                                     \
-	{                                                                     \
-		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);              \
-		memcpy(spoor__p + spoor__o + 4, (e), spoor__len_##n);         \
-		spoor__o += 4 + spoor__len_##n;                               \
+#define SPOOR__WRITE_SEQ_TEXT(T, n, e, x)                                                          \
+	{                                                                                          \
+		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);                                   \
+		memcpy(spoor__p + spoor__o + 4, (e), spoor__len_##n);                              \
+		spoor__o += 4 + spoor__len_##n;                                                    \
 	}
 #define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
 #define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A
@@ -181,17 +181,17 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 
 /* Pass 3: field descriptors (static data for the metadata). */
 #define SPOOR__DESC(kind, T, name, expr, extra) SPOOR__DESC_##kind(T, name, expr, extra)
-#define SPOOR__FD(n, k, T, base, be, text, len, ent, nent) \
+#define SPOOR__FD(n, k, T, base, be, text, len, ent, nent)                                         \
 	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent},
-#define SPOOR__DESC_INT(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_INT, T, x, 0, 0, 0, NULL, 0)
-#define SPOOR__DESC_NET(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_INT, T, x, 1, 0, 0, NULL, 0)
-#define SPOOR__DESC_FLOAT(T, n, e, x) {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0},
-#define SPOOR__DESC_STRING(T, n, e, x) {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
-#define SPOOR__DESC_ARRAY(T, n, e, x) SPOOR__FD(n, SPOOR_FK_ARRAY, T, 10, 0, 0, x, NULL, 0)
+#define SPOOR__DESC_INT(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 0, 0, 0, NULL, 0)
+#define SPOOR__DESC_NET(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 1, 0, 0, NULL, 0)
+#define SPOOR__DESC_FLOAT(T, n, e, x)      {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0},
+#define SPOOR__DESC_STRING(T, n, e, x)     {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_ARRAY(T, n, e, x)      SPOOR__FD(n, SPOOR_FK_ARRAY, T, 10, 0, 0, x, NULL, 0)
 #define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0},
-#define SPOOR__DESC_SEQ(T, n, e, x)   SPOOR__FD(n, SPOOR_FK_SEQUENCE, T, 10, 0, 0, 0, NULL, 0)
-#define SPOOR__DESC_SEQ_TEXT(T, n, e, x) {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0},
-#define SPOOR__DESC_ENUM(T, n, e, x) \
+#define SPOOR__DESC_SEQ(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_SEQUENCE, T, 10, 0, 0, 0, NULL, 0)
+#define SPOOR__DESC_SEQ_TEXT(T, n, e, x)   {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_ENUM(T, n, e, x)                                                               \
 	SPOOR__FD(n, SPOOR_FK_ENUM, T, 10, 0, 0, 0, x, (uint32_t) (sizeof(x) / sizeof((x)[0])))
 #define SPOOR__DESC_A(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_B
 #define SPOOR__DESC_B(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_A
@@ -200,56 +200,58 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 
 #define SPOOR__DESC_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__desc_, prov), SPOOR__CAT(__, ev))
 #define SPOOR__EMIT_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__emit_, prov), SPOOR__CAT(__, ev))
-#define SPOOR__FIELDS_NAME(prov, ev) SPOOR__CAT(SPOOR__CAT(spoor__fields_, prov), SPOOR__CAT(__, ev))
+#define SPOOR__FIELDS_NAME(prov, ev)                                                               \
+	SPOOR__CAT(SPOOR__CAT(spoor__fields_, prov), SPOOR__CAT(__, ev))
 
 /* ---- the declaration ---- */
 
 #ifdef SPOOR_CREATE_PROBES
 /* The one translation unit that owns the descriptors. */
-#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                      \
-	static const struct spoor_field_desc SPOOR__FIELDS_NAME(prov, ev)[] = {                   \
-		SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0}};       \
-	struct spoor_event_desc SPOOR__DESC_NAME(prov, ev)                                         \
-		__attribute__((section("spoor_events"), used, aligned(8))) = {                  \
-			sizeof(struct spoor_event_desc),                                           \
-			0,                                                                         \
-			#prov,                                                                     \
-			#ev,                                                                       \
-			SPOOR__FIELDS_NAME(prov, ev),                                              \
-			(uint32_t) (sizeof(SPOOR__FIELDS_NAME(prov, ev)) /                         \
-				    sizeof(struct spoor_field_desc)) - 1,                          \
-			0,                                                                         \
-			1, /* packed payload: byte-aligned */                                      \
-			NULL,                                                                      \
+#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
+	static const struct spoor_field_desc SPOOR__FIELDS_NAME(prov, ev)[] = {                    \
+	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0}};                 \
+	struct spoor_event_desc SPOOR__DESC_NAME(                                                  \
+	    prov, ev) __attribute__((section("spoor_events"), used, aligned(8))) = {               \
+	    sizeof(struct spoor_event_desc),                                                       \
+	    0,                                                                                     \
+	    #prov,                                                                                 \
+	    #ev,                                                                                   \
+	    SPOOR__FIELDS_NAME(prov, ev),                                                          \
+	    (uint32_t) (sizeof(SPOOR__FIELDS_NAME(prov, ev)) / sizeof(struct spoor_field_desc)) -  \
+	        1,                                                                                 \
+	    0,                                                                                     \
+	    1, /* packed payload: byte-aligned */                                                  \
+	    NULL,                                                                                  \
 	};
 #else
-#define SPOOR__DEFINE_DESC(prov, ev, fields) \
+#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
 	extern struct spoor_event_desc SPOOR__DESC_NAME(prov, ev);
 #endif
 
-#define SPOOR_EVENT(prov, ev, args, fields)                                                 \
-	SPOOR__DEFINE_DESC(prov, ev, fields)                                                \
-	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args \
-	{                                                                                   \
-		size_t spoor__s = 0, spoor__o = 0;                                          \
-		struct spoor_reservation spoor__r;                                          \
-		SPOOR__END(SPOOR__SIZE_A fields)                                            \
-		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))       \
-			return;                                                             \
-		char *spoor__p = spoor__r.payload;                                          \
-		SPOOR__END(SPOOR__WRITE_A fields)                                           \
-		(void) spoor__o;                                                            \
-		spoor_commit(&spoor__r);                                                    \
+#define SPOOR_EVENT(prov, ev, args, fields)                                                        \
+	SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
+	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args  \
+	{                                                                                          \
+		size_t spoor__s = 0, spoor__o = 0;                                                 \
+		struct spoor_reservation spoor__r;                                                 \
+		SPOOR__END(SPOOR__SIZE_A fields)                                                   \
+		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))              \
+			return;                                                                    \
+		char *spoor__p = spoor__r.payload;                                                 \
+		SPOOR__END(SPOOR__WRITE_A fields)                                                  \
+		(void) spoor__o;                                                                   \
+		spoor_commit(&spoor__r);                                                           \
 	}
 
 /* Is the event being recorded? One load, one predictable branch. */
-#define spoor_enabled(prov, ev) \
-	__builtin_expect(__atomic_load_n(&SPOOR__DESC_NAME(prov, ev).enabled, __ATOMIC_RELAXED) != 0, 0)
+#define spoor_enabled(prov, ev)                                                                    \
+	__builtin_expect(                                                                          \
+	    __atomic_load_n(&SPOOR__DESC_NAME(prov, ev).enabled, __ATOMIC_RELAXED) != 0, 0)
 
-#define spoor_trace(prov, ev, ...)                                      \
-	do {                                                            \
-		if (spoor_enabled(prov, ev))                            \
-			SPOOR__EMIT_NAME(prov, ev)(__VA_ARGS__);        \
+#define spoor_trace(prov, ev, ...)                                                                 \
+	do {                                                                                       \
+		if (spoor_enabled(prov, ev))                                                       \
+			SPOOR__EMIT_NAME(prov, ev)(__VA_ARGS__);                                   \
 	} while (0)
 
 #ifdef SPOOR_CREATE_PROBES

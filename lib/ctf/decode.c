@@ -84,7 +84,8 @@ static inline int align_to(struct decoder *d, uint32_t align)
 	uint64_t pos = (s->pos + align - 1) & ~(uint64_t) (align - 1);
 
 	if (pos > s->end_bits)
-		return error(d, -SPOOR_ETRUNCATED, "alignment padding runs past the packet content");
+		return error(d, -SPOOR_ETRUNCATED,
+		             "alignment padding runs past the packet content");
 	s->pos = pos;
 	return 0;
 }
@@ -173,8 +174,8 @@ static int run_variant(struct run *r, uint32_t i, uint32_t vi)
 	for (uint32_t k = 0; k < vt->nranges; k++) {
 		const struct variant_range *vr = &vt->ranges[k];
 		bool in = vt->tag_signed ? tag >= vr->lo && tag <= vr->hi
-					 : (uint64_t) tag >= (uint64_t) vr->lo &&
-						   (uint64_t) tag <= (uint64_t) vr->hi;
+		                         : (uint64_t) tag >= (uint64_t) vr->lo &&
+		                               (uint64_t) tag <= (uint64_t) vr->hi;
 		if (!in)
 			continue;
 		struct val_table *t = d->table;
@@ -222,14 +223,14 @@ static int run_struct(struct run *r, uint32_t i, uint32_t vi)
 }
 
 static inline __attribute__((always_inline)) int run_int(struct decoder *d, const struct op *op,
-							struct val *v)
+                                                         struct val *v)
 {
 	struct bitsrc *s = d->src;
 
 	if (op->size > s->end_bits - s->pos)
 		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
 	uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
-					: bits_read_le(s->base, s->avail, s->pos, op->size);
+	                                : bits_read_le(s->base, s->avail, s->pos, op->size);
 	s->pos += op->size;
 	if (op->flags & OPF_SIGNED)
 		v->s = bits_sign_extend(x, op->size);
@@ -269,7 +270,7 @@ static inline int run_scalar(struct run *r, const struct op *op, struct val *v)
 		if (op->size > s->end_bits - s->pos)
 			return error(d, -SPOOR_ETRUNCATED, "float runs past the packet content");
 		uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
-						: bits_read_le(s->base, s->avail, s->pos, op->size);
+		                                : bits_read_le(s->base, s->avail, s->pos, op->size);
 		s->pos += op->size;
 		if (op->code == OP_FLOAT32) {
 			uint32_t x32 = (uint32_t) x;

@@ -13,9 +13,9 @@
 
 #include "plan.h"
 
-#define VAL_NONE       UINT32_MAX
+#define VAL_NONE         UINT32_MAX
 #define DECODE_MAX_VALS  (1u << 22) /* per table: bounds what one event may expand to */
-#define DECODE_MAX_DEPTH 100       /* struct nesting, above what plans allow */
+#define DECODE_MAX_DEPTH 100        /* struct nesting, above what plans allow */
 
 struct val {
 	union {
@@ -44,13 +44,13 @@ struct bitsrc {
 
 struct decoder {
 	struct bitsrc *src;
-	struct val_table *table;          /* where this scope's values go */
+	struct val_table *table; /* where this scope's values go */
 	struct val_table *scope_table[SPOOR_SCOPE_COUNT + 1];
 	uint32_t scope_root[SPOOR_SCOPE_COUNT + 1];
-	uint64_t *clock;                  /* the stream's current clock value */
+	uint64_t *clock; /* the stream's current clock value */
 	uint64_t event_id;
 	int has_event_id;
-	const char *error;                /* static message on failure */
+	const char *error; /* static message on failure */
 };
 
 /* Decode one scope with its plan, appending to d->table; sets scope_root[scope].

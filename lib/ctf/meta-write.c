@@ -92,11 +92,26 @@ static void tb_quoted(struct tbuf *b, const char *s)
 	*o++ = '"';
 	for (; *s; s++) {
 		switch (*s) {
-		case '"': *o++ = '\\'; *o++ = '"'; break;
-		case '\\': *o++ = '\\'; *o++ = '\\'; break;
-		case '\n': *o++ = '\\'; *o++ = 'n'; break;
-		case '\t': *o++ = '\\'; *o++ = 't'; break;
-		case '\r': *o++ = '\\'; *o++ = 'r'; break;
+		case '"':
+			*o++ = '\\';
+			*o++ = '"';
+			break;
+		case '\\':
+			*o++ = '\\';
+			*o++ = '\\';
+			break;
+		case '\n':
+			*o++ = '\\';
+			*o++ = 'n';
+			break;
+		case '\t':
+			*o++ = '\\';
+			*o++ = 't';
+			break;
+		case '\r':
+			*o++ = '\\';
+			*o++ = 'r';
+			break;
 		default: *o++ = *s; break;
 		}
 	}
@@ -107,10 +122,9 @@ static void tb_quoted(struct tbuf *b, const char *s)
 
 static void tb_uuid(struct tbuf *b, const uint8_t u[16])
 {
-	tb_printf(b,
-		  "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-		  u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
-		  u[13], u[14], u[15]);
+	tb_printf(b, "\"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+	          u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
+	          u[13], u[14], u[15]);
 }
 
 /* ---- checks ---- */
@@ -187,12 +201,9 @@ static int check_field(const struct spoor_field_desc *f)
 	if (base != 2 && base != 8 && base != 10 && base != 16)
 		return -EINVAL;
 	switch (f->kind) {
-	case SPOOR_FK_INT:
-		return int_size_ok(f->size) ? 0 : -EINVAL;
-	case SPOOR_FK_FLOAT:
-		return f->size == 4 || f->size == 8 ? 0 : -EINVAL;
-	case SPOOR_FK_STRING:
-		return 0;
+	case SPOOR_FK_INT: return int_size_ok(f->size) ? 0 : -EINVAL;
+	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8 ? 0 : -EINVAL;
+	case SPOOR_FK_STRING: return 0;
 	case SPOOR_FK_ARRAY:
 	case SPOOR_FK_SEQUENCE:
 		if (!int_size_ok(f->size) || (f->text && f->size != 1))
@@ -203,15 +214,15 @@ static int check_field(const struct spoor_field_desc *f)
 			return -EINVAL;
 		for (uint32_t i = 0; i < f->nentries; i++) {
 			const struct spoor_enum_entry *e = &f->entries[i];
-			bool ordered = f->is_signed ? e->lo <= e->hi : (uint64_t) e->lo <= (uint64_t) e->hi;
+			bool ordered =
+			    f->is_signed ? e->lo <= e->hi : (uint64_t) e->lo <= (uint64_t) e->hi;
 			if (!e->label || !text_ok(e->label) || !ordered ||
 			    !enum_value_ok(e->lo, 8u * f->size, f->is_signed) ||
 			    !enum_value_ok(e->hi, 8u * f->size, f->is_signed))
 				return -EINVAL;
 		}
 		return 0;
-	default:
-		return -EINVAL;
+	default: return -EINVAL;
 	}
 }
 
@@ -280,7 +291,7 @@ static int u32_cmp(const void *a, const void *b)
 }
 
 static int check_trace(const struct meta_trace *t, const struct spoor_event_desc *const *events,
-		       size_t nevents)
+                       size_t nevents)
 {
 	if (!ident_ok(t->clock.name) || !t->clock.freq ||
 	    (t->clock.description && !text_ok(t->clock.description)) || (nevents && !events) ||
@@ -313,11 +324,11 @@ static int check_trace(const struct meta_trace *t, const struct spoor_event_desc
 /* ---- events ---- */
 
 static void put_integer(struct tbuf *b, unsigned bytes, bool is_signed, unsigned base, bool be,
-			bool text)
+                        bool text)
 {
 	tb_printf(b, "integer { size = %u; align = %u; signed = %d; encoding = %s; base = %u;%s }",
-		  8 * bytes, b->packed ? 8 : 8 * bytes, is_signed ? 1 : 0, text ? "UTF8" : "none", base,
-		  be ? " byte_order = be;" : "");
+	          8 * bytes, b->packed ? 8 : 8 * bytes, is_signed ? 1 : 0, text ? "UTF8" : "none",
+	          base, be ? " byte_order = be;" : "");
 }
 
 static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
@@ -330,12 +341,11 @@ static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
 		break;
 	case SPOOR_FK_FLOAT:
 		tb_printf(b, "floating_point { exp_dig = %u; mant_dig = %u; align = %u;%s } _%s;\n",
-			  f->size == 4 ? 8u : 11u, f->size == 4 ? 24u : 53u, b->packed ? 8u : 8u * f->size,
-			  f->big_endian ? " byte_order = be;" : "", f->name);
+		          f->size == 4 ? 8u : 11u, f->size == 4 ? 24u : 53u,
+		          b->packed ? 8u : 8u * f->size, f->big_endian ? " byte_order = be;" : "",
+		          f->name);
 		break;
-	case SPOOR_FK_STRING:
-		tb_printf(b, "string _%s;\n", f->name);
-		break;
+	case SPOOR_FK_STRING: tb_printf(b, "string _%s;\n", f->name); break;
 	case SPOOR_FK_ARRAY:
 		put_integer(b, f->size, f->is_signed, base_of(f), f->big_endian, f->text);
 		tb_printf(b, " _%s[%" PRIu32 "];\n", f->name, f->length);
@@ -423,7 +433,7 @@ int ctf_meta_write_event(const struct spoor_event_desc *ev, int packed, char **t
 /* ---- the whole metadata ---- */
 
 int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *const *events,
-		   size_t nevents, char **text, size_t *len)
+                   size_t nevents, char **text, size_t *len)
 {
 	struct tbuf b = {0};
 
@@ -438,26 +448,27 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 	if ((rc = check_trace(t, events, nevents)))
 		return rc;
 
-	tb_put(&b, "/* CTF 1.8 */\n\n"
-		   "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
-		   "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-		   "typealias integer { size = 32; align = 32; signed = false; } := uint32_t;\n"
-		   "typealias integer { size = 64; align = 64; signed = false; } := uint64_t;\n"
-		   "typealias integer { size = 32; align = 8; signed = false; } := uint32_packed_t;\n\n"
-		   "trace {\n"
-		   "\tmajor = 1;\n"
-		   "\tminor = 8;\n"
-		   "\tuuid = ");
+	tb_put(&b,
+	       "/* CTF 1.8 */\n\n"
+	       "typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	       "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	       "typealias integer { size = 32; align = 32; signed = false; } := uint32_t;\n"
+	       "typealias integer { size = 64; align = 64; signed = false; } := uint64_t;\n"
+	       "typealias integer { size = 32; align = 8; signed = false; } := uint32_packed_t;\n\n"
+	       "trace {\n"
+	       "\tmajor = 1;\n"
+	       "\tminor = 8;\n"
+	       "\tuuid = ");
 	tb_uuid(&b, t->uuid);
 	tb_put(&b, ";\n"
-		   "\tbyte_order = le;\n"
-		   "\tpacket.header := struct {\n"
-		   "\t\tuint32_t magic;\n"
-		   "\t\tuint8_t  uuid[16];\n"
-		   "\t\tuint32_t stream_id;\n"
-		   "\t\tuint64_t stream_instance_id;\n"
-		   "\t};\n"
-		   "};\n\n");
+	           "\tbyte_order = le;\n"
+	           "\tpacket.header := struct {\n"
+	           "\t\tuint32_t magic;\n"
+	           "\t\tuint8_t  uuid[16];\n"
+	           "\t\tuint32_t stream_id;\n"
+	           "\t\tuint64_t stream_instance_id;\n"
+	           "\t};\n"
+	           "};\n\n");
 
 	if (t->nenv) {
 		tb_put(&b, "env {\n");
@@ -483,61 +494,61 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 		tb_put(&b, ";\n");
 	}
 	tb_printf(&b,
-		  "\tfreq = %" PRIu64 ";\n"
-		  "\toffset_s = %" PRId64 ";\n"
-		  "\toffset = %" PRIu64 ";\n"
-		  "\tprecision = 1;\n"
-		  "\tabsolute = FALSE;\n"
-		  "};\n\n",
-		  c->freq, c->offset_s, c->offset);
+	          "\tfreq = %" PRIu64 ";\n"
+	          "\toffset_s = %" PRId64 ";\n"
+	          "\toffset = %" PRIu64 ";\n"
+	          "\tprecision = 1;\n"
+	          "\tabsolute = FALSE;\n"
+	          "};\n\n",
+	          c->freq, c->offset_s, c->offset);
 	static const unsigned clock_sizes[] = {27, 32, 64};
 	for (unsigned i = 0; i < 3; i++) {
 		unsigned size = clock_sizes[i];
 		tb_printf(&b,
-			  "typealias integer {\n"
-			  "\tsize = %u; align = %u; signed = false;\n"
-			  "\tmap = clock.%s.value;\n"
-			  "} := uint%u_clock_%s_t;\n\n",
-			  size, size == 27 ? 1 : size, c->name, size, c->name);
+		          "typealias integer {\n"
+		          "\tsize = %u; align = %u; signed = false;\n"
+		          "\tmap = clock.%s.value;\n"
+		          "} := uint%u_clock_%s_t;\n\n",
+		          size, size == 27 ? 1 : size, c->name, size, c->name);
 	}
 	if (b.packed)
 		tb_printf(&b,
-			  "typealias integer {\n"
-			  "\tsize = 64; align = 8; signed = false;\n"
-			  "\tmap = clock.%s.value;\n"
-			  "} := uint64_clock_%s_packed_t;\n\n",
-			  c->name, c->name);
+		          "typealias integer {\n"
+		          "\tsize = 64; align = 8; signed = false;\n"
+		          "\tmap = clock.%s.value;\n"
+		          "} := uint64_clock_%s_packed_t;\n\n",
+		          c->name, c->name);
 
 	tb_printf(&b,
-		  "stream {\n"
-		  "\tid = 0;\n"
-		  "\tpacket.context := struct {\n"
-		  "\t\tuint64_clock_%s_t timestamp_begin;\n"
-		  "\t\tuint64_clock_%s_t timestamp_end;\n"
-		  "\t\tuint64_t content_size;\n"
-		  "\t\tuint64_t packet_size;\n"
-		  "\t\tuint64_t packet_seq_num;\n"
-		  "\t\tuint64_t events_discarded;\n"
-		  "\t\tuint32_t vpid;\n"
-		  "\t\tuint32_t vtid;\n"
-		  "\t};\n",
-		  c->name, c->name);
+	          "stream {\n"
+	          "\tid = 0;\n"
+	          "\tpacket.context := struct {\n"
+	          "\t\tuint64_clock_%s_t timestamp_begin;\n"
+	          "\t\tuint64_clock_%s_t timestamp_end;\n"
+	          "\t\tuint64_t content_size;\n"
+	          "\t\tuint64_t packet_size;\n"
+	          "\t\tuint64_t packet_seq_num;\n"
+	          "\t\tuint64_t events_discarded;\n"
+	          "\t\tuint32_t vpid;\n"
+	          "\t\tuint32_t vtid;\n"
+	          "\t};\n",
+	          c->name, c->name);
 	tb_printf(&b,
-		  "\tevent.header := struct {\n"
-		  "\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
-		  "\t\tvariant <id> {\n"
-		  "\t\t\tstruct {\n"
-		  "\t\t\t\tuint27_clock_%s_t timestamp;\n"
-		  "\t\t\t} compact;\n"
-		  "\t\t\tstruct {\n"
-		  "\t\t\t\t%s id;\n"
-		  "\t\t\t\tuint64_clock_%s%s_t timestamp;\n"
-		  "\t\t\t} extended;\n"
-		  "\t\t} v;\n"
-		  "\t} align(8);\n"
-		  "};\n\n",
-		  c->name, b.packed ? "uint32_packed_t" : "uint32_t", c->name,
-		  b.packed ? "_packed" : "");
+	          "\tevent.header := struct {\n"
+	          "\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	          "\t\tvariant <id> {\n"
+	          "\t\t\tstruct {\n"
+	          "\t\t\t\tuint27_clock_%s_t timestamp;\n"
+	          "\t\t\t} compact;\n"
+	          "\t\t\tstruct {\n"
+	          "\t\t\t\t%s id;\n"
+	          "\t\t\t\tuint64_clock_%s%s_t timestamp;\n"
+	          "\t\t\t} extended;\n"
+	          "\t\t} v;\n"
+	          "\t} align(8);\n"
+	          "};\n\n",
+	          c->name, b.packed ? "uint32_packed_t" : "uint32_t", c->name,
+	          b.packed ? "_packed" : "");
 
 	for (size_t i = 0; i < nevents; i++)
 		put_event(&b, events[i]);

@@ -64,7 +64,7 @@
 #include "spoor/tracepoint-types.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-	       "spoor's tracer writes little-endian traces: byte_order = le in the metadata");
+               "spoor's tracer writes little-endian traces: byte_order = le in the metadata");
 
 /* An env entry: `key = "str";` when is_str, else `key = num;`. key is an identifier. */
 struct meta_env {
@@ -106,7 +106,7 @@ struct meta_trace {
  * name, two events with the same id, a clock without a name or frequency.
  */
 int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *const *events,
-		   size_t nevents, char **text, size_t *len);
+                   size_t nevents, char **text, size_t *len);
 
 /* The same for one more event class, to append to an existing metadata file when a provider
  * is registered later (dlopen): just its `event { ... };` block. */

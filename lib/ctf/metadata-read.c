@@ -21,11 +21,11 @@
 static uint32_t load32(const unsigned char *p, int be)
 {
 	return be ? (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3]
-		  : (uint32_t) p[3] << 24 | (uint32_t) p[2] << 16 | (uint32_t) p[1] << 8 | p[0];
+	          : (uint32_t) p[3] << 24 | (uint32_t) p[2] << 16 | (uint32_t) p[1] << 8 | p[0];
 }
 
-static int packetized(const unsigned char *data, size_t size, char **text, size_t *len,
-		      char *err, size_t errlen)
+static int packetized(const unsigned char *data, size_t size, char **text, size_t *len, char *err,
+                      size_t errlen)
 {
 	int be = load32(data, 1) == META_MAGIC;
 	size_t off = 0, n = 0;
@@ -41,21 +41,25 @@ static int packetized(const unsigned char *data, size_t size, char **text, size_
 		const unsigned char *h = data + off;
 		if (load32(h, be) != META_MAGIC) {
 			snprintf(err, errlen, "offset %zu: bad metadata packet magic 0x%08x", off,
-				 load32(h, be));
+			         load32(h, be));
 			goto bad;
 		}
 		uint32_t content = load32(h + 24, be), packet = load32(h + 28, be);
 		if (h[32] || h[33] || h[34]) {
-			snprintf(err, errlen, "offset %zu: compressed, encrypted or checksummed "
-					      "metadata is not supported", off);
+			snprintf(err, errlen,
+			         "offset %zu: compressed, encrypted or checksummed "
+			         "metadata is not supported",
+			         off);
 			free(out);
 			return -SPOOR_EUNSUPPORTED;
 		}
-		if (content % 8 || packet % 8 || content > packet || content < META_HEADER_LEN * 8 ||
-		    packet / 8 > size - off) {
-			snprintf(err, errlen,
-				 "offset %zu: metadata packet sizes out of bounds (content %u bits, "
-				 "packet %u bits, %zu bytes left)", off, content, packet, size - off);
+		if (content % 8 || packet % 8 || content > packet ||
+		    content < META_HEADER_LEN * 8 || packet / 8 > size - off) {
+			snprintf(
+			    err, errlen,
+			    "offset %zu: metadata packet sizes out of bounds (content %u bits, "
+			    "packet %u bits, %zu bytes left)",
+			    off, content, packet, size - off);
 			goto bad;
 		}
 		size_t body = content / 8 - META_HEADER_LEN;
@@ -72,8 +76,8 @@ bad:
 	return -SPOOR_EMETA_PACKET;
 }
 
-int ctf_metadata_decode(const unsigned char *data, size_t size, char **text, size_t *len,
-			char *err, size_t errlen)
+int ctf_metadata_decode(const unsigned char *data, size_t size, char **text, size_t *len, char *err,
+                        size_t errlen)
 {
 	if (size > TSDL_MAX_TEXT) {
 		snprintf(err, errlen, "metadata larger than %u bytes", TSDL_MAX_TEXT);

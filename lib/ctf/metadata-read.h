@@ -9,7 +9,7 @@
  * code and writes a message naming the file and offset into err. */
 int ctf_metadata_read(const char *path, char **text, size_t *len, char *err, size_t errlen);
 /* The same from bytes in memory (used by the fuzzers). */
-int ctf_metadata_decode(const unsigned char *data, size_t size, char **text, size_t *len,
-			char *err, size_t errlen);
+int ctf_metadata_decode(const unsigned char *data, size_t size, char **text, size_t *len, char *err,
+                        size_t errlen);
 
 #endif

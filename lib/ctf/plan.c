@@ -70,17 +70,17 @@ static const struct {
 	const char *prefix;
 	int scope;
 } scope_prefixes[] = {
-	{"trace.packet.header.", PLAN_SCOPE_PACKET_HEADER},
-	{"stream.packet.context.", SPOOR_SCOPE_PACKET_CONTEXT},
-	{"stream.event.header.", SPOOR_SCOPE_EVENT_HEADER},
-	{"stream.event.context.", SPOOR_SCOPE_STREAM_EVENT_CONTEXT},
-	{"event.context.", SPOOR_SCOPE_EVENT_CONTEXT},
-	{"event.fields.", SPOOR_SCOPE_PAYLOAD},
+    {"trace.packet.header.", PLAN_SCOPE_PACKET_HEADER},
+    {"stream.packet.context.", SPOOR_SCOPE_PACKET_CONTEXT},
+    {"stream.event.header.", SPOOR_SCOPE_EVENT_HEADER},
+    {"stream.event.context.", SPOOR_SCOPE_STREAM_EVENT_CONTEXT},
+    {"event.context.", SPOOR_SCOPE_EVENT_CONTEXT},
+    {"event.fields.", SPOOR_SCOPE_PAYLOAD},
 };
 
 /* Follow names through nested structs from type t; fills r->chain from position `at`. */
 static int follow(struct compiler *c, const struct ctf_type *t, const char *rest, struct ref *r,
-		  unsigned at, const struct ctf_type **target)
+                  unsigned at, const struct ctf_type **target)
 {
 	char name[256];
 
@@ -103,12 +103,14 @@ static int follow(struct compiler *c, const struct ctf_type *t, const char *rest
 	return 0;
 }
 
-static int resolve(struct compiler *c, const char *path, uint32_t *out, const struct ctf_type **target)
+static int resolve(struct compiler *c, const char *path, uint32_t *out,
+                   const struct ctf_type **target)
 {
 	struct ref r = {.scope = -1};
 	int found = 0;
 
-	for (unsigned i = 0; i < sizeof(scope_prefixes) / sizeof(scope_prefixes[0]) && !found; i++) {
+	for (unsigned i = 0; i < sizeof(scope_prefixes) / sizeof(scope_prefixes[0]) && !found;
+	     i++) {
 		size_t n = strlen(scope_prefixes[i].prefix);
 		if (strncmp(path, scope_prefixes[i].prefix, n))
 			continue;
@@ -133,14 +135,15 @@ static int resolve(struct compiler *c, const char *path, uint32_t *out, const st
 				continue;
 			r.up = (uint8_t) (c->sp - 1 - k);
 			r.chain[0] = (uint16_t) i;
-			if (follow(c, c->stack[k].t->s.fields[i].type, dot ? dot + 1 : "", &r, 1, target))
+			if (follow(c, c->stack[k].t->s.fields[i].type, dot ? dot + 1 : "", &r, 1,
+			           target))
 				return fail(c, "cannot resolve field path '%s'", path);
 			found = 1;
 		}
 		/* Then the scopes decoded before this one, nearest first. */
-		static const int earlier[] = {SPOOR_SCOPE_EVENT_CONTEXT, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-					      SPOOR_SCOPE_EVENT_HEADER, SPOOR_SCOPE_PACKET_CONTEXT,
-					      PLAN_SCOPE_PACKET_HEADER};
+		static const int earlier[] = {
+		    SPOOR_SCOPE_EVENT_CONTEXT, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+		    SPOOR_SCOPE_EVENT_HEADER, SPOOR_SCOPE_PACKET_CONTEXT, PLAN_SCOPE_PACKET_HEADER};
 		for (unsigned e = 0; e < 5 && !found; e++) {
 			const struct ctf_type *root = c->scopes->type[earlier[e]];
 			if (earlier[e] == c->scope || !root)
@@ -166,7 +169,7 @@ static int resolve(struct compiler *c, const char *path, uint32_t *out, const st
 static int emit(struct compiler *c, const struct ctf_type *t, const char *name);
 
 static int emit_int(struct compiler *c, const struct ctf_type *t, const struct ctf_type *it,
-		    const char *name)
+                    const char *name)
 {
 	uint32_t i = new_op(c, t, OP_INT);
 	if (i == UINT32_MAX)
@@ -174,8 +177,8 @@ static int emit_int(struct compiler *c, const struct ctf_type *t, const struct c
 	struct op *op = &c->ops[i];
 	op->size = (uint16_t) it->i.size;
 	op->min_bits = it->i.size;
-	op->flags = (it->i.is_signed ? OPF_SIGNED : 0) |
-		    (ctf_bo(c->m, it->i.bo) == CTF_BO_BE ? OPF_BE : 0);
+	op->flags =
+	    (it->i.is_signed ? OPF_SIGNED : 0) | (ctf_bo(c->m, it->i.bo) == CTF_BO_BE ? OPF_BE : 0);
 	/* The packet context's timestamps are handled by the stream reader: timestamp_end must
 	 * not move the clock that the next events are reconstructed from. */
 	if (it->i.map_clock && c->scope != SPOOR_SCOPE_PACKET_CONTEXT)
@@ -217,7 +220,7 @@ static int emit_variant(struct compiler *c, const struct ctf_type *t)
 		for (unsigned o = 0; o < t->s.n; o++)
 			if (label_matches(t->s.fields[o].name, tag->e.entries[e].label)) {
 				vt->ranges[vt->nranges++] = (struct variant_range){
-					tag->e.entries[e].lo, tag->e.entries[e].hi, o};
+				    tag->e.entries[e].lo, tag->e.entries[e].hi, o};
 				break;
 			}
 	vt->noptions = t->s.n;
@@ -308,7 +311,9 @@ static int emit_type(struct compiler *c, const struct ctf_type *t, const char *n
 			return -SPOOR_EMETA_SEMANTIC;
 		if (!seq && t->a.len > UINT32_MAX)
 			return fail(c, "array length too large in '%s'", name ? name : "?");
-		i = new_op(c, t, text ? (seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY) : (seq ? OP_SEQUENCE : OP_ARRAY));
+		i = new_op(c, t,
+		           text ? (seq ? OP_TEXT_SEQ : OP_TEXT_ARRAY)
+		                : (seq ? OP_SEQUENCE : OP_ARRAY));
 		if (i == UINT32_MAX)
 			return -1;
 		c->ops[i].arg = seq ? ref : (uint32_t) t->a.len;
@@ -379,15 +384,14 @@ static void detect_lttng_header(struct plan *p)
 	const struct variant_table *vt = &p->variants[o[2].arg];
 	const struct ref *r = &p->refs[vt->ref];
 	uint64_t ext = ((uint64_t) 1 << o[1].size) - 1;
-	if (r->scope >= 0 || r->up != 0 || r->depth != 1 || r->chain[0] != 0 ||
-	    vt->noptions != 2 || vt->option_ops[0] != 3 || vt->option_ops[1] != 5 ||
-	    vt->nranges != 2)
+	if (r->scope >= 0 || r->up != 0 || r->depth != 1 || r->chain[0] != 0 || vt->noptions != 2 ||
+	    vt->option_ops[0] != 3 || vt->option_ops[1] != 5 || vt->nranges != 2)
 		return;
 	/* compact for 0 .. ext-1, extended for ext exactly */
 	for (uint32_t k = 0; k < 2; k++) {
 		const struct variant_range *vr = &vt->ranges[k];
 		bool ok = vr->option == 0 ? vr->lo == 0 && (uint64_t) vr->hi == ext - 1
-					  : (uint64_t) vr->lo == ext && (uint64_t) vr->hi == ext;
+		                          : (uint64_t) vr->lo == ext && (uint64_t) vr->hi == ext;
 		if (!ok)
 			return;
 	}
@@ -396,10 +400,10 @@ static void detect_lttng_header(struct plan *p)
 }
 
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
-		 int scope, struct plan **out, char *err, size_t errlen)
+                 int scope, struct plan **out, char *err, size_t errlen)
 {
-	struct compiler c = {.a = a, .m = m, .scopes = scopes, .scope = scope, .err = err,
-			     .errlen = errlen};
+	struct compiler c = {
+	    .a = a, .m = m, .scopes = scopes, .scope = scope, .err = err, .errlen = errlen};
 	struct plan *p = arena_alloc(a, sizeof(*p));
 	int rc = 0;
 

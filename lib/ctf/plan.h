@@ -47,9 +47,9 @@ struct op {
 
 /* Where a referenced field's value lives once decoded. */
 struct ref {
-	int8_t scope;     /* enum spoor_scope, or -1: relative to the enclosing structs */
-	uint8_t up;       /* relative: how many enclosing structs to climb */
-	uint8_t depth;    /* length of chain */
+	int8_t scope;      /* enum spoor_scope, or -1: relative to the enclosing structs */
+	uint8_t up;        /* relative: how many enclosing structs to climb */
+	uint8_t depth;     /* length of chain */
 	uint8_t is_signed; /* the target integer's signedness */
 	uint16_t chain[8]; /* member ordinals from there down */
 };
@@ -96,6 +96,6 @@ struct plan_scopes {
 /* Compile type (a struct, or NULL for an empty scope) of scope `scope`. Builds into the
  * arena. Returns 0 or -SPOOR_EMETA_SEMANTIC with a message in err. */
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
-		 int scope, struct plan **out, char *err, size_t errlen);
+                 int scope, struct plan **out, char *err, size_t errlen);
 
 #endif

@@ -16,7 +16,7 @@
 static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 {
 	snprintf(s->error, sizeof(s->error), "%s: offset %llu: %s", s->path,
-		 (unsigned long long) (s->pkt_off + s->src.pos / 8), what);
+	         (unsigned long long) (s->pkt_off + s->src.pos / 8), what);
 	/* s->ec stays: the event in hand remains a valid view until the next call. */
 	s->done = true;
 	s->damaged = true;
@@ -24,7 +24,7 @@ static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 }
 
 static int damage(struct ctf_stream *s, int code, const char *fmt, unsigned long long a,
-		  unsigned long long b)
+                  unsigned long long b)
 {
 	char what[200];
 
@@ -53,7 +53,8 @@ static int check_uuid(struct ctf_stream *s, uint32_t root, int ord)
 		return 0;
 	for (unsigned i = 0; i < 16; i++)
 		if (t->v[t->kids[t->v[vi].kids + i]].u != m->uuid[i])
-			return mark_damaged(s, -SPOOR_EPACKET, "packet UUID differs from the trace UUID");
+			return mark_damaged(s, -SPOOR_EPACKET,
+			                    "packet UUID differs from the trace UUID");
 	return 0;
 }
 
@@ -71,7 +72,7 @@ static int read_packet_header(struct ctf_stream *s)
 		if (magic != CTF_PACKET_MAGIC) {
 			s->src.pos = 0;
 			return damage(s, -SPOOR_EMAGIC, "bad packet magic 0x%llx (expected 0x%llx)",
-				      magic, CTF_PACKET_MAGIC);
+			              magic, CTF_PACKET_MAGIC);
 		}
 	}
 	if (root != VAL_NONE && role[ROLE_UUID] >= 0 && (rc = check_uuid(s, root, role[ROLE_UUID])))
@@ -82,16 +83,18 @@ static int read_packet_header(struct ctf_stream *s)
 		sc = ctf_meta_stream(&t->meta, id);
 		if (!sc)
 			return damage(s, -SPOOR_ENOSTREAM,
-				      "packet names stream class %llu, which the metadata does not "
-				      "declare (%llu classes)", id, t->meta.nstreams);
+			              "packet names stream class %llu, which the metadata does not "
+			              "declare (%llu classes)",
+			              id, t->meta.nstreams);
 	} else if (t->meta.nstreams == 1) {
 		sc = t->meta.streams[0];
 	} else {
 		return mark_damaged(s, -SPOOR_ENOSTREAM, "packet header has no stream_id");
 	}
 	if (s->sc && sc != s->sc)
-		return damage(s, -SPOOR_EPACKET, "stream class changes from %llu to %llu mid-stream",
-			      s->sc->id, sc->id);
+		return damage(s, -SPOOR_EPACKET,
+		              "stream class changes from %llu to %llu mid-stream", s->sc->id,
+		              sc->id);
 	s->sc = sc;
 	s->scp = sc->plan;
 	s->stream_id = sc->id;
@@ -137,10 +140,12 @@ static int packet_open(struct ctf_stream *s)
 	if (root != VAL_NONE && role[ROLE_CONTENT_SIZE] >= 0)
 		content_bits = root_value(&s->pkt_table, root, role[ROLE_CONTENT_SIZE]);
 	if (packet_bits == 0 || packet_bits % 8)
-		return damage(s, -SPOOR_EPACKET, "invalid packet size %llu bits (%llu)", packet_bits, packet_bits % 8);
+		return damage(s, -SPOOR_EPACKET, "invalid packet size %llu bits (%llu)",
+		              packet_bits, packet_bits % 8);
 	if (content_bits > packet_bits)
-		return damage(s, -SPOOR_EPACKET, "content size %llu bits exceeds packet size %llu bits",
-			      content_bits, packet_bits);
+		return damage(s, -SPOOR_EPACKET,
+		              "content size %llu bits exceeds packet size %llu bits", content_bits,
+		              packet_bits);
 	/* A file cut inside a packet (a tracer killed mid-write): read the events that are
 	 * there, then report the cut. */
 	s->cut_bytes = 0;
@@ -152,8 +157,9 @@ static int packet_open(struct ctf_stream *s)
 	}
 	if (content_bits < s->src.pos)
 		return damage(s, -SPOOR_EPACKET,
-			      "content size %llu bits is smaller than the packet header and "
-			      "context (%llu bits)", content_bits, s->src.pos);
+		              "content size %llu bits is smaller than the packet header and "
+		              "context (%llu bits)",
+		              content_bits, s->src.pos);
 	s->src.end_bits = content_bits;
 	s->pkt_bytes = packet_bits / 8;
 	if (root != VAL_NONE && role[ROLE_CPU_ID] >= 0)
@@ -257,9 +263,11 @@ int ctf_stream_next(struct ctf_stream *s)
 		}
 		if (s->src.pos >= s->src.end_bits) {
 			if (s->cut_bytes)
-				return damage(s, -SPOOR_ETRUNCATED,
-					      "the file ends inside a packet (%llu of its %llu bytes "
-					      "are there)", s->pkt_bytes, s->cut_bytes);
+				return damage(
+				    s, -SPOOR_ETRUNCATED,
+				    "the file ends inside a packet (%llu of its %llu bytes "
+				    "are there)",
+				    s->pkt_bytes, s->cut_bytes);
 			s->in_packet = false;
 			s->pkt_off += s->pkt_bytes;
 			continue;
@@ -276,8 +284,8 @@ int ctf_stream_next(struct ctf_stream *s)
 		if (!ec) {
 			s->src.pos = start;
 			return damage(s, -SPOOR_ENOEVENT,
-				      "event id %llu is not declared in stream class %llu", id,
-				      s->sc->id);
+			              "event id %llu is not declared in stream class %llu", id,
+			              s->sc->id);
 		}
 		s->ec = ec;
 		s->ecp = ec->plan;

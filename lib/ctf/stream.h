@@ -31,11 +31,11 @@ struct ctf_stream {
 	struct decoder dec;
 	uint64_t clock;
 	int64_t cpu;
-	uint64_t stream_id;          /* stream class id */
+	uint64_t stream_id; /* stream class id */
 	uint64_t instance_id;
 	bool has_instance_id;
-	uint64_t discarded_counter;  /* last events_discarded value seen */
-	uint64_t discarded;          /* total reported */
+	uint64_t discarded_counter; /* last events_discarded value seen */
+	uint64_t discarded;         /* total reported */
 	uint64_t packets, bytes;
 	bool in_packet, done, damaged;
 	char error[320];
@@ -44,7 +44,7 @@ struct ctf_stream {
 	const struct event_class_plans *ecp;
 	uint64_t ts_cycles;
 	int64_t ts_ns;
-	int decoded; /* last scope decoded (enum spoor_scope) */
+	int decoded;       /* last scope decoded (enum spoor_scope) */
 	uint64_t ev_start; /* bit offset of the event in its packet */
 };
 

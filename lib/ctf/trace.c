@@ -13,17 +13,17 @@
 #include "tsdl-parse.h"
 
 static const char *const role_names[ROLE_COUNT] = {
-	[ROLE_MAGIC] = "magic",
-	[ROLE_UUID] = "uuid",
-	[ROLE_STREAM_ID] = "stream_id",
-	[ROLE_STREAM_INSTANCE_ID] = "stream_instance_id",
-	[ROLE_TIMESTAMP_BEGIN] = "timestamp_begin",
-	[ROLE_TIMESTAMP_END] = "timestamp_end",
-	[ROLE_CONTENT_SIZE] = "content_size",
-	[ROLE_PACKET_SIZE] = "packet_size",
-	[ROLE_EVENTS_DISCARDED] = "events_discarded",
-	[ROLE_PACKET_SEQ_NUM] = "packet_seq_num",
-	[ROLE_CPU_ID] = "cpu_id",
+    [ROLE_MAGIC] = "magic",
+    [ROLE_UUID] = "uuid",
+    [ROLE_STREAM_ID] = "stream_id",
+    [ROLE_STREAM_INSTANCE_ID] = "stream_instance_id",
+    [ROLE_TIMESTAMP_BEGIN] = "timestamp_begin",
+    [ROLE_TIMESTAMP_END] = "timestamp_end",
+    [ROLE_CONTENT_SIZE] = "content_size",
+    [ROLE_PACKET_SIZE] = "packet_size",
+    [ROLE_EVENTS_DISCARDED] = "events_discarded",
+    [ROLE_PACKET_SEQ_NUM] = "packet_seq_num",
+    [ROLE_CPU_ID] = "cpu_id",
 };
 
 static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
@@ -33,7 +33,7 @@ static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
 		if (role[r] >= 0) {
 			const struct ctf_type *ft = t->s.fields[role[r]].type;
 			bool ok = ft->kind == CTF_INT || ft->kind == CTF_ENUM ||
-				  (r == ROLE_UUID && ft->kind == CTF_ARRAY);
+			          (r == ROLE_UUID && ft->kind == CTF_ARRAY);
 			if (!ok)
 				role[r] = -1;
 		}
@@ -41,7 +41,7 @@ static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
 }
 
 static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc, char *err,
-				size_t errlen)
+                                size_t errlen)
 {
 	struct arena *a = &t->meta.arena;
 	struct stream_class_plans *p = arena_alloc(a, sizeof(*p));
@@ -55,15 +55,16 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 	scopes.type[SPOOR_SCOPE_EVENT_HEADER] = sc->event_header;
 	scopes.type[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = sc->event_context;
 	if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PACKET_CONTEXT, &p->packet_context,
-			       err, errlen)) ||
-	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_HEADER, &p->event_header, err,
-			       errlen)) ||
+	                       err, errlen)) ||
+	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_HEADER, &p->event_header,
+	                       err, errlen)) ||
 	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-			       &p->event_context, err, errlen)))
+	                       &p->event_context, err, errlen)))
 		return rc;
 	find_roles(sc->packet_context, p->role);
 	if (p->role[ROLE_EVENTS_DISCARDED] >= 0) {
-		const struct ctf_type *dt = sc->packet_context->s.fields[p->role[ROLE_EVENTS_DISCARDED]].type;
+		const struct ctf_type *dt =
+		    sc->packet_context->s.fields[p->role[ROLE_EVENTS_DISCARDED]].type;
 		p->discarded_bits = dt->kind == CTF_ENUM ? dt->e.container->i.size : dt->i.size;
 	}
 	if (sc->clock) {
@@ -73,7 +74,7 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 		if (__builtin_add_overflow(sc->clock->offset_s, (int64_t) (off / freq), &off_s) ||
 		    __builtin_mul_overflow(off_s, (int64_t) 1000000000, &off_ns) ||
 		    __builtin_add_overflow(off_ns, (int64_t) ctf_cycles_to_ns(freq, off % freq),
-					   &p->clock_offset_ns)) {
+		                           &p->clock_offset_ns)) {
 			snprintf(err, errlen, "clock '%s': offset out of range", sc->clock->name);
 			return -SPOOR_EMETA_SEMANTIC;
 		}
@@ -87,10 +88,10 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 		scopes.type[SPOOR_SCOPE_EVENT_CONTEXT] = ec->context;
 		scopes.type[SPOOR_SCOPE_PAYLOAD] = ec->fields;
 		char sub[200] = "";
-		if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_CONTEXT, &ep->context,
-				       sub, sizeof(sub))) ||
+		if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_CONTEXT,
+		                       &ep->context, sub, sizeof(sub))) ||
 		    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PAYLOAD, &ep->payload, sub,
-				       sizeof(sub)))) {
+		                       sizeof(sub)))) {
 			snprintf(err, errlen, "event '%s': %s", ec->name, sub);
 			return rc;
 		}
@@ -100,14 +101,15 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 }
 
 int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
-			    size_t errlen)
+                            size_t errlen)
 {
 	struct tsdl_error perr;
 	int rc = tsdl_parse(text, len, &t->meta, &perr);
 
 	if (rc) {
 		if (perr.line)
-			snprintf(err, errlen, "line %u, column %u: %s", perr.line, perr.col, perr.msg);
+			snprintf(err, errlen, "line %u, column %u: %s", perr.line, perr.col,
+			         perr.msg);
 		else
 			snprintf(err, errlen, "%s", perr.msg);
 		return rc;
@@ -115,12 +117,11 @@ int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, c
 	struct plan_scopes scopes = {0};
 	scopes.type[PLAN_SCOPE_PACKET_HEADER] = t->meta.packet_header;
 	rc = plan_compile(&t->meta.arena, &t->meta, &scopes, PLAN_SCOPE_PACKET_HEADER,
-			  &t->packet_header, err, errlen);
+	                  &t->packet_header, err, errlen);
 	if (rc)
 		return rc;
 	find_roles(t->meta.packet_header, t->header_role);
-	for (unsigned i = 0; i < t->meta.nenv; i++)
-	{
+	for (unsigned i = 0; i < t->meta.nenv; i++) {
 		const struct ctf_env_entry *e = &t->meta.env[i];
 		if (e->is_string && !strcmp(e->key, "hostname")) {
 			t->hostname = e->text;

@@ -55,7 +55,7 @@ struct ctf_trace {
 int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen);
 /* Parse metadata text and compile plans (the part of open that fuzzers exercise). */
 int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
-			    size_t errlen);
+                            size_t errlen);
 void ctf_trace_free(struct ctf_trace *t);
 
 /* Cycles to ns with babeltrace2's arithmetic: exact at 1 GHz, through a double otherwise

@@ -19,7 +19,7 @@ struct tsdl_token {
 	enum tsdl_tok kind;
 	const char *start; /* into the source text */
 	size_t len;
-	uint64_t ival;     /* TOK_INT */
+	uint64_t ival; /* TOK_INT */
 	unsigned line, col;
 };
 

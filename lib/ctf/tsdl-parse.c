@@ -58,7 +58,8 @@ static int fail_at(struct parser *p, unsigned line, unsigned col, int code, cons
 }
 
 #define syntax(p, ...) fail_at((p), (p)->tok.line, (p)->tok.col, -SPOOR_EMETA_SYNTAX, __VA_ARGS__)
-#define semantic(p, ...) fail_at((p), (p)->tok.line, (p)->tok.col, -SPOOR_EMETA_SEMANTIC, __VA_ARGS__)
+#define semantic(p, ...)                                                                           \
+	fail_at((p), (p)->tok.line, (p)->tok.col, -SPOOR_EMETA_SEMANTIC, __VA_ARGS__)
 
 static int next(struct parser *p)
 {
@@ -260,7 +261,7 @@ static int value_uint(struct parser *p, const struct value *v, uint64_t max, uin
 {
 	if (v->kind != V_INT || v->negative || (uint64_t) v->i > max)
 		return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC,
-			       "expected an unsigned integer up to %llu", (unsigned long long) max);
+		               "expected an unsigned integer up to %llu", (unsigned long long) max);
 	*out = (uint64_t) v->i;
 	return 0;
 }
@@ -295,11 +296,11 @@ static int value_byte_order(struct parser *p, const struct value *v, enum ctf_by
 	else if (!strcmp(s, "le") || !strcmp(s, "little_endian") || !strcmp(s, "little"))
 		*bo = CTF_BO_LE;
 	else if (!strcmp(s, "be") || !strcmp(s, "network") || !strcmp(s, "big_endian") ||
-		 !strcmp(s, "big"))
+	         !strcmp(s, "big"))
 		*bo = CTF_BO_BE;
 	else
 		return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC,
-			       "byte_order must be le, be, network or native");
+		               "byte_order must be le, be, network or native");
 	return 0;
 }
 
@@ -312,9 +313,9 @@ static int value_uuid(struct parser *p, const struct value *v, uint8_t uuid[16])
 		if (*s == '-')
 			continue;
 		int d = (*s >= '0' && *s <= '9')   ? *s - '0'
-			: (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
-			: (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10
-						   : -1;
+		        : (*s >= 'a' && *s <= 'f') ? *s - 'a' + 10
+		        : (*s >= 'A' && *s <= 'F') ? *s - 'A' + 10
+		                                   : -1;
 		if (d < 0)
 			break;
 		if (n % 2 == 0)
@@ -368,14 +369,14 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 				return -1;
 			if (!u)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "integer size must be 1 to 64");
+				               "integer size must be 1 to 64");
 			t->i.size = (unsigned) u;
 		} else if (!strcmp(key, "align")) {
 			if (value_uint(p, &v, 1u << 16, &u))
 				return -1;
 			if (!u || (u & (u - 1)))
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "align must be a power of two");
+				               "align must be a power of two");
 			align = (unsigned) u;
 		} else if (!strcmp(key, "signed")) {
 			if (value_bool(p, &v, &t->i.is_signed))
@@ -388,17 +389,18 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 			if (v.kind == V_INT && (v.i == 2 || v.i == 8 || v.i == 10 || v.i == 16))
 				t->i.base = (enum ctf_base) v.i;
 			else if ((s[0] && strchr("diu", s[0]) && !s[1]) || !strcmp(s, "decimal") ||
-				 !strcmp(s, "dec"))
+			         !strcmp(s, "dec"))
 				t->i.base = CTF_BASE_DEC;
-			else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") || !strcmp(s, "x") ||
-				 !strcmp(s, "X") || !strcmp(s, "p"))
+			else if (!strcmp(s, "hexadecimal") || !strcmp(s, "hex") ||
+			         !strcmp(s, "x") || !strcmp(s, "X") || !strcmp(s, "p"))
 				t->i.base = CTF_BASE_HEX;
 			else if (!strcmp(s, "octal") || !strcmp(s, "oct") || !strcmp(s, "o"))
 				t->i.base = CTF_BASE_OCT;
 			else if (!strcmp(s, "binary") || !strcmp(s, "b"))
 				t->i.base = CTF_BASE_BIN;
 			else
-				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC, "invalid base");
+				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
+				               "invalid base");
 		} else if (!strcmp(key, "encoding")) {
 			const char *s = v.kind == V_PATH || v.kind == V_STRING ? v.s : "";
 			t->i.text = !strcasecmp(s, "UTF8") || !strcasecmp(s, "ASCII");
@@ -406,9 +408,10 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 			/* map = clock.NAME.value */
 			const char *s = v.kind == V_PATH ? v.s : "";
 			const char *dot = strrchr(s, '.');
-			if (strncmp(s, "clock.", 6) || !dot || dot <= s + 6 || strcmp(dot, ".value"))
+			if (strncmp(s, "clock.", 6) || !dot || dot <= s + 6 ||
+			    strcmp(dot, ".value"))
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "map must be clock.NAME.value");
+				               "map must be clock.NAME.value");
 			t->i.map_clock = arena_strndup(p->a, s + 6, (size_t) (dot - s - 6));
 		}
 		/* Unknown attributes are ignored, as babeltrace does. */
@@ -441,7 +444,7 @@ static int parse_float(struct parser *p, struct ctf_type **out)
 		} else if (!strcmp(key, "align")) {
 			if (value_uint(p, &v, 1u << 16, &u) || !u || (u & (u - 1)))
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "align must be a power of two");
+				               "align must be a power of two");
 			align = (unsigned) u;
 		} else if (!strcmp(key, "byte_order")) {
 			if (value_byte_order(p, &v, &t->f.bo))
@@ -451,7 +454,8 @@ static int parse_float(struct parser *p, struct ctf_type **out)
 	if (rc < 0)
 		return -1;
 	unsigned size = t->f.exp_dig + t->f.mant_dig;
-	if (!((t->f.exp_dig == 8 && t->f.mant_dig == 24) || (t->f.exp_dig == 11 && t->f.mant_dig == 53)))
+	if (!((t->f.exp_dig == 8 && t->f.mant_dig == 24) ||
+	      (t->f.exp_dig == 11 && t->f.mant_dig == 53)))
 		return semantic(p, "only 32- and 64-bit IEEE 754 floating point is supported");
 	t->align = align ? align : default_align(size);
 	*out = t;
@@ -500,7 +504,8 @@ static int parse_struct(struct parser *p, struct ctf_type **out)
 	} else if (name) {
 		t = alias_find(p, NS_STRUCT, name);
 		if (!t)
-			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown struct '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown struct '%s'",
+			               name);
 	} else {
 		return syntax(p, "expected a struct name or body");
 	}
@@ -557,7 +562,8 @@ static int parse_variant(struct parser *p, struct ctf_type **out)
 	} else if (name) {
 		t = alias_find(p, NS_VARIANT, name);
 		if (!t)
-			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown variant '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown variant '%s'",
+			               name);
 	} else {
 		return syntax(p, "expected a variant name or body");
 	}
@@ -595,7 +601,8 @@ static int parse_enum(struct parser *p, struct ctf_type **out)
 			return syntax(p, "expected an enum body");
 		t = alias_find(p, NS_ENUM, name);
 		if (!t)
-			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown enum '%s'", name);
+			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown enum '%s'",
+			               name);
 		*out = t;
 		return 0;
 	}
@@ -708,7 +715,8 @@ static int parse_type_spec(struct parser *p, struct ctf_type **out, const char *
 			name[n] = '\0';
 			*out = alias_find(p, NS_ALIAS, name);
 			if (!*out)
-				rc = fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "unknown type '%s'", name);
+				rc = fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
+				             "unknown type '%s'", name);
 		}
 	} else {
 		rc = syntax(p, "expected a type, found '%.*s'", (int) p->tok.len, p->tok.start);
@@ -719,7 +727,7 @@ static int parse_type_spec(struct parser *p, struct ctf_type **out, const char *
 
 /* `NAME [len]...`, wrapping base into arrays or sequences, outermost dimension first. */
 static int parse_declarator(struct parser *p, struct ctf_type *base, const char **name,
-			    struct ctf_type **out)
+                            struct ctf_type **out)
 {
 	struct {
 		bool is_seq;
@@ -756,7 +764,8 @@ static int parse_declarator(struct parser *p, struct ctf_type *base, const char 
 	}
 	struct ctf_type *t = base;
 	for (unsigned i = ndims; i-- > 0;) {
-		struct ctf_type *arr = ctf_type_new(p->a, dims[i].is_seq ? CTF_SEQUENCE : CTF_ARRAY);
+		struct ctf_type *arr =
+		    ctf_type_new(p->a, dims[i].is_seq ? CTF_SEQUENCE : CTF_ARRAY);
 		if (!arr)
 			return semantic(p, "out of memory");
 		arr->a.elem = t;
@@ -820,7 +829,7 @@ static char *shown_name(struct parser *p, const char *name)
 }
 
 static int add_field(struct parser *p, struct ctf_type *st, unsigned *cap, const char *name,
-		     struct ctf_type *t)
+                     struct ctf_type *t)
 {
 	if (st->s.n >= TSDL_MAX_FIELDS)
 		return semantic(p, "too many fields");
@@ -886,7 +895,8 @@ static int parse_struct_body(struct parser *p, struct ctf_type *st)
 static int check_scope_type(struct parser *p, const struct value *v)
 {
 	if (v->type->kind != CTF_STRUCT)
-		return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC, "a scope must be a struct");
+		return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC,
+		               "a scope must be a struct");
 	return 0;
 }
 
@@ -911,7 +921,7 @@ static int parse_trace_block(struct parser *p)
 				return -1;
 			if (p->m->bo == CTF_BO_NATIVE)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "the trace byte_order cannot be native");
+				               "the trace byte_order cannot be native");
 			p->bo_set = 1;
 		} else if (!strcmp(key, "packet.header")) {
 			if (v.kind != V_TYPE || check_scope_type(p, &v))
@@ -934,7 +944,7 @@ static int parse_env_block(struct parser *p)
 
 	while ((rc = parse_attr(p, &key, &v)) == 0) {
 		struct ctf_env_entry *arr =
-			grow(p, p->m->env, &p->m->cap_env, p->m->nenv, sizeof(*arr));
+		    grow(p, p->m->env, &p->m->cap_env, p->m->nenv, sizeof(*arr));
 		if (!arr)
 			return -1;
 		p->m->env = arr;
@@ -949,7 +959,8 @@ static int parse_env_block(struct parser *p)
 			e->is_string = true;
 			e->text = v.s;
 		} else {
-			return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC, "invalid env value");
+			return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
+			               "invalid env value");
 		}
 	}
 	return rc < 0 ? -1 : next(p);
@@ -982,11 +993,11 @@ static int parse_clock_block(struct parser *p)
 				return -1;
 			if (!c->freq)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "clock frequency cannot be 0");
+				               "clock frequency cannot be 0");
 		} else if (!strcmp(key, "offset_s")) {
 			if (v.kind != V_INT)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "offset_s must be an integer");
+				               "offset_s must be an integer");
 			c->offset_s = v.i;
 		} else if (!strcmp(key, "offset")) {
 			if (value_uint(p, &v, UINT64_MAX, &c->offset))
@@ -1004,7 +1015,8 @@ static int parse_clock_block(struct parser *p)
 		return -1;
 	if (!c->name)
 		return semantic(p, "clock without a name");
-	struct ctf_clock **arr = grow(p, p->m->clocks, &p->m->cap_clocks, p->m->nclocks, sizeof(*arr));
+	struct ctf_clock **arr =
+	    grow(p, p->m->clocks, &p->m->cap_clocks, p->m->nclocks, sizeof(*arr));
 	if (!arr)
 		return -1;
 	p->m->clocks = arr;
@@ -1027,7 +1039,7 @@ static int parse_stream_block(struct parser *p)
 				return -1;
 			sc->has_id = true;
 		} else if (!strcmp(key, "event.header") || !strcmp(key, "event.context") ||
-			   !strcmp(key, "packet.context")) {
+		           !strcmp(key, "packet.context")) {
 			if (v.kind != V_TYPE || check_scope_type(p, &v))
 				return -1;
 			if (!strcmp(key, "event.header"))
@@ -1043,7 +1055,7 @@ static int parse_stream_block(struct parser *p)
 	if (ctf_meta_stream(p->m, sc->id))
 		return semantic(p, "stream id %llu declared twice", (unsigned long long) sc->id);
 	struct ctf_stream_class **arr =
-		grow(p, p->m->streams, &p->m->cap_streams, p->m->nstreams, sizeof(*arr));
+	    grow(p, p->m->streams, &p->m->cap_streams, p->m->nstreams, sizeof(*arr));
 	if (!arr)
 		return -1;
 	p->m->streams = arr;
@@ -1053,7 +1065,8 @@ static int parse_stream_block(struct parser *p)
 
 static int add_event(struct parser *p, struct ctf_stream_class *sc, struct ctf_event_class *ec)
 {
-	struct ctf_event_class **arr = grow(p, sc->events, &sc->cap_events, sc->nevents, sizeof(*arr));
+	struct ctf_event_class **arr =
+	    grow(p, sc->events, &sc->cap_events, sc->nevents, sizeof(*arr));
 	if (!arr)
 		return -1;
 	sc->events = arr;
@@ -1086,7 +1099,7 @@ static int parse_event_block(struct parser *p)
 		} else if (!strcmp(key, "loglevel")) {
 			if (v.kind != V_INT)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-					       "loglevel must be an integer");
+				               "loglevel must be an integer");
 			ec->has_loglevel = true;
 			ec->loglevel = v.i;
 		} else if (!strcmp(key, "model.emf.uri")) {
@@ -1117,14 +1130,14 @@ static int parse_event_block(struct parser *p)
 	}
 	if (!sc)
 		return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
-			       "event '%s' names stream %llu, which is not declared", ec->name,
-			       (unsigned long long) ec->stream_id);
+		               "event '%s' names stream %llu, which is not declared", ec->name,
+		               (unsigned long long) ec->stream_id);
 	ec->stream_id = sc->id;
 	for (unsigned i = 0; i < sc->nevents; i++)
 		if (sc->events[i]->id == ec->id)
 			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
-				       "event id %llu declared twice in stream %llu",
-				       (unsigned long long) ec->id, (unsigned long long) sc->id);
+			               "event id %llu declared twice in stream %llu",
+			               (unsigned long long) ec->id, (unsigned long long) sc->id);
 	if (add_event(p, sc, ec))
 		return -1;
 	return next(p);
@@ -1147,9 +1160,9 @@ static int parse_top(struct parser *p)
 		const char *kw;
 		int (*fn)(struct parser *);
 	} blocks[] = {
-		{"trace", parse_trace_block},   {"env", parse_env_block},
-		{"clock", parse_clock_block},   {"stream", parse_stream_block},
-		{"event", parse_event_block},   {"callsite", skip_block},
+	    {"trace", parse_trace_block}, {"env", parse_env_block},
+	    {"clock", parse_clock_block}, {"stream", parse_stream_block},
+	    {"event", parse_event_block}, {"callsite", skip_block},
 	};
 
 	while (p->tok.kind != TOK_EOF) {
@@ -1227,8 +1240,8 @@ static int finish(struct parser *p)
 		if (clock) {
 			sc->clock = ctf_meta_clock(m, clock);
 			if (!sc->clock)
-				return semantic(p, "a field maps to clock '%s', which is not declared",
-						clock);
+				return semantic(
+				    p, "a field maps to clock '%s', which is not declared", clock);
 		}
 	}
 	return 0;
@@ -1240,7 +1253,8 @@ int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_err
 
 	memset(err, 0, sizeof(*err));
 	if (len > TSDL_MAX_TEXT) {
-		snprintf(err->msg, sizeof(err->msg), "metadata larger than %u bytes", TSDL_MAX_TEXT);
+		snprintf(err->msg, sizeof(err->msg), "metadata larger than %u bytes",
+		         TSDL_MAX_TEXT);
 		return -SPOOR_ELIMIT;
 	}
 	p.m = m;

@@ -38,8 +38,8 @@ struct ctf_enum_entry {
 };
 
 struct ctf_field {
-	const char *name;     /* as written in the metadata */
-	const char *shown;    /* as readers show it: one leading underscore dropped */
+	const char *name;  /* as written in the metadata */
+	const char *shown; /* as readers show it: one leading underscore dropped */
 	struct ctf_type *type;
 	unsigned shown_len;
 	/* text output caches: 1 babeltrace2 shows the member, -1 hides it, 0 unknown;
@@ -61,7 +61,7 @@ struct ctf_type {
 			bool is_signed;
 			enum ctf_byte_order bo;
 			enum ctf_base base;
-			bool text;  /* encoding UTF8/ASCII */
+			bool text;             /* encoding UTF8/ASCII */
 			const char *map_clock; /* clock name, or NULL */
 		} i;
 		struct {
@@ -102,9 +102,9 @@ struct ctf_clock {
 
 struct ctf_env_entry {
 	const char *key;
-	const char *text;   /* the value as text */
+	const char *text; /* the value as text */
 	bool is_string;
-	int64_t value;      /* when an integer */
+	int64_t value; /* when an integer */
 };
 
 struct ctf_event_class {

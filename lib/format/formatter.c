@@ -28,7 +28,7 @@ struct spoor_formatter {
 		uint64_t packet;
 		char *text;
 		size_t len;
-	} *packet_text;
+	} * packet_text;
 	size_t nstreams;
 	int64_t text_sec; /* the second whose "HH:MM:SS." is in sec_text */
 	char sec_text[9];
@@ -131,7 +131,8 @@ static int babeltrace_header(struct spoor_formatter *f, const struct spoor_event
 		dom = true;
 	}
 	if (t->procname) {
-		if ((dom && outbuf_str(o, ":", 1)) || outbuf_str(o, t->procname, strlen(t->procname)))
+		if ((dom && outbuf_str(o, ":", 1)) ||
+		    outbuf_str(o, t->procname, strlen(t->procname)))
 			return -1;
 		dom = true;
 	}
@@ -197,7 +198,7 @@ static void keep_packet_text(struct packet_text *pt, uint64_t packet, const char
 
 /* The scopes of a line. 1 when the event's data is damaged (the line is dropped). */
 static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev,
-			 const struct line_plan *lp, size_t line_start)
+                         const struct line_plan *lp, size_t line_start)
 {
 	struct outbuf *o = &f->out;
 	unsigned printed = 0;
@@ -216,8 +217,8 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 			return -1;
 		if (printed++ && ls->open_len)
 			outbuf_lit(o, ", ");
-		struct packet_text *pt = ls->scope == SPOOR_SCOPE_PACKET_CONTEXT
-						 ? packet_text_of(f, ev) : NULL;
+		struct packet_text *pt =
+		    ls->scope == SPOOR_SCOPE_PACKET_CONTEXT ? packet_text_of(f, ev) : NULL;
 		if (pt && pt->text && pt->packet == ev->s->packets) {
 			if (outbuf_str(o, pt->text, pt->len))
 				return -1;
@@ -256,7 +257,8 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 		if (outbuf_str(o, ls->close, ls->close_len))
 			return -1;
 		if (pt && o->flushes == flushes)
-			keep_packet_text(pt, ev->s->packets, o->buf + scope_start, o->len - scope_start);
+			keep_packet_text(pt, ev->s->packets, o->buf + scope_start,
+			                 o->len - scope_start);
 	}
 	return outbuf_str(o, "\n", 1);
 }

@@ -54,11 +54,11 @@ static int build_scope(struct line_scope *ls, const struct ctf_type *t, bool bab
 }
 
 struct line_plan *line_plan_new(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
-				int format)
+                                int format)
 {
 	static const enum spoor_scope order[] = {SPOOR_SCOPE_PACKET_CONTEXT,
-						 SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-						 SPOOR_SCOPE_EVENT_CONTEXT, SPOOR_SCOPE_PAYLOAD};
+	                                         SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+	                                         SPOOR_SCOPE_EVENT_CONTEXT, SPOOR_SCOPE_PAYLOAD};
 	bool babeltrace = format == SPOOR_FORMAT_BABELTRACE;
 	struct line_plan *p = calloc(1, sizeof(*p));
 

@@ -17,10 +17,10 @@ enum line_kind { LK_UDEC, LK_SDEC, LK_STRING, LK_OTHER };
 
 struct line_item {
 	const struct ctf_type *type;
-	uint32_t member;   /* index in the scope's struct */
-	uint8_t kind;      /* enum line_kind */
+	uint32_t member; /* index in the scope's struct */
+	uint8_t kind;    /* enum line_kind */
 	uint16_t lead_len;
-	const char *lead;  /* text before the value: ", name = " or " name=" */
+	const char *lead; /* text before the value: ", name = " or " name=" */
 };
 
 struct line_scope {
@@ -38,7 +38,7 @@ struct line_plan {
 
 /* Build the plan of ec's line in format (SPOOR_FORMAT_*). NULL when out of memory. */
 struct line_plan *line_plan_new(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
-				int format);
+                                int format);
 void line_plan_free(struct line_plan *p);
 
 #endif

@@ -11,8 +11,9 @@
 
 #include "values.h"
 
-static const char *const packet_meanings[] = {"timestamp_begin", "timestamp_end", "content_size",
-					      "packet_size",     "events_discarded", "packet_seq_num"};
+static const char *const packet_meanings[] = {"timestamp_begin",  "timestamp_end",
+                                              "content_size",     "packet_size",
+                                              "events_discarded", "packet_seq_num"};
 
 static bool type_shown(const struct ctf_type *t, int depth);
 
@@ -85,7 +86,7 @@ bool fmt_scope_shown(const struct ctf_type *st, bool packet_context_root)
 
 /* Bytes babeltrace2 escapes: control characters, DEL, \\ ' " and ?. */
 static const unsigned char needs_escape[256] = {
-	[0 ... 0x1f] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1, [0x7f] = 1,
+    [0 ... 0x1f] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1, [0x7f] = 1,
 };
 
 int fmt_string(struct outbuf *o, const char *s, size_t n)
@@ -191,7 +192,7 @@ static int print_enum(struct outbuf *o, const struct ctf_type *t, const struct v
 	for (unsigned e = 0; e < t->e.n; e++) {
 		const struct ctf_enum_entry *en = &t->e.entries[e];
 		bool in = it->i.is_signed ? v->s >= en->lo && v->s <= en->hi
-					  : v->u >= (uint64_t) en->lo && v->u <= (uint64_t) en->hi;
+		                          : v->u >= (uint64_t) en->lo && v->u <= (uint64_t) en->hi;
 		if (!in)
 			continue;
 		bool seen = false;
@@ -215,7 +216,7 @@ static int print_enum(struct outbuf *o, const struct ctf_type *t, const struct v
 }
 
 int fmt_value(struct outbuf *o, const struct ctf_type *t, const struct val_table *tab, uint32_t vi,
-	      int depth)
+              int depth)
 {
 	const struct val *v = &tab->v[vi];
 
@@ -261,7 +262,7 @@ int fmt_value(struct outbuf *o, const struct ctf_type *t, const struct val_table
 }
 
 int fmt_struct(struct outbuf *o, const struct ctf_type *t, const struct val_table *tab, uint32_t vi,
-	       bool packet_context_root, int depth)
+               bool packet_context_root, int depth)
 {
 	const struct val *v = &tab->v[vi];
 	unsigned printed = 0;

@@ -17,8 +17,8 @@ bool fmt_scope_shown(const struct ctf_type *st, bool packet_context_root);
 /* A quoted string with babeltrace2's escapes. */
 int fmt_string(struct outbuf *o, const char *s, size_t n);
 int fmt_value(struct outbuf *o, const struct ctf_type *t, const struct val_table *tab, uint32_t vi,
-	      int depth);
+              int depth);
 int fmt_struct(struct outbuf *o, const struct ctf_type *t, const struct val_table *tab, uint32_t vi,
-	       bool packet_context_root, int depth);
+               bool packet_context_root, int depth);
 
 #endif

@@ -39,20 +39,20 @@ struct rb_header {
 	uint32_t magic;
 	uint32_t header_size; /* sizeof(struct rb_header) + state array, as written */
 	uint32_t abi_version;
-	uint32_t mode;        /* enum rb_mode */
+	uint32_t mode; /* enum rb_mode */
 	uint64_t subbuf_size;
 	uint32_t num_subbufs;
 	uint32_t tid;
 	uint64_t data_offset; /* of sub-buffer 0, page-aligned */
 	/* producer → consumer */
-	_Atomic uint64_t produced;  /* packets closed */
-	_Atomic uint64_t open_seq;  /* the packet in progress, if open_valid */
+	_Atomic uint64_t produced; /* packets closed */
+	_Atomic uint64_t open_seq; /* the packet in progress, if open_valid */
 	_Atomic uint64_t open_valid;
 	_Atomic uint64_t write_pos; /* bytes committed in the packet in progress */
 	_Atomic uint64_t last_ts;   /* timestamp of the last committed event */
 	_Atomic uint64_t discarded; /* events dropped so far */
 	/* consumer → producer */
-	_Atomic uint64_t consumed;  /* packets taken */
+	_Atomic uint64_t consumed; /* packets taken */
 	_Atomic uint32_t consumer_waiting;
 	uint32_t pad;
 	struct rb_subbuf_state sb[]; /* num_subbufs */
@@ -78,7 +78,8 @@ struct rb_packet_start {
 
 static inline uint64_t rb_header_bytes(uint32_t num_subbufs)
 {
-	uint64_t h = sizeof(struct rb_header) + (uint64_t) num_subbufs * sizeof(struct rb_subbuf_state);
+	uint64_t h =
+	    sizeof(struct rb_header) + (uint64_t) num_subbufs * sizeof(struct rb_subbuf_state);
 	return (h + 4095) & ~(uint64_t) 4095;
 }
 

@@ -186,7 +186,8 @@ static int open_streams(struct spoor_reader *r)
 		return -ENOMEM;
 	for (size_t t = 0; t < r->ntraces; t++)
 		for (size_t i = 0; i < r->traces[t]->nstream_paths; i++, k++)
-			ctf_stream_open(&r->streams[k], r->traces[t], r->traces[t]->stream_paths[i], k);
+			ctf_stream_open(&r->streams[k], r->traces[t], r->traces[t]->stream_paths[i],
+			                k);
 	r->nstreams = total;
 	uint32_t *order = malloc((total + 1) * sizeof(*order));
 	if (!order)
@@ -227,7 +228,7 @@ static int index_classes(struct spoor_reader *r)
 }
 
 int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_reader **out,
-		      char **errmsg)
+                      char **errmsg)
 {
 	struct spoor_reader *r = calloc(1, sizeof(*r));
 	int rc = 0;
@@ -243,8 +244,10 @@ int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_read
 		rc = find_traces(r, paths[i], 0, errmsg);
 		if (!rc && r->ntraces == before) {
 			rc = -SPOOR_ENOTTRACE;
-			if (errmsg && asprintf(errmsg, "%s: no CTF trace here (no metadata file in it "
-						       "or below it)", paths[i]) < 0)
+			if (errmsg && asprintf(errmsg,
+			                       "%s: no CTF trace here (no metadata file in it "
+			                       "or below it)",
+			                       paths[i]) < 0)
 				*errmsg = NULL;
 		}
 	}
@@ -493,7 +496,8 @@ size_t spoor_reader_stream_count(const struct spoor_reader *r)
 	return r->nstreams;
 }
 
-void spoor_reader_stream_info(const struct spoor_reader *r, size_t i, struct spoor_stream_info *info)
+void spoor_reader_stream_info(const struct spoor_reader *r, size_t i,
+                              struct spoor_stream_info *info)
 {
 	const struct ctf_stream *s = &r->streams[i];
 
@@ -533,7 +537,8 @@ size_t spoor_event_class_index(const struct spoor_event_class *ec)
 }
 
 const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
-					       const struct ctf_event_class *ec, enum spoor_scope scope)
+                                               const struct ctf_event_class *ec,
+                                               enum spoor_scope scope)
 {
 	switch (scope) {
 	case SPOOR_SCOPE_PACKET_CONTEXT: return sc->packet_context;
@@ -546,7 +551,7 @@ const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc
 }
 
 int spoor_event_class_field_index(const struct spoor_event_class *ec, enum spoor_scope scope,
-				  const char *name)
+                                  const char *name)
 {
 	const struct ctf_type *t = reader_class_scope_type(ec->sc, ec->ec, scope);
 	return t ? ctf_struct_find(t, name, t->s.n) : -1;
@@ -605,7 +610,7 @@ const struct ctf_trace *reader_event_trace(const struct spoor_event *ev)
 }
 
 int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
-			const struct val_table **table, uint32_t *root)
+                        const struct val_table **table, uint32_t *root)
 {
 	struct ctf_stream *s = ev->s;
 
@@ -628,7 +633,7 @@ int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
 }
 
 static void fill(struct spoor_field *out, const char *name, const struct ctf_type *t,
-		 const struct val_table *table, uint32_t vi)
+                 const struct val_table *table, uint32_t vi)
 {
 	const struct val *v = &table->v[vi];
 
@@ -649,8 +654,8 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 			for (unsigned e = 0; e < t->e.n && !out->label; e++) {
 				const struct ctf_enum_entry *en = &t->e.entries[e];
 				bool in = it->i.is_signed ? v->s >= en->lo && v->s <= en->hi
-							  : v->u >= (uint64_t) en->lo &&
-								    v->u <= (uint64_t) en->hi;
+				                          : v->u >= (uint64_t) en->lo &&
+				                                v->u <= (uint64_t) en->hi;
 				if (in)
 					out->label = en->label;
 			}
@@ -687,7 +692,7 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 }
 
 bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, int index,
-			  struct spoor_field *out)
+                          struct spoor_field *out)
 {
 	const struct ctf_type *t = reader_scope_type(ev, scope);
 	const struct val_table *table;
@@ -705,7 +710,7 @@ bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, 
 }
 
 bool spoor_event_field(const struct spoor_event *ev, enum spoor_scope scope, const char *name,
-		       struct spoor_field *out)
+                       struct spoor_field *out)
 {
 	const struct ctf_type *t = reader_scope_type(ev, scope);
 	return t && spoor_event_field_at(ev, scope, ctf_struct_find(t, name, t->s.n), out);
@@ -721,7 +726,8 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 	case SPOOR_FIELD_STRUCT:
 		if (i >= v->len)
 			return false;
-		fill(out, t->s.fields[i].shown, t->s.fields[i].type, table, table->kids[v->kids + i]);
+		fill(out, t->s.fields[i].shown, t->s.fields[i].type, table,
+		     table->kids[v->kids + i]);
 		return true;
 	case SPOOR_FIELD_ARRAY:
 		if (i >= v->len)

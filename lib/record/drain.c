@@ -42,7 +42,7 @@ static void warn(struct rec_buffer *b, const char *what, unsigned long long n)
 }
 
 int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geometry *g,
-		    const char *path, char *err, size_t errlen)
+                    const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	uint64_t hdr = rb_header_bytes(g->num_subbufs);
@@ -51,7 +51,7 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	*out = NULL;
 	if (fstat(fd, &st) || (uint64_t) st.st_size != want) {
 		snprintf(err, errlen, "size %lld, expected %llu", (long long) st.st_size,
-			 (unsigned long long) want);
+		         (unsigned long long) want);
 		return -EINVAL;
 	}
 	/* MAP_POPULATE: the consumer, not the traced thread, pays for allocating and zeroing
@@ -98,7 +98,7 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 
 /* Check the copied packet of `bytes` content bytes, trim it to its content, write it. */
 static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct rb_packet_start *patch,
-		       struct record_totals *t)
+                       struct record_totals *t)
 {
 	struct rb_packet_start ps;
 
@@ -173,7 +173,7 @@ static void close_with_discarded(struct rec_buffer *b, struct record_totals *t)
 		return;
 	struct rb_packet_start ps = b->last;
 	ps.timestamp_begin = ps.timestamp_end =
-		atomic_load_explicit(&b->h->last_ts, memory_order_relaxed);
+	    atomic_load_explicit(&b->h->last_ts, memory_order_relaxed);
 	if (ps.timestamp_begin < b->last.timestamp_end)
 		ps.timestamp_begin = ps.timestamp_end = b->last.timestamp_end;
 	ps.packet_seq_num++;
@@ -227,8 +227,8 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 		return;
 	}
 	struct rb_packet_start patch = {
-		.timestamp_end = atomic_load_explicit(&h->last_ts, memory_order_relaxed),
-		.events_discarded = atomic_load_explicit(&h->discarded, memory_order_relaxed),
+	    .timestamp_end = atomic_load_explicit(&h->last_ts, memory_order_relaxed),
+	    .events_discarded = atomic_load_explicit(&h->discarded, memory_order_relaxed),
 	};
 	memcpy(b->copy, b->data + (produced % b->nsub) * b->subbuf_size, bytes);
 	emit_packet(b, bytes, &patch, t);

@@ -19,7 +19,7 @@ struct rec_buffer_geometry {
 
 /* Map the memfd `fd` (not taken) and create the stream file `path`. */
 int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geometry *g,
-		    const char *path, char *err, size_t errlen);
+                    const char *path, char *err, size_t errlen);
 /* Write the packets closed since the last call; with final, also the one in progress
  * (the producer is gone) and, in overwrite mode, the latest packets the ring holds. */
 void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t);

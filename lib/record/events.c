@@ -81,8 +81,8 @@ static bool valid_field(const struct spoor_field_desc *f)
 	}
 }
 
-static int parse_event(struct cursor *c, const char *head, struct spoor_event_desc **out,
-		       char *err, size_t errlen)
+static int parse_event(struct cursor *c, const char *head, struct spoor_event_desc **out, char *err,
+                       size_t errlen)
 {
 	char prov[MAX_LINE], name[MAX_LINE], line[MAX_LINE];
 	unsigned id, align, nfields;
@@ -113,15 +113,15 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 		unsigned kind, size, sig, base, be, text, length, nent;
 		d->nfields = f + 1;
 		if (!next_line(c, line, sizeof(line), &too_long) || too_long ||
-		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u", name, &kind, &size, &sig, &base,
-			   &be, &text, &length, &nent) != 9 ||
+		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u", name, &kind, &size, &sig,
+		           &base, &be, &text, &length, &nent) != 9 ||
 		    !valid_name(name) || nent > MAX_ENTRIES || sig > 1 || be > 1 || text > 1) {
 			snprintf(err, errlen, "line %u: invalid field line", c->line);
 			goto fail;
 		}
-		*fd = (struct spoor_field_desc){strdup(name), (uint8_t) kind, (uint8_t) size,
-						(uint8_t) sig, (uint8_t) base, (uint8_t) be,
-						(uint8_t) text, length, NULL, 0};
+		*fd = (struct spoor_field_desc){
+		    strdup(name), (uint8_t) kind, (uint8_t) size, (uint8_t) sig, (uint8_t) base,
+		    (uint8_t) be, (uint8_t) text, length,         NULL,          0};
 		if (kind > 255 || size > 255 || base > 255 || !valid_field(fd) ||
 		    (nent && kind != SPOOR_FK_ENUM)) {
 			snprintf(err, errlen, "line %u: invalid field '%s'", c->line, name);
@@ -138,7 +138,8 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 			int used = 0;
 			fd->nentries = e + 1;
 			if (!next_line(c, line, sizeof(line), &too_long) || too_long ||
-			    sscanf(line, "enum %lld %lld %n", &lo, &hi, &used) != 2 || !used || lo > hi) {
+			    sscanf(line, "enum %lld %lld %n", &lo, &hi, &used) != 2 || !used ||
+			    lo > hi) {
 				snprintf(err, errlen, "line %u: invalid enum line", c->line);
 				goto fail;
 			}

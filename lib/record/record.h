@@ -17,9 +17,9 @@ struct record_opts {
 	const char *outdir;
 	const char *const *patterns; /* event name wildcards; none: all */
 	size_t npatterns;
-	bool overwrite;               /* flight recorder: keep the latest packets */
-	uint64_t subbuf_size;         /* bytes, power of two >= 4096 */
-	uint32_t num_subbufs;         /* power of two >= 2 */
+	bool overwrite;       /* flight recorder: keep the latest packets */
+	uint64_t subbuf_size; /* bytes, power of two >= 4096 */
+	uint32_t num_subbufs; /* power of two >= 2 */
 };
 
 struct record_totals {
@@ -31,7 +31,7 @@ struct record_session;
 
 /* err gets a message on failure. */
 int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
-		       size_t errlen);
+                       size_t errlen);
 /* The value for SPOOR_SESSION in the traced programs' environment. */
 const char *record_session_socket(const struct record_session *s);
 /* Serve until the process `child` (a pidfd is taken) exits or *stop becomes non-zero, then

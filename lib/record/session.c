@@ -87,7 +87,7 @@ static int mkdirs(const char *path)
 }
 
 int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
-		       size_t errlen)
+                       size_t errlen)
 {
 	struct record_session *s = calloc(1, sizeof(*s));
 	int rc;
@@ -127,8 +127,8 @@ int record_session_new(const struct record_opts *o, struct record_session **out,
 	strcpy(sa.sun_path, s->sockpath);
 	s->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	s->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (s->listen_fd < 0 || s->efd < 0 || bind(s->listen_fd, (struct sockaddr *) &sa, sizeof(sa)) ||
-	    listen(s->listen_fd, 64)) {
+	if (s->listen_fd < 0 || s->efd < 0 ||
+	    bind(s->listen_fd, (struct sockaddr *) &sa, sizeof(sa)) || listen(s->listen_fd, 64)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot listen on %s: %s", s->sockpath, strerror(errno));
 		record_session_free(s);
@@ -153,8 +153,10 @@ static ssize_t recv_msg(int fd, void *buf, size_t cap, int *passed_fd)
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = {buf, cap};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
-			    .msg_controllen = sizeof(ctl.b)};
+	struct msghdr mh = {.msg_iov = &iov,
+	                    .msg_iovlen = 1,
+	                    .msg_control = ctl.b,
+	                    .msg_controllen = sizeof(ctl.b)};
 	ssize_t n;
 
 	*passed_fd = -1;
@@ -186,8 +188,10 @@ static int reply_hello(struct record_session *s, struct app *a)
 		struct cmsghdr align;
 	} ctl = {0};
 	struct iovec iov = {&r, sizeof(r)};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
-			    .msg_controllen = sizeof(ctl.b)};
+	struct msghdr mh = {.msg_iov = &iov,
+	                    .msg_iovlen = 1,
+	                    .msg_control = ctl.b,
+	                    .msg_controllen = sizeof(ctl.b)};
 
 	r.clock_kind = s->clock.kind;
 	r.mode = s->o.overwrite ? 1 : 0;
@@ -271,23 +275,28 @@ static int write_metadata(struct record_session *s, struct app *a)
 	if (!a->events_written) {
 		gethostname(host, sizeof(host) - 1);
 		const struct meta_env env[] = {
-			{"hostname", host, 0, 1},
-			{"domain", "ust", 0, 1},
-			{"tracer_name", "spoor", 0, 1},
-			{"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
-			{"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
-			{"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
-			{"procname", a->procname, 0, 1},
-			{"vpid", NULL, a->pid, 0},
+		    {"hostname", host, 0, 1},
+		    {"domain", "ust", 0, 1},
+		    {"tracer_name", "spoor", 0, 1},
+		    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
+		    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
+		    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
+		    {"procname", a->procname, 0, 1},
+		    {"vpid", NULL, a->pid, 0},
 		};
-		struct meta_trace t = {.env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
+		struct meta_trace t = {
+		    .env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
 		memcpy(t.uuid, a->uuid, 16);
 		t.clock = (struct meta_clock){s->clock.kind == CLOCK_KIND_TSC ? "tsc" : "monotonic",
-					      s->clock.kind == CLOCK_KIND_TSC ? "TSC, constant and nonstop"
-									      : "CLOCK_MONOTONIC",
-					      {0}, s->clock.freq, s->clock.offset_s, s->clock.offset};
+		                              s->clock.kind == CLOCK_KIND_TSC
+		                                  ? "TSC, constant and nonstop"
+		                                  : "CLOCK_MONOTONIC",
+		                              {0},
+		                              s->clock.freq,
+		                              s->clock.offset_s,
+		                              s->clock.offset};
 		rc = ctf_meta_write(&t, (const struct spoor_event_desc *const *) a->events.evs,
-				    a->events.n, &text, &len);
+		                    a->events.n, &text, &len);
 	} else {
 		FILE *m = open_memstream(&text, &len);
 		rc = m ? 0 : -ENOMEM;
@@ -341,8 +350,8 @@ static int on_buffer(struct record_session *s, struct app *a, const struct proto
 	struct rec_buffer *rb = NULL;
 	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite};
 	if (rec_buffer_open(&rb, fd, &g, path, err, sizeof(err))) {
-		warn("%s (pid %d): ring buffer of thread %d refused: %s", a->procname, a->pid, b->tid,
-		     err);
+		warn("%s (pid %d): ring buffer of thread %d refused: %s", a->procname, a->pid,
+		     b->tid, err);
 		close(fd);
 		return 0; /* the program goes on; this thread is not recorded */
 	}

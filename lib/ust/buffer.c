@@ -26,7 +26,7 @@
 #include "ust.h"
 
 struct tbuf {
-	unsigned gen;   /* == ust.generation once set up in this process */
+	unsigned gen; /* == ust.generation once set up in this process */
 	struct rb_header *h;
 	char *data;
 	size_t map_size;
@@ -35,7 +35,7 @@ struct tbuf {
 	uint64_t off;   /* write offset in the packet */
 	uint64_t clock; /* timestamp of the last event written: the reader's state */
 	uint64_t pending_end;
-	char *pkt;      /* the packet in progress: no division per event */
+	char *pkt; /* the packet in progress: no division per event */
 	uint64_t discarded, pkt_seq;
 	uint32_t tid;
 	int nesting;
@@ -77,15 +77,15 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 		return false;
 	b->pkt = b->data + (b->seq % b->nsub) * b->subbuf_size;
 	struct rb_packet_start ps = {
-		.magic = RB_PACKET_MAGIC,
-		.stream_instance_id = b->tid,
-		.timestamp_begin = ts,
-		.timestamp_end = ts,
-		.packet_size = b->subbuf_size * 8,
-		.packet_seq_num = b->pkt_seq++,
-		.events_discarded = b->discarded,
-		.vpid = (uint32_t) ust.pid,
-		.vtid = b->tid,
+	    .magic = RB_PACKET_MAGIC,
+	    .stream_instance_id = b->tid,
+	    .timestamp_begin = ts,
+	    .timestamp_end = ts,
+	    .packet_size = b->subbuf_size * 8,
+	    .packet_seq_num = b->pkt_seq++,
+	    .events_discarded = b->discarded,
+	    .vpid = (uint32_t) ust.pid,
+	    .vtid = b->tid,
 	};
 	memcpy(ps.uuid, ust.uuid, 16);
 	memcpy(packet(b), &ps, sizeof(ps));
@@ -205,7 +205,7 @@ static inline uint64_t align_up(uint64_t x, uint64_t a)
 
 /* Probes only (not recorded): the payload goes to a per-thread scratch area. */
 static int reserve_scratch(const struct spoor_event_desc *ev, size_t size,
-			   struct spoor_reservation *r)
+                           struct spoor_reservation *r)
 {
 	struct tbuf *b = &tb;
 
@@ -228,7 +228,8 @@ static int reserve_scratch(const struct spoor_event_desc *ev, size_t size,
 	return 1;
 }
 
-static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r);
+static int reserve_ring(const struct spoor_event_desc *ev, size_t size,
+                        struct spoor_reservation *r);
 
 int spoor_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
 {
@@ -333,10 +334,10 @@ void spoor_tracing_on(void)
 }
 
 static const struct spoor_field_desc printf_fields[] = {
-	{"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
+    {"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
 };
 static struct spoor_event_desc printf_event = {
-	sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1, NULL,
+    sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1, NULL,
 };
 
 void spoor_printf(const char *fmt, ...)

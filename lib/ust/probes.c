@@ -35,8 +35,8 @@ void ust_call_probes(const struct spoor_event_desc *ev, const void *payload, siz
 	unsigned e = __atomic_load_n(&epoch, __ATOMIC_SEQ_CST) & 1;
 
 	__atomic_add_fetch(&readers[e], 1, __ATOMIC_SEQ_CST);
-	const struct probe_array *a = __atomic_load_n((struct probe_array **) &ev->probes,
-						       __ATOMIC_SEQ_CST);
+	const struct probe_array *a =
+	    __atomic_load_n((struct probe_array **) &ev->probes, __ATOMIC_SEQ_CST);
 	for (size_t i = 0; a && i < a->n; i++)
 		a->p[i].fn(a->p[i].data, ev, payload, size);
 	__atomic_sub_fetch(&readers[e], 1, __ATOMIC_SEQ_CST);

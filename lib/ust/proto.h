@@ -46,12 +46,12 @@ struct proto_hello {
 struct proto_hello_reply {
 	struct proto_head h;
 	uint32_t clock_kind;
-	uint32_t mode;        /* enum rb_mode */
+	uint32_t mode; /* enum rb_mode */
 	uint32_t num_subbufs;
 	uint32_t pad;
 	uint64_t subbuf_size;
-	uint8_t uuid[16];     /* the trace of this process */
-	char patterns[1024];  /* NUL-separated event name wildcards; empty: all */
+	uint8_t uuid[16];    /* the trace of this process */
+	char patterns[1024]; /* NUL-separated event name wildcards; empty: all */
 };
 
 struct proto_buffer {

@@ -69,11 +69,13 @@ static bool matches(const struct spoor_event_desc *d)
 
 static void describe(FILE *out, const struct spoor_event_desc *d)
 {
-	fprintf(out, "event %u %s %s %u %u\n", d->id, d->provider, d->name, d->max_align, d->nfields);
+	fprintf(out, "event %u %s %s %u %u\n", d->id, d->provider, d->name, d->max_align,
+	        d->nfields);
 	for (uint32_t f = 0; f < d->nfields; f++) {
 		const struct spoor_field_desc *fd = &d->fields[f];
 		fprintf(out, "field %s %u %u %u %u %u %u %u %u\n", fd->name, fd->kind, fd->size,
-			fd->is_signed, fd->base, fd->big_endian, fd->text, fd->length, fd->nentries);
+		        fd->is_signed, fd->base, fd->big_endian, fd->text, fd->length,
+		        fd->nentries);
 		for (uint32_t e = 0; e < fd->nentries; e++) {
 			const struct spoor_enum_entry *en = &fd->entries[e];
 			fprintf(out, "enum %lld %lld ", (long long) en->lo, (long long) en->hi);
@@ -115,10 +117,11 @@ static void set_enabled(size_t from)
 {
 	for (size_t i = from; i < nevents; i++)
 		if (events[i])
-			__atomic_store_n(&events[i]->enabled,
-					 (events[i]->enabled & ~SPOOR_ENABLED_RECORD) |
-						 (ust.connected && matches(events[i]) ? SPOOR_ENABLED_RECORD : 0),
-					 __ATOMIC_RELAXED);
+			__atomic_store_n(
+			    &events[i]->enabled,
+			    (events[i]->enabled & ~SPOOR_ENABLED_RECORD) |
+			        (ust.connected && matches(events[i]) ? SPOOR_ENABLED_RECORD : 0),
+			    __ATOMIC_RELAXED);
 }
 
 /* Connect to SPOOR_SESSION and say hello. Lock held. */
@@ -137,7 +140,10 @@ static void connect_session(void)
 	if (connect(ust.sock, (struct sockaddr *) &sa, sizeof(sa)) < 0)
 		goto fail;
 	struct proto_hello hello = {{PROTO_MAGIC, PROTO_VERSION, MSG_HELLO, sizeof(hello)},
-				    getpid(), getppid(), getuid(), ""};
+	                            getpid(),
+	                            getppid(),
+	                            getuid(),
+	                            ""};
 	prctl(PR_GET_NAME, hello.procname);
 	if (send_msg(&hello, sizeof(hello), -1))
 		goto fail;
@@ -147,8 +153,10 @@ static void connect_session(void)
 		struct cmsghdr align;
 	} ctl;
 	struct iovec iov = {&reply, sizeof(reply)};
-	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-			    .msg_controllen = sizeof(ctl.buf)};
+	struct msghdr mh = {.msg_iov = &iov,
+	                    .msg_iovlen = 1,
+	                    .msg_control = ctl.buf,
+	                    .msg_controllen = sizeof(ctl.buf)};
 	ssize_t n;
 	do
 		n = recvmsg(ust.sock, &mh, MSG_CMSG_CLOEXEC);
@@ -221,7 +229,7 @@ void spoor_unregister_events(struct spoor_event_desc *const *evs, size_t n)
 		for (size_t k = 0; k < nevents; k++)
 			if (events[k] == evs[i]) {
 				__atomic_and_fetch(&evs[i]->enabled, ~SPOOR_ENABLED_RECORD,
-						   __ATOMIC_RELAXED);
+				                   __ATOMIC_RELAXED);
 				events[k] = NULL; /* ids are never reused */
 			}
 	pthread_mutex_unlock(&lock);

@@ -6,7 +6,7 @@
 
 static const char *const error_messages[] = {
 #define _SPOOR_ERR(code, msg) [code - SPOOR_EBASE - 1] = msg,
-	SPOOR_ERRORS
+    SPOOR_ERRORS
 #undef _SPOOR_ERR
 };
 

@@ -23,14 +23,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		rec_events_free(&ev); /* what earlier messages left (none here) and the array */
 		return 0;
 	}
-	struct meta_trace t = {.clock = {"tsc", "fuzz", {0}, 1000000000, 0, 0}, .packed = (int) (size & 1)};
+	struct meta_trace t = {.clock = {"tsc", "fuzz", {0}, 1000000000, 0, 0},
+	                       .packed = (int) (size & 1)};
 	char *text = NULL;
 	size_t len = 0;
-	if (!ctf_meta_write(&t, (const struct spoor_event_desc *const *) ev.evs, ev.n, &text, &len)) {
+	if (!ctf_meta_write(&t, (const struct spoor_event_desc *const *) ev.evs, ev.n, &text,
+	                    &len)) {
 		struct ctf_trace *tr = calloc(1, sizeof(*tr));
 		char perr[400] = "";
 		if (ctf_trace_load_metadata(tr, text, len, perr, sizeof(perr))) {
-			fprintf(stderr, "accepted events gave metadata the reader rejects: %s\n", perr);
+			fprintf(stderr, "accepted events gave metadata the reader rejects: %s\n",
+			        perr);
 			abort();
 		}
 		ctf_trace_free(tr);

@@ -33,7 +33,8 @@ static void walk_model(const struct ctf_trace *t)
 				abort(); /* likewise for event classes */
 			sink += strlen(ec->name);
 			if (ec->fields)
-				sink += (uint64_t) ctf_struct_find(ec->fields, "x", ec->fields->s.n);
+				sink +=
+				    (uint64_t) ctf_struct_find(ec->fields, "x", ec->fields->s.n);
 		}
 		/* Ids that are not declared must not be found, nor crash the look-up. */
 		sink += ctf_stream_event(sc, UINT64_MAX) != NULL;

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* clang-format off */
 SPOOR_EVENT(scribbler, ok, SPOOR_ARGS(uint64_t i), SPOOR_FIELDS(spoor_field_int(uint64_t, i, i)))
+/* clang-format on */
 
 int main(void)
 {

@@ -51,7 +51,7 @@ static inline bool check_bool(bool ok, const char *expr, const char *file, int l
 }
 
 static inline bool check_u64(uint64_t got, uint64_t want, const char *expr, const char *file,
-			     int line)
+                             int line)
 {
 	bool ok = got == want;
 	if (!check_result(ok, file, line))
@@ -61,7 +61,7 @@ static inline bool check_u64(uint64_t got, uint64_t want, const char *expr, cons
 }
 
 static inline bool check_s64(int64_t got, int64_t want, const char *expr, const char *file,
-			     int line)
+                             int line)
 {
 	bool ok = got == want;
 	if (!check_result(ok, file, line))
@@ -70,11 +70,11 @@ static inline bool check_s64(int64_t got, int64_t want, const char *expr, const 
 }
 
 /* Strings: NULL is a value of its own (equal only to NULL). got may be length-delimited. */
-static inline bool check_strn(const char *got, size_t got_len, const char *want,
-			      const char *expr, const char *file, int line)
+static inline bool check_strn(const char *got, size_t got_len, const char *want, const char *expr,
+                              const char *file, int line)
 {
 	bool ok = (!got && !want) ||
-		  (got && want && got_len == strlen(want) && !memcmp(got, want, got_len));
+	          (got && want && got_len == strlen(want) && !memcmp(got, want, got_len));
 	if (!check_result(ok, file, line)) {
 		if (got)
 			printf("%s: got \"%.*s\" (%zu bytes), ", expr, (int) got_len, got, got_len);
@@ -85,8 +85,8 @@ static inline bool check_strn(const char *got, size_t got_len, const char *want,
 	return ok;
 }
 
-static inline bool check_str(const char *got, const char *want, const char *expr,
-			     const char *file, int line)
+static inline bool check_str(const char *got, const char *want, const char *expr, const char *file,
+                             int line)
 {
 	return check_strn(got, got ? strlen(got) : 0, want, expr, file, line);
 }
@@ -100,11 +100,13 @@ static inline bool check_f64(double got, double want, const char *expr, const ch
 }
 
 #define CHECK(cond) check_bool((cond) ? true : false, #cond, __FILE__, __LINE__)
-#define CHECK_EQ_U64(got, want) check_u64((uint64_t) (got), (uint64_t) (want), #got, __FILE__, __LINE__)
-#define CHECK_EQ_S64(got, want) check_s64((int64_t) (got), (int64_t) (want), #got, __FILE__, __LINE__)
-#define CHECK_STR(got, want) check_str((got), (want), #got, __FILE__, __LINE__)
+#define CHECK_EQ_U64(got, want)                                                                    \
+	check_u64((uint64_t) (got), (uint64_t) (want), #got, __FILE__, __LINE__)
+#define CHECK_EQ_S64(got, want)                                                                    \
+	check_s64((int64_t) (got), (int64_t) (want), #got, __FILE__, __LINE__)
+#define CHECK_STR(got, want)       check_str((got), (want), #got, __FILE__, __LINE__)
 #define CHECK_STRN(ptr, len, want) check_strn((ptr), (len), (want), #ptr, __FILE__, __LINE__)
-#define CHECK_EQ_F64(got, want) check_f64((got), (want), #got, __FILE__, __LINE__)
+#define CHECK_EQ_F64(got, want)    check_f64((got), (want), #got, __FILE__, __LINE__)
 
 /* Prints the closing line; the exit code is non-zero when anything failed. */
 static inline int check_done(void)

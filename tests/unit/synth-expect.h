@@ -14,7 +14,7 @@
 #define BASE_NS 1700000000123456789ll /* SYNTH.md: ns = 1700000000123456789 + cycles */
 
 static const struct spoor_event *E; /* the event being checked */
-static char evctx[120]; /* names the event in failure messages */
+static char evctx[120];             /* names the event in failure messages */
 
 /* SYNTH.md, "Global (merged) order": name, cycles, cpu, vtid */
 static const struct {
@@ -22,17 +22,17 @@ static const struct {
 	uint64_t cycles;
 	int cpu, vtid;
 } order[22] = {
-	{"synth:ints", 1073740924, 0, 100},      {"synth:all_sizes", 1073741424, 1, 200},
-	{"synth:bitfields", 1073741814, 0, 100}, {"synth:bases", 1073741829, 0, 100},
-	{"synth:enums", 1073741924, 0, 100},     {"synth:floats", 1073742024, 0, 100},
-	{"synth:strings", 1073742824, 0, 101},   {"synth:arrays", 1073743824, 0, 101},
-	{"synth:tie", 1073746824, 0, 101},       {"synth:tie", 1073746824, 1, 200},
-	{"synth:ints", 1173741924, 1, 201},      {"synth:sequences", 1273746824, 0, 101},
-	{"synth:big_id", 1273746924, 0, 101},    {"synth:nested", 1273747024, 0, 101},
-	{"synth:variant", 1373741924, 0, 102},   {"synth:variant", 1373742024, 0, 102},
-	{"synth:variant", 1373742124, 0, 102},   {"synth:variant", 1373742124, 0, 102},
-	{"synth:context", 1373742224, 0, 102},   {"synth:empty", 1373742324, 0, 102},
-	{"synth:tie", 1373742824, 0, 102},       {"synth:tie", 1373742824, 1, 201},
+    {"synth:ints", 1073740924, 0, 100},      {"synth:all_sizes", 1073741424, 1, 200},
+    {"synth:bitfields", 1073741814, 0, 100}, {"synth:bases", 1073741829, 0, 100},
+    {"synth:enums", 1073741924, 0, 100},     {"synth:floats", 1073742024, 0, 100},
+    {"synth:strings", 1073742824, 0, 101},   {"synth:arrays", 1073743824, 0, 101},
+    {"synth:tie", 1073746824, 0, 101},       {"synth:tie", 1073746824, 1, 200},
+    {"synth:ints", 1173741924, 1, 201},      {"synth:sequences", 1273746824, 0, 101},
+    {"synth:big_id", 1273746924, 0, 101},    {"synth:nested", 1273747024, 0, 101},
+    {"synth:variant", 1373741924, 0, 102},   {"synth:variant", 1373742024, 0, 102},
+    {"synth:variant", 1373742124, 0, 102},   {"synth:variant", 1373742124, 0, 102},
+    {"synth:context", 1373742224, 0, 102},   {"synth:empty", 1373742324, 0, 102},
+    {"synth:tie", 1373742824, 0, 102},       {"synth:tie", 1373742824, 1, 201},
 };
 
 /* ---- field checks on E ---- */
@@ -67,15 +67,24 @@ static void is_str(const struct spoor_field *f, const char *want)
 }
 
 /* A payload field: signed, unsigned, string. */
-#define PAYLOAD_CHECK(fn, name, want)                                                            \
-	do {                                                                                     \
-		struct spoor_field f_;                                                           \
-		if (get(SPOOR_SCOPE_PAYLOAD, (name), &f_))                                       \
-			fn(&f_, (want));                                                         \
+#define PAYLOAD_CHECK(fn, name, want)                                                              \
+	do {                                                                                       \
+		struct spoor_field f_;                                                             \
+		if (get(SPOOR_SCOPE_PAYLOAD, (name), &f_))                                         \
+			fn(&f_, (want));                                                           \
 	} while (0)
-static void s_(const char *name, int64_t want) { PAYLOAD_CHECK(is_s, name, want); }
-static void u_(const char *name, uint64_t want) { PAYLOAD_CHECK(is_u, name, want); }
-static void str_(const char *name, const char *want) { PAYLOAD_CHECK(is_str, name, want); }
+static void s_(const char *name, int64_t want)
+{
+	PAYLOAD_CHECK(is_s, name, want);
+}
+static void u_(const char *name, uint64_t want)
+{
+	PAYLOAD_CHECK(is_u, name, want);
+}
+static void str_(const char *name, const char *want)
+{
+	PAYLOAD_CHECK(is_str, name, want);
+}
 
 static void f_(const char *name, double want)
 {
@@ -130,19 +139,20 @@ static int64_t top_bits_signed(uint64_t pattern, unsigned n)
 {
 	uint64_t v = top_bits(pattern, n);
 	if (n < 64 && (v >> (n - 1)))
-		return (int64_t) v - (int64_t) ((uint64_t) 1 << (n - 1)) - (int64_t) ((uint64_t) 1 << (n - 1));
+		return (int64_t) v - (int64_t) ((uint64_t) 1 << (n - 1)) -
+		       (int64_t) ((uint64_t) 1 << (n - 1));
 	return (int64_t) v;
 }
 
 static void check_ints(int second)
 {
-	static const char *names[] = {"i8", "u8", "i16", "u16", "i32", "u32",
-				      "i64", "u64", "minus_one", "big", "net32"};
+	static const char *names[] = {"i8",  "u8",  "i16",       "u16", "i32",  "u32",
+	                              "i64", "u64", "minus_one", "big", "net32"};
 	static const bool sgn[] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0};
 	static const uint64_t v[2][11] = {
-		{(uint64_t) -128, 255, (uint64_t) -32768, 65535, (uint64_t) INT32_MIN, 4294967295u,
-		 (uint64_t) INT64_MIN, UINT64_MAX, (uint64_t) -1, 1234567890123ull, 305419896},
-		{1, 2, 3, 4, 5, 6, 7, 8, 0, (uint64_t) -1234567890123ll, 2712847316u},
+	    {(uint64_t) -128, 255, (uint64_t) -32768, 65535, (uint64_t) INT32_MIN, 4294967295u,
+	     (uint64_t) INT64_MIN, UINT64_MAX, (uint64_t) -1, 1234567890123ull, 305419896},
+	    {1, 2, 3, 4, 5, 6, 7, 8, 0, (uint64_t) -1234567890123ll, 2712847316u},
 	};
 	for (int i = 0; i < 11; i++)
 		if (sgn[i])
@@ -171,10 +181,22 @@ static void check_payload(unsigned idx)
 		s_("s64", -2401053089206453570ll);
 		break;
 	case 2: {
-		static const char *n[] = {"b_u1", "b_s3", "b_u5", "b_s13", "b_u27", "b_s33", "b_u33",
-					  "b_u64", "b_s64", "b_u7", "b_s1", "b_u2", "after"};
-		static const int64_t v[] = {1, -3, 21, -4000, 100000000, -3000000000ll, 8589934591ll,
-					    (int64_t) 18364758544493064720ull, -2, 100, -1, 2, 171};
+		static const char *n[] = {"b_u1",  "b_s3",  "b_u5",  "b_s13", "b_u27",
+		                          "b_s33", "b_u33", "b_u64", "b_s64", "b_u7",
+		                          "b_s1",  "b_u2",  "after"};
+		static const int64_t v[] = {1,
+		                            -3,
+		                            21,
+		                            -4000,
+		                            100000000,
+		                            -3000000000ll,
+		                            8589934591ll,
+		                            (int64_t) 18364758544493064720ull,
+		                            -2,
+		                            100,
+		                            -1,
+		                            2,
+		                            171};
 		for (int i = 0; i < 13; i++)
 			if (n[i][2] == 's')
 				s_(n[i], v[i]);
@@ -196,7 +218,8 @@ static void check_payload(unsigned idx)
 		break;
 	case 5:
 		f_("f32", 1.5), f_("f32_neg", (double) -0.1f), f_("f64", 3.141592653589793);
-		f_("f64_tiny", 1e-300), f_("f64_big", -2.5e10), u_("pad3", 5), f_("f32_packed", 0.25);
+		f_("f64_tiny", 1e-300), f_("f64_big", -2.5e10), u_("pad3", 5),
+		    f_("f32_packed", 0.25);
 		break;
 	case 6:
 		str_("s_empty", ""), str_("s_plain", "hello");
@@ -217,7 +240,10 @@ static void check_payload(unsigned idx)
 				arr_(&g, 3, (const int64_t[]){4, 5, 6}, false);
 		}
 		break;
-	case 8: case 9: case 20: case 21:
+	case 8:
+	case 9:
+	case 20:
+	case 21:
 		u_("cpu", (uint64_t) order[idx].cpu), str_("note", idx < 10 ? "tie-1" : "tie-2");
 		break;
 	case 11:
@@ -236,13 +262,14 @@ static void check_payload(unsigned idx)
 					if (child(&g, 0, &h))
 						CHECK_STR(h.name, "a"), is_u(&h, i + 1);
 					if (child(&g, 1, &h))
-						CHECK_STR(h.name, "b"), is_s(&h, -(int64_t) (i + 1));
+						CHECK_STR(h.name, "b"),
+						    is_s(&h, -(int64_t) (i + 1));
 				}
 		break;
 	case 12: u_("val", 72623859790382856ull); break;
 	case 13:
-		if (get(SPOOR_SCOPE_PAYLOAD, "outer", &f) && CHECK_EQ_U64(f.kind, SPOOR_FIELD_STRUCT) &&
-		    CHECK_EQ_U64(f.count, 3)) {
+		if (get(SPOOR_SCOPE_PAYLOAD, "outer", &f) &&
+		    CHECK_EQ_U64(f.kind, SPOOR_FIELD_STRUCT) && CHECK_EQ_U64(f.count, 3)) {
 			if (child(&f, 0, &g))
 				CHECK_STR(g.name, "a"), is_u(&g, 1);
 			if (child(&f, 1, &g) && CHECK_EQ_U64(g.count, 2)) {
@@ -259,13 +286,16 @@ static void check_payload(unsigned idx)
 			CHECK_STR(g.name, "x"), is_u(&g, 5);
 		u_("tail", 6);
 		break;
-	case 14: case 15: case 16: case 17: {
+	case 14:
+	case 15:
+	case 16:
+	case 17: {
 		static const char *labels[] = {"INT", "STR", "DBL", "REC"};
 		unsigned k = idx - 14;
 		enum_("tag", labels[k], k, false);
 		u_("after", 238);
-		if (!get(SPOOR_SCOPE_PAYLOAD, "v", &f) || !CHECK_EQ_U64(f.kind, SPOOR_FIELD_VARIANT) ||
-		    !child(&f, 0, &g))
+		if (!get(SPOOR_SCOPE_PAYLOAD, "v", &f) ||
+		    !CHECK_EQ_U64(f.kind, SPOOR_FIELD_VARIANT) || !child(&f, 0, &g))
 			break;
 		CHECK(!spoor_field_child(&f, 1, &h));
 		CHECK_STR(g.name, labels[k]);
@@ -319,10 +349,10 @@ static void check_header(unsigned idx, uint64_t id, bool extended)
 
 /* SYNTH.md packet table */
 static void check_packet(uint64_t begin, uint64_t end, uint64_t content, uint64_t bytes,
-			 uint64_t discarded)
+                         uint64_t discarded)
 {
 	static const char *names[] = {"timestamp_begin", "timestamp_end", "content_size",
-				      "packet_size", "events_discarded"};
+	                              "packet_size", "events_discarded"};
 	const uint64_t want[] = {begin, end, content, bytes * 8, discarded};
 	struct spoor_field f;
 
@@ -364,8 +394,8 @@ static void check_event(unsigned idx, const char *trace)
 		unsigned idx;
 		uint64_t id;
 		bool extended;
-	} hdrs[] = {{0, 0, false}, {3, 3, false}, {9, 13, false}, {11, 8, true}, {12, 40, true},
-		    {21, 13, true}};
+	} hdrs[] = {{0, 0, false}, {3, 3, false},  {9, 13, false},
+	            {11, 8, true}, {12, 40, true}, {21, 13, true}};
 	for (unsigned i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++)
 		if (hdrs[i].idx == idx && !strcmp(trace, "synth-le"))
 			check_header(idx, hdrs[i].id, hdrs[i].extended);

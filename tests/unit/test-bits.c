@@ -75,7 +75,7 @@ static unsigned sweep(const uint8_t *buf, size_t len, unsigned first_byte, const
 			uint64_t rle = ref_le(buf, pos, size), rbe = ref_be(buf, pos, size);
 			if (le != rle || be != rbe) {
 				CHECK_CTX("%s: size %u, bit offset %llu", what, size,
-					  (unsigned long long) pos);
+				          (unsigned long long) pos);
 				CHECK_EQ_U64(le, rle);
 				CHECK_EQ_U64(be, rbe);
 				bad++;
@@ -133,9 +133,11 @@ static void test_end_of_buffer(void)
 					uint64_t pos = (uint64_t) lead * 8 + off;
 					uint64_t le = bits_read_le(buf, len, pos, size);
 					uint64_t be = bits_read_be(buf, len, pos, size);
-					if (le != ref_le(buf, pos, size) || be != ref_be(buf, pos, size)) {
-						CHECK_CTX("end of buffer: %zu bytes, size %u at bit %llu",
-							  len, size, (unsigned long long) pos);
+					if (le != ref_le(buf, pos, size) ||
+					    be != ref_be(buf, pos, size)) {
+						CHECK_CTX(
+						    "end of buffer: %zu bytes, size %u at bit %llu",
+						    len, size, (unsigned long long) pos);
 						CHECK_EQ_U64(le, ref_le(buf, pos, size));
 						CHECK_EQ_U64(be, ref_be(buf, pos, size));
 						bad++;
@@ -218,10 +220,11 @@ static void test_sign_extend(void)
 		uint64_t m = size == 64 ? UINT64_MAX : ((uint64_t) 1 << size) - 1;
 		uint64_t samples[] = {0, 1, m, m >> 1, (m >> 1) + 1, rng() & m, rng() & m};
 		for (unsigned k = 0; k < sizeof(samples) / sizeof(samples[0]); k++)
-			if (bits_sign_extend(samples[k], size) != ref_sign_extend(samples[k], size)) {
+			if (bits_sign_extend(samples[k], size) !=
+			    ref_sign_extend(samples[k], size)) {
 				CHECK_CTX("sign extension: size %u", size);
 				CHECK_EQ_S64(bits_sign_extend(samples[k], size),
-					     ref_sign_extend(samples[k], size));
+				             ref_sign_extend(samples[k], size));
 				bad++;
 			}
 	}

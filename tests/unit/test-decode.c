@@ -87,7 +87,7 @@ static void put(uint8_t *b, uint64_t pos, unsigned size, uint64_t v, bool be)
 	}
 }
 
-#define U8 "typealias integer { size = 8; align = 8; } := u8;\n"
+#define U8  "typealias integer { size = 8; align = 8; } := u8;\n"
 #define TXT "integer { size = 8; align = 8; encoding = UTF8; }"
 
 /* Aligned and unaligned integers, in a trace of each byte order; fields without a
@@ -101,27 +101,29 @@ static void test_integers(void)
 		bool is_signed;
 		uint64_t value;
 	} f[] = {
-		{"u8 a;", 0, 8, false, false, 0xAB},
-		{"integer { size = 16; align = 16; } b;", 16, 16, false, false, 0x1234},
-		{"integer { size = 16; align = 16; byte_order = %s; } c;", 32, 16, true, false, 0xBEEF},
-		{"integer { size = 3; align = 1; signed = true; } d;", 48, 3, false, true, (uint64_t) -3},
-		{"integer { size = 13; align = 1; } e;", 51, 13, false, false, 0x1ABC},
-		{"integer { size = 32; align = 32; signed = true; byte_order = %s; } f;", 64, 32, true, true,
-		 (uint64_t) -123456789},
-		{"integer { size = 64; align = 8; } g;", 96, 64, false, false, 0x0123456789ABCDEFull},
-		{"integer { size = 5; align = 1; byte_order = %s; } h;", 160, 5, true, false, 0x15},
-		{"integer { size = 11; align = 1; byte_order = %s; } i;", 165, 11, true, false, 0x5A5},
-		{"integer { size = 33; align = 1; signed = true; } j;", 176, 33, false, true,
-		 (uint64_t) -4294967296ll},
-		{"u8 k;", 216, 8, false, false, 0x7F},
+	    {"u8 a;", 0, 8, false, false, 0xAB},
+	    {"integer { size = 16; align = 16; } b;", 16, 16, false, false, 0x1234},
+	    {"integer { size = 16; align = 16; byte_order = %s; } c;", 32, 16, true, false, 0xBEEF},
+	    {"integer { size = 3; align = 1; signed = true; } d;", 48, 3, false, true,
+	     (uint64_t) -3},
+	    {"integer { size = 13; align = 1; } e;", 51, 13, false, false, 0x1ABC},
+	    {"integer { size = 32; align = 32; signed = true; byte_order = %s; } f;", 64, 32, true,
+	     true, (uint64_t) -123456789},
+	    {"integer { size = 64; align = 8; } g;", 96, 64, false, false, 0x0123456789ABCDEFull},
+	    {"integer { size = 5; align = 1; byte_order = %s; } h;", 160, 5, true, false, 0x15},
+	    {"integer { size = 11; align = 1; byte_order = %s; } i;", 165, 11, true, false, 0x5A5},
+	    {"integer { size = 33; align = 1; signed = true; } j;", 176, 33, false, true,
+	     (uint64_t) -4294967296ll},
+	    {"u8 k;", 216, 8, false, false, 0x7F},
 	};
 	const unsigned n = sizeof(f) / sizeof(f[0]);
 
 	for (int trace_be = 0; trace_be < 2; trace_be++) {
 		char tsdl[2048], *p = tsdl;
-		p += sprintf(p, "trace { major = 1; minor = 8; byte_order = %s; };\n" U8
-				"event { name = \"ints\"; fields := struct {\n",
-			     trace_be ? "be" : "le");
+		p += sprintf(p,
+		             "trace { major = 1; minor = 8; byte_order = %s; };\n" U8
+		             "event { name = \"ints\"; fields := struct {\n",
+		             trace_be ? "be" : "le");
 		for (unsigned i = 0; i < n; i++) {
 			p += sprintf(p, f[i].decl, trace_be ? "le" : "be");
 			*p++ = '\n';
@@ -131,7 +133,8 @@ static void test_integers(void)
 		if (!CHECK_EQ_S64(load(tsdl), 0))
 			continue;
 		const struct plan *pl = payload("ints");
-		/* the struct aligns on its largest member (32 bits): start 5 bits in, read from 32 */
+		/* the struct aligns on its largest member (32 bits): start 5 bits in, read from 32
+		 */
 		for (unsigned shift = 0; shift <= 32; shift += 32) {
 			uint8_t buf[40];
 			memset(buf, 0xEE, sizeof(buf)); /* padding must not matter */
@@ -151,8 +154,8 @@ static void test_integers(void)
 			CHECK_EQ_U64(src.pos, shift + 224);
 			for (unsigned i = 0; i < n; i++) {
 				char name[2] = {(char) ('a' + i), 0};
-				CHECK_CTX("integers, %s trace, field %s, shift %u", trace_be ? "be" : "le",
-					  name, shift);
+				CHECK_CTX("integers, %s trace, field %s, shift %u",
+				          trace_be ? "be" : "le", name, shift);
 				CHECK_EQ_U64(fld(name)->u, f[i].value);
 			}
 		}
@@ -161,14 +164,19 @@ static void test_integers(void)
 
 static void test_strings(void)
 {
-	static const uint8_t buf[] = "hi\0\0\x42" "abc\0\0xyz" "ABCD" "\x99" "tail-no-nul";
+	static const uint8_t buf[] = "hi\0\0\x42"
+	                             "abc\0\0xyz"
+	                             "ABCD"
+	                             "\x99"
+	                             "tail-no-nul";
 
 	CHECK_CTX("strings and text arrays");
-	if (!CHECK_EQ_S64(load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
-			       "event { name = \"s\"; fields := struct { string s1; string s2; u8 b;\n"
-			       TXT " txt[8]; " TXT " full[4]; u8 tail; }; };\n"
-			       "event { name = \"t\"; id = 1; fields := struct { u8 a; string s; }; };\n"),
-			  0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
+	             "event { name = \"s\"; fields := struct { string s1; string s2; u8 b;\n" TXT
+	             " txt[8]; " TXT " full[4]; u8 tail; }; };\n"
+	             "event { name = \"t\"; id = 1; fields := struct { u8 a; string s; }; };\n"),
+	        0))
 		return;
 	const struct plan *pl = payload("s");
 	start(buf, sizeof(buf) - 1, 0, (sizeof(buf) - 1) * 8);
@@ -183,7 +191,8 @@ static void test_strings(void)
 		CHECK_EQ_U64(src.pos, 18 * 8);
 	}
 	/* a string whose NUL lies beyond the content end (though inside the buffer) */
-	static const uint8_t s2[] = "\x01" "abc\0";
+	static const uint8_t s2[] = "\x01"
+	                            "abc\0";
 	start(s2, sizeof(s2), 0, 3 * 8);
 	CHECK_EQ_S64(decode_scope(&dec, payload("t"), SPOOR_SCOPE_PAYLOAD), -SPOOR_ETRUNCATED);
 	CHECK(dec.error != NULL);
@@ -194,28 +203,31 @@ static void test_strings(void)
 static void test_sequences(void)
 {
 	CHECK_CTX("sequences");
-	if (!CHECK_EQ_S64(load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
-			       "typealias integer { size = 16; align = 16; } := u16;\n"
-			       "event { name = \"q\"; context := struct { u8 clen; };\n"
-			       "  fields := struct { u8 n; u16 seq[n];\n"
-			       "    struct { u8 m; u8 inner_seq[n]; u8 own[m]; } nested;\n"
-			       "    u8 abs[event.fields.n]; u8 cseq[event.context.clen]; u8 cseq2[clen];\n"
-			       "    " TXT " tseq[n]; u8 deep[event.fields.nested.m];\n"
-			       "    struct { u8 k; u8 d[k]; u8 o[n]; } items[2]; }; };\n"
-			       "event { name = \"z\"; id = 1; fields := struct { u8 z; u16 empty[z]; u8 after; }; };\n"
-			       "event { name = \"neg\"; id = 2; fields := struct {\n"
-			       "  integer { size = 8; align = 8; signed = true; } l; u8 s[l]; }; };\n"
-			       "event { name = \"big\"; id = 3; fields := struct { u8 l; u16 s[l]; }; };\n"
-			       "event { name = \"bigt\"; id = 4; fields := struct { u8 l; " TXT " s[l]; }; };\n"),
-			  0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
+	             "typealias integer { size = 16; align = 16; } := u16;\n"
+	             "event { name = \"q\"; context := struct { u8 clen; };\n"
+	             "  fields := struct { u8 n; u16 seq[n];\n"
+	             "    struct { u8 m; u8 inner_seq[n]; u8 own[m]; } nested;\n"
+	             "    u8 abs[event.fields.n]; u8 cseq[event.context.clen]; u8 cseq2[clen];\n"
+	             "    " TXT " tseq[n]; u8 deep[event.fields.nested.m];\n"
+	             "    struct { u8 k; u8 d[k]; u8 o[n]; } items[2]; }; };\n"
+	             "event { name = \"z\"; id = 1; fields := struct { u8 z; u16 empty[z]; u8 "
+	             "after; }; };\n"
+	             "event { name = \"neg\"; id = 2; fields := struct {\n"
+	             "  integer { size = 8; align = 8; signed = true; } l; u8 s[l]; }; };\n"
+	             "event { name = \"big\"; id = 3; fields := struct { u8 l; u16 s[l]; }; };\n"
+	             "event { name = \"bigt\"; id = 4; fields := struct { u8 l; " TXT
+	             " s[l]; }; };\n"),
+	        0))
 		return;
 	/* context: clen at byte 0. Payload aligns on 16 bits: n at 2, seq at 4..9, nested.m at
 	 * 10, inner_seq 11..13, own 14..15, abs 16..18, cseq 19..20, cseq2 21..22, tseq 23..25,
 	 * deep 26..27, items[0] {k 28, d 29, o 30..32}, items[1] {k 33, d 34..35, o 36..38} */
-	static const uint8_t buf[] = {2,   0xEE, 3,    0xEE, 10,   0,    20,   0,  30, 0,
-				      2,   7,    8,    9,    100,  101,  1,    2,  3,  0xC0,
-				      0xC1, 0xD0, 0xD1, 'x', 'y', 'z', 0x5A, 0x5B, 1, 0xA,
-				      4,   5,    6,    2,    0xB,  0xC,  7,    8,  9};
+	static const uint8_t buf[] = {2,    0xEE, 3,    0xEE, 10,  0,   20,   0,    30, 0,
+	                              2,    7,    8,    9,    100, 101, 1,    2,    3,  0xC0,
+	                              0xC1, 0xD0, 0xD1, 'x',  'y', 'z', 0x5A, 0x5B, 1,  0xA,
+	                              4,    5,    6,    2,    0xB, 0xC, 7,    8,    9};
 	struct ctf_event_class *ec = event("q");
 	const struct event_class_plans *ep = ec->plan;
 	start(buf, sizeof(buf), 0, sizeof(buf) * 8);
@@ -282,18 +294,23 @@ static void test_sequences(void)
 static void test_variants(void)
 {
 	CHECK_CTX("variants");
-	if (!CHECK_EQ_S64(load(
-		"trace { major = 1; minor = 8; byte_order = le; };\n" U8
-		"event { name = \"v\"; fields := struct {\n"
-		"  enum : integer { size = 3; align = 1; } { INT = 0, STR = 1, DBL = 2, REC = 3, NONE = 4,"
-		" RANGE = 5 ... 6 } tag;\n"
-		"  variant <tag> { integer { size = 32; align = 32; signed = true; } INT; string STR;\n"
-		"    floating_point { exp_dig = 11; mant_dig = 53; align = 64; } DBL;\n"
-		"    struct { u8 n; integer { size = 16; align = 16; } items[n]; } REC; u8 _RANGE; } v;\n"
-		"  u8 after; }; };\n"
-		"event { name = \"sv\"; id = 1; fields := struct {\n"
-		"  enum : integer { size = 8; align = 8; signed = true; } { NEG = -10 ... -1, POS = 0 ... 10 } t;\n"
-		"  variant <t> { u8 NEG; integer { size = 16; align = 8; } POS; } v; }; };\n"), 0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
+	             "event { name = \"v\"; fields := struct {\n"
+	             "  enum : integer { size = 3; align = 1; } { INT = 0, STR = 1, DBL = 2, REC = "
+	             "3, NONE = 4,"
+	             " RANGE = 5 ... 6 } tag;\n"
+	             "  variant <tag> { integer { size = 32; align = 32; signed = true; } INT; "
+	             "string STR;\n"
+	             "    floating_point { exp_dig = 11; mant_dig = 53; align = 64; } DBL;\n"
+	             "    struct { u8 n; integer { size = 16; align = 16; } items[n]; } REC; u8 "
+	             "_RANGE; } v;\n"
+	             "  u8 after; }; };\n"
+	             "event { name = \"sv\"; id = 1; fields := struct {\n"
+	             "  enum : integer { size = 8; align = 8; signed = true; } { NEG = -10 ... -1, "
+	             "POS = 0 ... 10 } t;\n"
+	             "  variant <t> { u8 NEG; integer { size = 16; align = 8; } POS; } v; }; };\n"),
+	        0))
 		return;
 	const struct plan *pl = payload("v");
 	uint8_t b[24];
@@ -373,27 +390,28 @@ static void test_variants(void)
 static void test_clock(void)
 {
 	CHECK_CTX("clock");
-	if (!CHECK_EQ_S64(load("trace { major = 1; minor = 8; byte_order = le; };\n"
-			       "clock { name = c; };\n"
-			       "typealias integer { size = 64; align = 8; map = clock.c.value; } := ts64;\n"
-			       "stream { event.header := struct { integer { size = 5; align = 1; } id;\n"
-			       "  integer { size = 27; align = 1; map = clock.c.value; } timestamp;\n"
-			       "  ts64 full; };\n"
-			       "  packet.context := struct { ts64 timestamp_begin; }; };\n"
-			       "event { name = \"e\"; id = 7; };\n"),
-			  0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = le; };\n"
+	             "clock { name = c; };\n"
+	             "typealias integer { size = 64; align = 8; map = clock.c.value; } := ts64;\n"
+	             "stream { event.header := struct { integer { size = 5; align = 1; } id;\n"
+	             "  integer { size = 27; align = 1; map = clock.c.value; } timestamp;\n"
+	             "  ts64 full; };\n"
+	             "  packet.context := struct { ts64 timestamp_begin; }; };\n"
+	             "event { name = \"e\"; id = 7; };\n"),
+	        0))
 		return;
 	const struct stream_class_plans *sp = trace->meta.streams[0]->plan;
 	static const struct {
 		uint64_t before, value, after;
 	} cases[] = {
-		{0x7FFFFF0, 5, 0x8000005},            /* wraps */
-		{0x107FFFFF0ull, 5, 0x108000005ull},   /* wraps, high bits kept */
-		{0x10, 0x20, 0x20},                    /* no wrap */
-		{0x100000005ull, 5, 0x100000005ull},   /* equal: no wrap */
-		{0x3FFFF818, 0x7FFFC7C, 0x3FFFFC7C},   /* SYNTH.md: first event of channel0_0 */
-		{1073741814, 5, 1073741829},           /* SYNTH.md: synth:bases wraps */
-		{0x40000000 - 10, 0x7FFFFFF, 0x3FFFFFFF},
+	    {0x7FFFFF0, 5, 0x8000005},           /* wraps */
+	    {0x107FFFFF0ull, 5, 0x108000005ull}, /* wraps, high bits kept */
+	    {0x10, 0x20, 0x20},                  /* no wrap */
+	    {0x100000005ull, 5, 0x100000005ull}, /* equal: no wrap */
+	    {0x3FFFF818, 0x7FFFC7C, 0x3FFFFC7C}, /* SYNTH.md: first event of channel0_0 */
+	    {1073741814, 5, 1073741829},         /* SYNTH.md: synth:bases wraps */
+	    {0x40000000 - 10, 0x7FFFFFF, 0x3FFFFFFF},
 	};
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint8_t b[16] = {0};
@@ -403,12 +421,13 @@ static void test_clock(void)
 		clk = cases[i].before;
 		CHECK_CTX("clock case %u", i);
 		CHECK_EQ_S64(decode_scope(&dec, sp->event_header, SPOOR_SCOPE_EVENT_HEADER),
-			     -SPOOR_ETRUNCATED);
+		             -SPOOR_ETRUNCATED);
 		CHECK_EQ_U64(clk, cases[i].after);
 		CHECK(dec.has_event_id && dec.event_id == 7);
 	}
 	/* a 64-bit clock field replaces the value */
-	static const uint8_t full[12] = {0xA7, 0, 0, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+	static const uint8_t full[12] = {0xA7, 0,    0,    0,    0x88, 0x77,
+	                                 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
 	start(full, sizeof(full), 0, sizeof(full) * 8);
 	clk = 0x7FFFFF0;
 	CHECK_CTX("clock, 64 bits");
@@ -427,17 +446,21 @@ static void test_clock(void)
 static void test_lttng_header(void)
 {
 	CHECK_CTX("lttng header");
-	if (!CHECK_EQ_S64(load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
-			       "clock { name = c; };\n"
-			       "typealias integer { size = 27; align = 1; map = clock.c.value; } := ts27;\n"
-			       "typealias integer { size = 64; align = 8; map = clock.c.value; } := ts64;\n"
-			       "stream { event.header := struct {\n"
-			       "  enum : integer { size = 5; align = 1; } { compact = 0 ... 30, extended = 31 } id;\n"
-			       "  variant <id> { struct { ts27 timestamp; } compact;\n"
-			       "    struct { integer { size = 32; align = 8; } id; ts64 timestamp; } extended; } v;\n"
-			       "  } align(8); };\n"
-			       "event { name = \"e\"; id = 3; fields := struct { u8 s[stream.event.header.id]; }; };\n"),
-			  0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = le; };\n" U8
+	             "clock { name = c; };\n"
+	             "typealias integer { size = 27; align = 1; map = clock.c.value; } := ts27;\n"
+	             "typealias integer { size = 64; align = 8; map = clock.c.value; } := ts64;\n"
+	             "stream { event.header := struct {\n"
+	             "  enum : integer { size = 5; align = 1; } { compact = 0 ... 30, extended = "
+	             "31 } id;\n"
+	             "  variant <id> { struct { ts27 timestamp; } compact;\n"
+	             "    struct { integer { size = 32; align = 8; } id; ts64 timestamp; } "
+	             "extended; } v;\n"
+	             "  } align(8); };\n"
+	             "event { name = \"e\"; id = 3; fields := struct { u8 "
+	             "s[stream.event.header.id]; }; };\n"),
+	        0))
 		return;
 	const struct stream_class_plans *sp = trace->meta.streams[0]->plan;
 	struct ctf_event_class *ec = event("e");
@@ -459,7 +482,8 @@ static void test_lttng_header(void)
 	}
 	cur = ec->fields;
 	if (CHECK_EQ_S64(decode_scope(&dec, ((const struct event_class_plans *) ec->plan)->payload,
-				      SPOOR_SCOPE_PAYLOAD), 0) &&
+	                              SPOOR_SCOPE_PAYLOAD),
+	                 0) &&
 	    CHECK_EQ_U64(fld("s")->len, 3))
 		CHECK_EQ_U64(kid(fld("s"), 2)->u, 9);
 }
@@ -468,14 +492,16 @@ static void test_lttng_header(void)
 static void test_fixed(void)
 {
 	CHECK_CTX("fixed layout");
-	if (!CHECK_EQ_S64(load("trace { major = 1; minor = 8; byte_order = be; };\n" U8
-			       "event { name = \"flat\"; fields := struct { u8 a;\n"
-			       "  integer { size = 32; align = 32; } b; integer { size = 16; align = 16; } c;\n"
-			       "  u8 arr[3]; " TXT " txt[2]; integer { size = 3; align = 1; } bits[5];\n"
-			       "  enum : u8 { X = 1 } e; u8 none[0]; }; };\n"
-			       "event { name = \"str\"; id = 1; fields := struct { u8 a; string s; }; };\n"
-			       "event { name = \"seq\"; id = 2; fields := struct { u8 n; u8 s[n]; }; };\n"),
-			  0))
+	if (!CHECK_EQ_S64(
+	        load("trace { major = 1; minor = 8; byte_order = be; };\n" U8
+	             "event { name = \"flat\"; fields := struct { u8 a;\n"
+	             "  integer { size = 32; align = 32; } b; integer { size = 16; align = 16; } "
+	             "c;\n"
+	             "  u8 arr[3]; " TXT " txt[2]; integer { size = 3; align = 1; } bits[5];\n"
+	             "  enum : u8 { X = 1 } e; u8 none[0]; }; };\n"
+	             "event { name = \"str\"; id = 1; fields := struct { u8 a; string s; }; };\n"
+	             "event { name = \"seq\"; id = 2; fields := struct { u8 n; u8 s[n]; }; };\n"),
+	        0))
 		return;
 	const struct plan *pl = payload("flat");
 	/* a 0..8, b 32..64, c 64..80, arr 80..104, txt 104..120, bits 120..135, e 136..144 */
@@ -493,7 +519,8 @@ static void test_fixed(void)
 	for (unsigned k = 0; k < 3; k++)
 		for (uint64_t at = 0; at < 48; at += 5) {
 			const struct plan *p = payload(names[k]);
-			CHECK_CTX("fixed layout: %s from bit %llu", names[k], (unsigned long long) at);
+			CHECK_CTX("fixed layout: %s from bit %llu", names[k],
+			          (unsigned long long) at);
 			start(b, sizeof(b), at, sizeof(b) * 8);
 			CHECK_EQ_S64(decode_scope(&dec, p, SPOOR_SCOPE_PAYLOAD), 0);
 			uint64_t decoded = src.pos;
@@ -512,23 +539,25 @@ static void test_fixed(void)
 static void test_plan_errors(void)
 {
 	static const char *bad[] = {
-		"fields := struct { u8 s[nope]; };",
-		"fields := struct { string l; u8 s[l]; };",
-		"fields := struct { u8 t; variant <t> { u8 a; } v; };",
-		"fields := struct { variant <missing> { u8 a; } v; };",
-		"fields := struct { u8 s[event.context.x]; };",
-		"fields := struct { u8 s[later]; u8 later; };",
+	    "fields := struct { u8 s[nope]; };",
+	    "fields := struct { string l; u8 s[l]; };",
+	    "fields := struct { u8 t; variant <t> { u8 a; } v; };",
+	    "fields := struct { variant <missing> { u8 a; } v; };",
+	    "fields := struct { u8 s[event.context.x]; };",
+	    "fields := struct { u8 s[later]; u8 later; };",
 	};
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char tsdl[512];
-		snprintf(tsdl, sizeof(tsdl), "trace { major = 1; minor = 8; byte_order = le; };\n" U8
-			 "event { name = \"bad%u\"; %s };\n", i, bad[i]);
+		snprintf(tsdl, sizeof(tsdl),
+		         "trace { major = 1; minor = 8; byte_order = le; };\n" U8
+		         "event { name = \"bad%u\"; %s };\n",
+		         i, bad[i]);
 		CHECK_CTX("plan error: %s", bad[i]);
 		ctf_trace_free(trace);
 		trace = calloc(1, sizeof(*trace));
 		err[0] = '\0';
 		CHECK_EQ_S64(ctf_trace_load_metadata(trace, tsdl, strlen(tsdl), err, sizeof(err)),
-			     -SPOOR_EMETA_SEMANTIC);
+		             -SPOOR_EMETA_SEMANTIC);
 		char name[16];
 		snprintf(name, sizeof(name), "bad%u", i);
 		if (!CHECK(strstr(err, name) != NULL))

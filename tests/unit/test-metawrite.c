@@ -28,76 +28,89 @@
 
 /* ---- descriptors ---- */
 
-#define FINT(n, sz, sg, b, be) \
-	{.name = (n), .kind = SPOOR_FK_INT, .size = (sz), .is_signed = (sg), .base = (b), .big_endian = (be)}
-#define FFLOAT(n, sz, be) {.name = (n), .kind = SPOOR_FK_FLOAT, .size = (sz), .big_endian = (be)}
-#define FSTR(n) {.name = (n), .kind = SPOOR_FK_STRING}
-#define FARR(n, sz, sg, b, be, tx, len)                                                       \
-	{.name = (n), .kind = SPOOR_FK_ARRAY, .size = (sz), .is_signed = (sg), .base = (b),   \
-	 .big_endian = (be), .text = (tx), .length = (len)}
-#define FSEQ(n, sz, sg, b, be, tx)                                                            \
-	{.name = (n), .kind = SPOOR_FK_SEQUENCE, .size = (sz), .is_signed = (sg), .base = (b), \
-	 .big_endian = (be), .text = (tx)}
-#define FENUM(n, sz, sg, e)                                                                   \
-	{.name = (n), .kind = SPOOR_FK_ENUM, .size = (sz), .is_signed = (sg), .base = 10,     \
-	 .entries = (e), .nentries = N_ELEMS(e)}
-#define EVENT(p, n, f, i)                                                                     \
-	{.struct_size = sizeof(struct spoor_event_desc), .provider = (p), .name = (n),        \
-	 .fields = (f), .nfields = N_ELEMS(f), .id = (i)}
+#define FINT(n, sz, sg, b, be)                                                                     \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_INT, .size = (sz), .is_signed = (sg), .base = (b),   \
+		.big_endian = (be)                                                                 \
+	}
+#define FFLOAT(n, sz, be)                                                                          \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_FLOAT, .size = (sz), .big_endian = (be)              \
+	}
+#define FSTR(n)                                                                                    \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_STRING                                               \
+	}
+#define FARR(n, sz, sg, b, be, tx, len)                                                            \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_ARRAY, .size = (sz), .is_signed = (sg), .base = (b), \
+		.big_endian = (be), .text = (tx), .length = (len)                                  \
+	}
+#define FSEQ(n, sz, sg, b, be, tx)                                                                 \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_SEQUENCE, .size = (sz), .is_signed = (sg),           \
+		.base = (b), .big_endian = (be), .text = (tx)                                      \
+	}
+#define FENUM(n, sz, sg, e)                                                                        \
+	{                                                                                          \
+		.name = (n), .kind = SPOOR_FK_ENUM, .size = (sz), .is_signed = (sg), .base = 10,   \
+		.entries = (e), .nentries = N_ELEMS(e)                                             \
+	}
+#define EVENT(p, n, f, i)                                                                          \
+	{                                                                                          \
+		.struct_size = sizeof(struct spoor_event_desc), .provider = (p), .name = (n),      \
+		.fields = (f), .nfields = N_ELEMS(f), .id = (i)                                    \
+	}
 
 static const char quoted_label[] = "say \"hi\" \\o/";
 
 static const struct spoor_enum_entry state_entries[] = {
-	{"NEG", -100, -1},
-	{"ZERO", 0, 0},
-	{"SMALL", 1, 10},
-	{quoted_label, 42, 42},
+    {"NEG", -100, -1},
+    {"ZERO", 0, 0},
+    {"SMALL", 1, 10},
+    {quoted_label, 42, 42},
 };
 static const struct spoor_enum_entry flag_entries[] = {
-	{"LOW", 0, 127},
-	{"HIGH", 128, 255},
+    {"LOW", 0, 127},
+    {"HIGH", 128, 255},
 };
 static const struct spoor_enum_entry big_entries[] = {
-	{"ONE", 1, 1},
-	{"HUGE", (int64_t) 0xFFFFFFFFFFFFFF00ull, (int64_t) UINT64_MAX},
+    {"ONE", 1, 1},
+    {"HUGE", (int64_t) 0xFFFFFFFFFFFFFF00ull, (int64_t) UINT64_MAX},
 };
 
 static const struct spoor_field_desc ints_fields[] = {
-	FINT("s8", 1, 1, 10, 0),
-	FINT("hex16", 2, 0, 16, 0),
-	FINT("s32", 4, 1, 10, 0),
-	FINT("u64", 8, 0, 10, 0),
-	FINT("net32", 4, 0, 10, 1),
-	FINT("string", 4, 1, 10, 0), /* TSDL keywords as field names */
-	FINT("struct", 1, 0, 10, 0),
-	FINT("align", 2, 1, 16, 1),
+    FINT("s8", 1, 1, 10, 0),     FINT("hex16", 2, 0, 16, 0),
+    FINT("s32", 4, 1, 10, 0),    FINT("u64", 8, 0, 10, 0),
+    FINT("net32", 4, 0, 10, 1),  FINT("string", 4, 1, 10, 0), /* TSDL keywords as field names */
+    FINT("struct", 1, 0, 10, 0), FINT("align", 2, 1, 16, 1),
 };
 static const struct spoor_field_desc floats_fields[] = {
-	FFLOAT("f32", 4, 0),
-	FFLOAT("f64", 8, 0),
-	FFLOAT("integer", 4, 1),
+    FFLOAT("f32", 4, 0),
+    FFLOAT("f64", 8, 0),
+    FFLOAT("integer", 4, 1),
 };
 static const struct spoor_field_desc strings_fields[] = {
-	FSTR("msg"),
-	FARR("text", 1, 1, 10, 0, 1, 8),
-	FARR("hexarr", 2, 0, 16, 0, 0, 3),
-	FARR("netarr", 4, 0, 10, 1, 0, 2),
-	FSTR("enum"),
+    FSTR("msg"),
+    FARR("text", 1, 1, 10, 0, 1, 8),
+    FARR("hexarr", 2, 0, 16, 0, 0, 3),
+    FARR("netarr", 4, 0, 10, 1, 0, 2),
+    FSTR("enum"),
 };
 static const struct spoor_field_desc seqs_fields[] = {
-	FSEQ("text", 1, 1, 10, 0, 1),
-	FSEQ("vals", 2, 1, 10, 0, 0),
-	FSEQ("nets", 4, 0, 16, 1, 0),
-	FINT("variant", 1, 0, 10, 0),
+    FSEQ("text", 1, 1, 10, 0, 1),
+    FSEQ("vals", 2, 1, 10, 0, 0),
+    FSEQ("nets", 4, 0, 16, 1, 0),
+    FINT("variant", 1, 0, 10, 0),
 };
 static const struct spoor_field_desc enums_fields[] = {
-	FENUM("state", 4, 1, state_entries),
-	FENUM("flags", 1, 0, flag_entries),
-	FENUM("big", 8, 0, big_entries),
+    FENUM("state", 4, 1, state_entries),
+    FENUM("flags", 1, 0, flag_entries),
+    FENUM("big", 8, 0, big_entries),
 };
 static const struct spoor_field_desc late_fields[] = {
-	FINT("x", 4, 0, 10, 0),
-	FSTR("typealias"),
+    FINT("x", 4, 0, 10, 0),
+    FSTR("typealias"),
 };
 
 static struct spoor_event_desc ev_ints = EVENT("app", "ints", ints_fields, 0);
@@ -105,44 +118,44 @@ static struct spoor_event_desc ev_floats = EVENT("app", "floats", floats_fields,
 static struct spoor_event_desc ev_strings = EVENT("app", "strings", strings_fields, 2);
 static struct spoor_event_desc ev_seqs = EVENT("app", "seqs", seqs_fields, 3);
 static struct spoor_event_desc ev_enums = EVENT("app", "enums", enums_fields, 40);
-static struct spoor_event_desc ev_empty = {.struct_size = sizeof(struct spoor_event_desc),
-					   .provider = "app", .name = "empty", .id = 5};
+static struct spoor_event_desc ev_empty = {
+    .struct_size = sizeof(struct spoor_event_desc), .provider = "app", .name = "empty", .id = 5};
 static struct spoor_event_desc ev_late = EVENT("late", "probe", late_fields, 41);
 
 static const struct spoor_event_desc *const all_events[] = {
-	&ev_ints, &ev_floats, &ev_strings, &ev_seqs, &ev_enums, &ev_empty,
+    &ev_ints, &ev_floats, &ev_strings, &ev_seqs, &ev_enums, &ev_empty,
 };
 
 static const struct meta_env env[] = {
-	{.key = "hostname", .str = "testhost", .is_str = 1},
-	{.key = "domain", .str = "ust", .is_str = 1},
-	{.key = "tracer_name", .str = "spoor", .is_str = 1},
-	{.key = "tracer_major", .num = 0},
-	{.key = "negative", .num = -17},
-	{.key = "quoted", .str = "a \"b\" \\c", .is_str = 1},
+    {.key = "hostname", .str = "testhost", .is_str = 1},
+    {.key = "domain", .str = "ust", .is_str = 1},
+    {.key = "tracer_name", .str = "spoor", .is_str = 1},
+    {.key = "tracer_major", .num = 0},
+    {.key = "negative", .num = -17},
+    {.key = "quoted", .str = "a \"b\" \\c", .is_str = 1},
 };
 
 #define CLOCK_OFFSET_S 1700000000
 #define CLOCK_OFFSET   123456789u
 
 static const struct meta_trace trace_desc = {
-	.uuid = {0x2a, 0x6b, 0x1f, 0x00, 0x93, 0x44, 0x4c, 0x1d, 0xa0, 0x17, 0x55, 0xe2, 0x0b,
-		 0x9c, 0xf1, 0x07},
-	.env = env,
-	.nenv = N_ELEMS(env),
-	.clock = {.name = "monotonic",
-		  .description = "Monotonic \"Clock\"",
-		  .uuid = {0xf2, 0x13, 0x79, 0xfd, 0xdf, 0xed, 0x4a, 0xab, 0xa1, 0xe1, 0x2c, 0x95,
-			   0x25, 0x19, 0x37, 0xbe},
-		  .freq = 1000000000,
-		  .offset_s = CLOCK_OFFSET_S,
-		  .offset = CLOCK_OFFSET},
+    .uuid = {0x2a, 0x6b, 0x1f, 0x00, 0x93, 0x44, 0x4c, 0x1d, 0xa0, 0x17, 0x55, 0xe2, 0x0b, 0x9c,
+             0xf1, 0x07},
+    .env = env,
+    .nenv = N_ELEMS(env),
+    .clock = {.name = "monotonic",
+              .description = "Monotonic \"Clock\"",
+              .uuid = {0xf2, 0x13, 0x79, 0xfd, 0xdf, 0xed, 0x4a, 0xab, 0xa1, 0xe1, 0x2c, 0x95, 0x25,
+                       0x19, 0x37, 0xbe},
+              .freq = 1000000000,
+              .offset_s = CLOCK_OFFSET_S,
+              .offset = CLOCK_OFFSET},
 };
 
 /* ---- part 1: the model the reader parses ---- */
 
 static void check_int_type(const struct ctf_meta *m, const struct ctf_type *t, unsigned bits,
-			   unsigned align, bool is_signed, bool be, unsigned base, bool text)
+                           unsigned align, bool is_signed, bool be, unsigned base, bool text)
 {
 	if (!CHECK_EQ_U64(t->kind, CTF_INT))
 		return;
@@ -156,10 +169,10 @@ static void check_int_type(const struct ctf_meta *m, const struct ctf_type *t, u
 }
 
 static void check_field_int(const struct ctf_meta *m, const struct ctf_type *t,
-			    const struct spoor_field_desc *f, bool text)
+                            const struct spoor_field_desc *f, bool text)
 {
 	check_int_type(m, t, 8u * f->size, 8u * f->size, f->is_signed, f->big_endian,
-		       f->base ? f->base : 10, text);
+	               f->base ? f->base : 10, text);
 }
 
 static const struct ctf_field *member(const struct ctf_type *st, unsigned i)
@@ -177,7 +190,7 @@ static void check_name(const struct ctf_field *fld, const char *written, const c
 
 /* One event class against its descriptor. */
 static void check_class(const struct ctf_meta *m, const struct ctf_event_class *ec,
-			const struct spoor_event_desc *d)
+                        const struct spoor_event_desc *d)
 {
 	char want[200];
 
@@ -212,9 +225,7 @@ static void check_class(const struct ctf_meta *m, const struct ctf_event_class *
 			continue;
 		const struct ctf_type *t = fld->type;
 		switch (f->kind) {
-		case SPOOR_FK_INT:
-			check_field_int(m, t, f, false);
-			break;
+		case SPOOR_FK_INT: check_field_int(m, t, f, false); break;
 		case SPOOR_FK_FLOAT:
 			if (!CHECK_EQ_U64(t->kind, CTF_FLOAT))
 				break;
@@ -299,7 +310,7 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 					t = t->a.elem;
 			}
 			check_int_type(m, t, ph_fields[i].size, ph_fields[i].size, false, false, 10,
-				       false);
+			               false);
 		}
 	CHECK_CTX("trace");
 	for (int r = 0; r <= ROLE_STREAM_INSTANCE_ID; r++)
@@ -352,10 +363,10 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 		unsigned size;
 		bool clock;
 	} pc_fields[] = {
-		{"timestamp_begin", 64, true}, {"timestamp_end", 64, true},
-		{"content_size", 64, false},   {"packet_size", 64, false},
-		{"packet_seq_num", 64, false}, {"events_discarded", 64, false},
-		{"vpid", 32, false},           {"vtid", 32, false},
+	    {"timestamp_begin", 64, true}, {"timestamp_end", 64, true},
+	    {"content_size", 64, false},   {"packet_size", 64, false},
+	    {"packet_seq_num", 64, false}, {"events_discarded", 64, false},
+	    {"vpid", 32, false},           {"vtid", 32, false},
 	};
 	const struct ctf_type *pc = sc->packet_context;
 	if (CHECK(pc != NULL) && CHECK_EQ_U64(pc->s.n, N_ELEMS(pc_fields)))
@@ -382,7 +393,7 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 		CHECK_EQ_S64(sp->role[ROLE_CPU_ID], -1);
 		CHECK_EQ_U64(sp->clock_freq, 1000000000);
 		CHECK_EQ_S64(sp->clock_offset_ns,
-			     (int64_t) CLOCK_OFFSET_S * 1000000000 + CLOCK_OFFSET);
+		             (int64_t) CLOCK_OFFSET_S * 1000000000 + CLOCK_OFFSET);
 	}
 
 	/* the event header: LTTng's compact one */
@@ -406,7 +417,8 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 		}
 		if (CHECK_EQ_U64(v->kind, CTF_VARIANT) && CHECK_EQ_U64(v->s.n, 2)) {
 			CHECK_STR(v->tag.text, "id");
-			const struct ctf_type *cmp = v->s.fields[0].type, *ext = v->s.fields[1].type;
+			const struct ctf_type *cmp = v->s.fields[0].type,
+			                      *ext = v->s.fields[1].type;
 			CHECK_STR(v->s.fields[0].name, "compact");
 			CHECK_STR(v->s.fields[1].name, "extended");
 			if (CHECK_EQ_U64(cmp->s.n, 1)) {
@@ -437,7 +449,8 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 	if (!CHECK_EQ_U64(sc->nevents, nclasses))
 		return;
 	for (size_t i = 0; i < nclasses; i++) {
-		const struct spoor_event_desc *d = i < N_ELEMS(all_events) ? all_events[i] : &ev_late;
+		const struct spoor_event_desc *d =
+		    i < N_ELEMS(all_events) ? all_events[i] : &ev_late;
 		check_class(m, sc->events[i], d);
 		CHECK(ctf_stream_event(sc, d->id) == sc->events[i]);
 	}
@@ -460,16 +473,18 @@ static void test_parse(void)
 	CHECK(strstr(text, "\"HUGE\" = 18446744073709551360 ... 18446744073709551615,") != NULL);
 	CHECK(strstr(text, "\"say \\\"hi\\\" \\\\o/\" = 42,") != NULL);
 	CHECK(strstr(text, "\t\tinteger { size = 32; align = 32; signed = 0; encoding = none; "
-			   "base = 10; } __nets_length;\n"
-			   "\t\tinteger { size = 32; align = 32; signed = 0; encoding = none; "
-			   "base = 16; byte_order = be; } _nets[ __nets_length ];\n") != NULL);
+	                   "base = 10; } __nets_length;\n"
+	                   "\t\tinteger { size = 32; align = 32; signed = 0; encoding = none; "
+	                   "base = 16; byte_order = be; } _nets[ __nets_length ];\n") != NULL);
 	CHECK(strstr(text, "\t\tinteger { size = 32; align = 32; signed = 1; encoding = none; "
-			   "base = 10; } _string;\n") != NULL);
+	                   "base = 10; } _string;\n") != NULL);
 	CHECK(strstr(text, "\t\tinteger { size = 16; align = 16; signed = 1; encoding = none; "
-			   "base = 16; byte_order = be; } _align;\n") != NULL);
-	CHECK(strstr(text, "\t\tfloating_point { exp_dig = 11; mant_dig = 53; align = 64; } _f64;\n") != NULL);
+	                   "base = 16; byte_order = be; } _align;\n") != NULL);
+	CHECK(strstr(text,
+	             "\t\tfloating_point { exp_dig = 11; mant_dig = 53; align = 64; } _f64;\n") !=
+	      NULL);
 	CHECK(strstr(text, "\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; "
-			   "base = 10; } _text[8];\n") != NULL);
+	                   "base = 10; } _text[8];\n") != NULL);
 	CHECK(strstr(text, "\t\tstring _enum;\n") != NULL);
 	CHECK(strstr(text, "\tquoted = \"a \\\"b\\\" \\\\c\";\n") != NULL);
 	CHECK(strstr(text, "} align(8);") != NULL);
@@ -479,7 +494,7 @@ static void test_parse(void)
 	if (CHECK_EQ_S64(rc, 0) && CHECK(late != NULL)) {
 		CHECK_EQ_U64(late_len, strlen(late));
 		static const char head[] =
-			"event {\n\tname = \"late:probe\";\n\tid = 41;\n\tstream_id = 0;\n";
+		    "event {\n\tname = \"late:probe\";\n\tid = 41;\n\tstream_id = 0;\n";
 		CHECK(!strncmp(late, head, sizeof(head) - 1));
 		CHECK(strstr(late, "trace") == NULL && strstr(late, "stream {") == NULL);
 	}
@@ -545,8 +560,8 @@ static int write_one(const struct spoor_event_desc *d)
 static void test_invalid(void)
 {
 	struct spoor_field_desc f;
-	struct spoor_event_desc d = {.struct_size = sizeof(d), .provider = "p", .name = "n",
-				     .fields = &f, .nfields = 1};
+	struct spoor_event_desc d = {
+	    .struct_size = sizeof(d), .provider = "p", .name = "n", .fields = &f, .nfields = 1};
 	static const struct spoor_enum_entry bad_range[] = {{"X", 5, 4}};
 	static const struct spoor_enum_entry too_big[] = {{"X", 0, 256}};
 	static const struct spoor_enum_entry null_label[] = {{NULL, 0, 0}};
@@ -614,7 +629,8 @@ static void test_invalid(void)
 	CHECK_EQ_S64(write_one(NULL), -EINVAL);
 
 	CHECK_CTX("invalid: member names that collide");
-	struct spoor_field_desc two[2] = {FSEQ("x", 4, 0, 10, 0, 0), FINT("_x_length", 4, 0, 10, 0)};
+	struct spoor_field_desc two[2] = {FSEQ("x", 4, 0, 10, 0, 0),
+	                                  FINT("_x_length", 4, 0, 10, 0)};
 	d.fields = two;
 	d.nfields = 2;
 	CHECK_EQ_S64(write_one(&d), -EINVAL);
@@ -665,7 +681,8 @@ static void test_invalid(void)
 		struct ctf_trace *tr = calloc(1, sizeof(*tr));
 		char err[400] = "";
 		if (CHECK(tr != NULL) &&
-		    !CHECK_EQ_S64(ctf_trace_load_metadata(tr, out, strlen(out), err, sizeof(err)), 0))
+		    !CHECK_EQ_S64(ctf_trace_load_metadata(tr, out, strlen(out), err, sizeof(err)),
+		                  0))
 			printf("  %s\n", err);
 		ctf_trace_free(tr);
 		free(out);
@@ -720,10 +737,10 @@ static void bw_int(struct bw *w, uint64_t v, unsigned bytes, bool be)
 
 /* The values of one event. */
 struct val {
-	uint64_t u;      /* INT, ENUM (signed values sign-extended), sequence length */
-	double f;        /* FLOAT */
-	const char *s;   /* STRING, text ARRAY/SEQUENCE */
-	uint64_t e[4];   /* ARRAY/SEQUENCE elements */
+	uint64_t u;    /* INT, ENUM (signed values sign-extended), sequence length */
+	double f;      /* FLOAT */
+	const char *s; /* STRING, text ARRAY/SEQUENCE */
+	uint64_t e[4]; /* ARRAY/SEQUENCE elements */
 	const char *label;
 };
 
@@ -770,9 +787,7 @@ static void write_event(struct bw *w, const struct inst *in)
 		uint32_t n = f->kind == SPOOR_FK_ARRAY ? f->length : (uint32_t) v->u;
 		switch (f->kind) {
 		case SPOOR_FK_INT:
-		case SPOOR_FK_ENUM:
-			bw_int(w, v->u, f->size, f->big_endian);
-			break;
+		case SPOOR_FK_ENUM: bw_int(w, v->u, f->size, f->big_endian); break;
 		case SPOOR_FK_FLOAT:
 			if (f->size == 4) {
 				float x = (float) v->f;
@@ -811,35 +826,55 @@ static void write_event(struct bw *w, const struct inst *in)
 /* Timestamps (cycles at 1 GHz): t3's low 27 bits are near the top, so the compact header
  * of t4 wraps them. t2 needs an extended header (a 5 s gap and id 40), t6 too (id 41); t5
  * uses one though its id (5) would fit a compact header, as a tracer may. */
-#define T3 ((40ull << 27) + 0x7F00000)
-#define T2 (T3 - 200)
-#define T1 (T2 - 5000000000ull)
-#define T0 (T1 - 1000)
-#define TB (T0 - 10)
-#define T4 (T3 + 100000000)
-#define T5 (T4 + 50)
-#define T6 (T5 + 20)
-#define TE (T6 + 1000)
+#define T3        ((40ull << 27) + 0x7F00000)
+#define T2        (T3 - 200)
+#define T1        (T2 - 5000000000ull)
+#define T0        (T1 - 1000)
+#define TB        (T0 - 10)
+#define T4        (T3 + 100000000)
+#define T5        (T4 + 50)
+#define T6        (T5 + 20)
+#define TE        (T6 + 1000)
 #define DISCARDED 3
-#define VPID 4242
-#define VTID 4243
+#define VPID      4242
+#define VTID      4243
 
 static const struct inst insts[] = {
-	{&ev_ints, false, T0,
-	 {{.u = (uint64_t) -5}, {.u = 0xBEEF}, {.u = (uint64_t) -123456}, {.u = 0xFEDCBA9876543210ull},
-	  {.u = 0x01020304}, {.u = 77}, {.u = 200}, {.u = (uint64_t) -2}}},
-	{&ev_floats, false, T1, {{.f = 1.5}, {.f = -2.25e10}, {.f = 0.375}}},
-	{&ev_enums, true, T2,
-	 {{.u = 42, .label = quoted_label}, {.u = 130, .label = "HIGH"},
-	  {.u = 0xFFFFFFFFFFFFFFF0ull, .label = "HUGE"}}},
-	{&ev_strings, false, T3,
-	 {{.s = "hello, \"world\" \\ x"}, {.s = "abc"}, {.e = {1, 0xABCD, 0xFFFF}}, {.e = {0xDEADBEEF, 7}},
-	  {.s = "kw"}}},
-	{&ev_seqs, false, T4,
-	 {{.u = 5, .s = "spoor"}, {.u = 3, .e = {(uint64_t) -1, 2, (uint64_t) -300}},
-	  {.u = 2, .e = {0x11223344, 0xCAFEBABE}}, {.u = 9}}},
-	{&ev_empty, true, T5, {{0}}},
-	{&ev_late, true, T6, {{.u = 0xDEADBEEF}, {.s = "registered later"}}},
+    {&ev_ints,
+     false,
+     T0,
+     {{.u = (uint64_t) -5},
+      {.u = 0xBEEF},
+      {.u = (uint64_t) -123456},
+      {.u = 0xFEDCBA9876543210ull},
+      {.u = 0x01020304},
+      {.u = 77},
+      {.u = 200},
+      {.u = (uint64_t) -2}}},
+    {&ev_floats, false, T1, {{.f = 1.5}, {.f = -2.25e10}, {.f = 0.375}}},
+    {&ev_enums,
+     true,
+     T2,
+     {{.u = 42, .label = quoted_label},
+      {.u = 130, .label = "HIGH"},
+      {.u = 0xFFFFFFFFFFFFFFF0ull, .label = "HUGE"}}},
+    {&ev_strings,
+     false,
+     T3,
+     {{.s = "hello, \"world\" \\ x"},
+      {.s = "abc"},
+      {.e = {1, 0xABCD, 0xFFFF}},
+      {.e = {0xDEADBEEF, 7}},
+      {.s = "kw"}}},
+    {&ev_seqs,
+     false,
+     T4,
+     {{.u = 5, .s = "spoor"},
+      {.u = 3, .e = {(uint64_t) -1, 2, (uint64_t) -300}},
+      {.u = 2, .e = {0x11223344, 0xCAFEBABE}},
+      {.u = 9}}},
+    {&ev_empty, true, T5, {{0}}},
+    {&ev_late, true, T6, {{.u = 0xDEADBEEF}, {.s = "registered later"}}},
 };
 
 static uint64_t sign_extend(uint64_t v, unsigned bytes)
@@ -856,7 +891,7 @@ static uint64_t truncate_to(uint64_t v, unsigned bytes)
 }
 
 static void check_int_value(const struct spoor_field *got, uint64_t v, unsigned bytes,
-			    bool is_signed)
+                            bool is_signed)
 {
 	if (is_signed) {
 		CHECK_EQ_U64(got->kind, SPOOR_FIELD_SIGNED);
@@ -902,7 +937,8 @@ static void check_values(const struct spoor_event *ev, const struct inst *in)
 				char len_name[80];
 				struct spoor_field lf;
 				snprintf(len_name, sizeof(len_name), "_%s_length", f->name);
-				if (CHECK(spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, len_name, &lf)))
+				if (CHECK(
+				        spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, len_name, &lf)))
 					check_int_value(&lf, v->u, 4, false);
 			}
 			if (f->text) {
@@ -911,7 +947,8 @@ static void check_values(const struct spoor_event *ev, const struct inst *in)
 				break;
 			}
 			uint32_t n = f->kind == SPOOR_FK_ARRAY ? f->length : (uint32_t) v->u;
-			if (!CHECK_EQ_U64(got.kind, SPOOR_FIELD_ARRAY) || !CHECK_EQ_U64(got.count, n))
+			if (!CHECK_EQ_U64(got.kind, SPOOR_FIELD_ARRAY) ||
+			    !CHECK_EQ_U64(got.count, n))
 				break;
 			for (uint32_t k = 0; k < n; k++)
 				if (CHECK(spoor_field_child(&got, k, &el)))
@@ -1047,7 +1084,7 @@ static void test_end_to_end(void)
 	snprintf(dir, sizeof(dir), "%s/spoor-metawrite-XXXXXX", tmp);
 	if (!CHECK(w != NULL) || !CHECK(mkdtemp(dir) != NULL) ||
 	    !CHECK_EQ_S64(ctf_meta_write(&trace_desc, all_events, N_ELEMS(all_events), &text, &len),
-			  0)) {
+	                  0)) {
 		free(w);
 		return;
 	}
@@ -1067,15 +1104,15 @@ static void test_end_to_end(void)
 	/* the packet: header, context (sizes filled in below), events */
 	bw_int(w, 0xC1FC1FC1, 4, false);
 	bw_bytes(w, trace_desc.uuid, 16);
-	bw_int(w, 0, 4, false);        /* stream_id */
-	bw_int(w, 0, 8, false);        /* stream_instance_id */
+	bw_int(w, 0, 4, false); /* stream_id */
+	bw_int(w, 0, 8, false); /* stream_instance_id */
 	CHECK_EQ_U64(w->bit, 32 * 8);
 	bw_int(w, TB, 8, false);
 	bw_int(w, TE, 8, false);
 	size_t sizes_at = w->bit / 8;
-	bw_int(w, 0, 8, false);        /* content_size */
-	bw_int(w, 0, 8, false);        /* packet_size */
-	bw_int(w, 7, 8, false);        /* packet_seq_num */
+	bw_int(w, 0, 8, false);         /* content_size */
+	bw_int(w, 0, 8, false);         /* packet_size */
+	bw_int(w, 7, 8, false);         /* packet_seq_num */
 	bw_int(w, DISCARDED, 8, false); /* events_discarded */
 	bw_int(w, VPID, 4, false);
 	bw_int(w, VTID, 4, false);
@@ -1130,13 +1167,13 @@ static void test_end_to_end(void)
 			CHECK_STR(f.label, in->extended ? "extended" : "compact");
 		}
 		/* the packet context */
-		static const char *const pc_names[] = {"timestamp_begin", "timestamp_end",
-						       "content_size",    "packet_size",
-						       "packet_seq_num",  "events_discarded",
-						       "vpid",            "vtid"};
+		static const char *const pc_names[] = {
+		    "timestamp_begin", "timestamp_end",    "content_size", "packet_size",
+		    "packet_seq_num",  "events_discarded", "vpid",         "vtid"};
 		const uint64_t pc_values[] = {TB, TE, content, packet, 7, DISCARDED, VPID, VTID};
 		for (unsigned k = 0; k < N_ELEMS(pc_names); k++)
-			if (CHECK(spoor_event_field(ev, SPOOR_SCOPE_PACKET_CONTEXT, pc_names[k], &f)))
+			if (CHECK(
+			        spoor_event_field(ev, SPOOR_SCOPE_PACKET_CONTEXT, pc_names[k], &f)))
 				CHECK_EQ_U64(f.v.u, pc_values[k]);
 		check_values(ev, in);
 	}
@@ -1168,7 +1205,7 @@ static void test_end_to_end(void)
 		snprintf(errpath, sizeof(errpath), "%s.bt2-stderr", dir);
 		char *theirs = babeltrace2_text(dir, errpath, &status);
 		bool ok = CHECK(theirs != NULL) && CHECK(WIFEXITED(status)) &&
-			  CHECK_EQ_S64(WEXITSTATUS(status), 0);
+		          CHECK_EQ_S64(WEXITSTATUS(status), 0);
 		if (ok && mine) {
 			size_t lines = 0;
 			for (const char *p = theirs; (p = strchr(p, '\n')); p++)

@@ -19,9 +19,24 @@ static void check_printed(uint64_t v)
 
 int main(void)
 {
-	static const uint64_t edges[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9999, 10000,
-					 123456789, 999999999999ull, 1000000000000ull,
-					 9999999999999999999ull, 10000000000000000000ull, UINT64_MAX};
+	static const uint64_t edges[] = {0,
+	                                 1,
+	                                 9,
+	                                 10,
+	                                 11,
+	                                 99,
+	                                 100,
+	                                 101,
+	                                 999,
+	                                 1000,
+	                                 9999,
+	                                 10000,
+	                                 123456789,
+	                                 999999999999ull,
+	                                 1000000000000ull,
+	                                 9999999999999999999ull,
+	                                 10000000000000000000ull,
+	                                 UINT64_MAX};
 	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
 		check_printed(edges[i]);
 	/* every power of ten and its neighbours */
@@ -32,7 +47,8 @@ int main(void)
 	}
 	srand(1);
 	for (int i = 0; i < 2000; i++) {
-		uint64_t v = ((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^ (uint64_t) rand();
+		uint64_t v =
+		    ((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^ (uint64_t) rand();
 		check_printed(v >> (rand() % 64));
 	}
 	char buf[64];

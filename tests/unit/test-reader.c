@@ -47,7 +47,7 @@ static uint64_t digest_field(uint64_t h, const struct spoor_field *f)
 	if (f->kind == SPOOR_FIELD_STRING)
 		h = mix(h, f->v.str.ptr, f->v.str.len);
 	else if (f->kind == SPOOR_FIELD_SIGNED || f->kind == SPOOR_FIELD_UNSIGNED ||
-		 f->kind == SPOOR_FIELD_FLOAT)
+	         f->kind == SPOOR_FIELD_FLOAT)
 		h = mix(h, &f->v, 8);
 	for (uint32_t i = 0; i < f->count && f->kind != SPOOR_FIELD_STRING; i++)
 		if (spoor_field_child(f, i, &c))
@@ -116,10 +116,13 @@ static void read_synth(const char *name, uint64_t digests[22])
 			CHECK_EQ_U64(spoor_event_class_id(ec), 40);
 		if (!strcmp(spoor_event_class_name(ec), "synth:ints")) {
 			CHECK_EQ_U64(spoor_event_class_id(ec), 0);
-			CHECK_EQ_S64(spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "net32"), 10);
-			CHECK_EQ_S64(spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "no"), -1);
-			CHECK_EQ_S64(spoor_event_class_field_index(ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-								   "vtid"), 0);
+			CHECK_EQ_S64(
+			    spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "net32"), 10);
+			CHECK_EQ_S64(spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "no"),
+			             -1);
+			CHECK_EQ_S64(spoor_event_class_field_index(
+			                 ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "vtid"),
+			             0);
 		}
 	}
 	spoor_reader_close(r);
@@ -153,8 +156,8 @@ static void test_hooks(void)
 	static const struct {
 		const char *pattern;
 		unsigned want;
-	} pats[] = {{"synth:tie", 4}, {"synth:v*", 4}, {"*s", 10}, {"*", 22},
-		    {"synth:[be]*", 5}, {"nothing*", 0}};
+	} pats[] = {{"synth:tie", 4}, {"synth:v*", 4},    {"*s", 10},
+	            {"*", 22},        {"synth:[be]*", 5}, {"nothing*", 0}};
 	struct counter c[6] = {{0}};
 	uint64_t len = 0;
 	struct spoor_reader *r = open_trace("synth-le");
@@ -310,14 +313,14 @@ static void test_large(void)
 		uint64_t cycles, id, seq;
 		const char *s;
 	} large[8] = {
-		{"large:small_id", 4294967246ull, 0, 1, NULL},
-		{"large:small_id", 4294967306ull, 0, 2, NULL}, /* 32-bit wrap */
-		{"large:id_65535", 4294967316ull, 65535, 3, NULL},
-		{"large:id_65536", 4294967326ull, 65536, 4, NULL},
-		{"large:str", 9294967326ull, 1, 0, "after a 5 s gap"},
-		{"large:id_4000000000", 10294967396ull, 4000000000ull, 5, NULL},
-		{"large:small_id", 10294967496ull, 0, 6, NULL},
-		{"large:str", 10294967596ull, 1, 0, "last"},
+	    {"large:small_id", 4294967246ull, 0, 1, NULL},
+	    {"large:small_id", 4294967306ull, 0, 2, NULL}, /* 32-bit wrap */
+	    {"large:id_65535", 4294967316ull, 65535, 3, NULL},
+	    {"large:id_65536", 4294967326ull, 65536, 4, NULL},
+	    {"large:str", 9294967326ull, 1, 0, "after a 5 s gap"},
+	    {"large:id_4000000000", 10294967396ull, 4000000000ull, 5, NULL},
+	    {"large:small_id", 10294967496ull, 0, 6, NULL},
+	    {"large:str", 10294967596ull, 1, 0, "last"},
 	};
 	struct spoor_reader *r = open_trace("synth-large");
 	unsigned n = 0;
@@ -340,7 +343,6 @@ static void test_large(void)
 	CHECK_CTX("synth-large");
 	CHECK_EQ_U64(n, 8);
 	spoor_reader_close(r);
-
 }
 
 /* ---- damaged and invalid traces ---- */
@@ -360,7 +362,7 @@ static void on_warn(void *data, const char *message)
 static void test_open_errors(void)
 {
 	static const char *names[] = {"bad-metadata-syntax", "bad-empty", "bad-not-a-trace",
-				      "no-such-dir"};
+	                              "no-such-dir"};
 	char path[700], want[64] = "(EXPECTED unreadable)", *msg;
 	unsigned line, col;
 	const char *paths[] = {path};
@@ -390,7 +392,7 @@ static void test_open_errors(void)
 			printf("  message: %s\n", msg ? msg : "(none)");
 		/* the message names the metadata file and the position in EXPECTED */
 		if (i == 0 && !CHECK(msg && strstr(msg, "bad-metadata-syntax/metadata: ") &&
-				     strstr(msg, want)))
+		                     strstr(msg, want)))
 			printf("  message: %s (want %s)\n", msg ? msg : "(none)", want);
 		free(msg);
 	}
@@ -399,7 +401,7 @@ static void test_open_errors(void)
 /* A damaged trace: the events before the damage come out (merged), the damage is counted
  * and reported once through the callback, naming the stream file and an offset. */
 static void test_damaged(const char *name, const char *file, unsigned first0, unsigned max0,
-			 unsigned n1, const char *offset)
+                         unsigned n1, const char *offset)
 {
 	struct spoor_reader *r = open_trace(name);
 	struct warnings w = {0};
@@ -450,8 +452,9 @@ int main(void)
 		printf("SPOOR_TEST_DATA not set or no temporary directory\n");
 		return 1;
 	}
-	snprintf(cmd, sizeof(cmd), "python3 '%s/gen-ctf.py' '%s' && python3 '%s/gen-ctf.py' --bad '%s'",
-		 data, dir, data, dir);
+	snprintf(cmd, sizeof(cmd),
+	         "python3 '%s/gen-ctf.py' '%s' && python3 '%s/gen-ctf.py' --bad '%s'", data, dir,
+	         data, dir);
 	CHECK_CTX("gen-ctf.py");
 	if (CHECK_EQ_S64(system(cmd), 0)) {
 		read_synth("synth-le", le);

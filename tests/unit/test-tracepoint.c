@@ -17,6 +17,7 @@
 
 static const struct spoor_enum_entry colours[] = {{"RED", 0, 0}, {"GREEN", 1, 5}};
 
+/* clang-format off */
 SPOOR_EVENT(t, every,
 	    SPOOR_ARGS(int8_t a, uint16_t b, int32_t c, uint64_t d, double e, float f, const char *s,
 		       const uint8_t *arr, const int32_t *seq, uint32_t n, const char *txt, int col,
@@ -34,9 +35,12 @@ SPOOR_EVENT(t, every,
 			 spoor_field_sequence_text(stxt, txt, 2)
 			 spoor_field_enum(int32_t, col, col, colours)
 			 spoor_field_network(uint32_t, net, net)))
+/* clang-format on */
 
+/* clang-format off */
 SPOOR_EVENT(t, pair, SPOOR_ARGS(uint64_t x, uint64_t y),
 	    SPOOR_FIELDS(spoor_field_int(uint64_t, x, x) spoor_field_int(uint64_t, y, y)))
+/* clang-format on */
 
 struct seen {
 	atomic_ulong calls;
@@ -91,7 +95,7 @@ static void test_probe_payload(void)
 	CHECK_EQ_S64(spoor_probe_register(spoor_event_desc(t, every), probe, &s), 0);
 	CHECK(spoor_enabled(t, every));
 	spoor_trace(t, every, -5, 600, -2, 1ull << 40, 0.5, 2.0f, "hi", arr, seq, 2, "abcd", 3,
-		    0x01020304);
+	            0x01020304);
 	CHECK_EQ_U64(atomic_load(&s.calls), 1);
 	/* the CTF layout, packed: a@0 b@1 c@3 d@7 e@15 f@23 s@27 ("hi\0") arr@30 seqlen@33
 	 * seq@37 txt@45 stxtlen@49 stxt@53 col@55 net@59, 63 bytes */

@@ -13,7 +13,7 @@
 
 #define TRACE_LE "trace { major = 1; minor = 8; byte_order = le; };\n"
 #define TRACE_BE "trace { major = 1; minor = 8; byte_order = be; };\n"
-#define U8 "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+#define U8       "typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 
 static struct ctf_meta meta;
 static struct tsdl_error perr;
@@ -48,7 +48,7 @@ static const struct ctf_type *one_field(const char *prelude, const char *decl)
 {
 	char text[1024];
 	snprintf(text, sizeof(text), TRACE_BE "%sevent { name = \"e\"; fields := struct { %s }; };",
-		 prelude, decl);
+	         prelude, decl);
 	CHECK_CTX("%s", decl);
 	if (!CHECK_EQ_S64(parse(text), 0)) {
 		printf("  parse error %u:%u %s\n", perr.line, perr.col, perr.msg);
@@ -62,7 +62,7 @@ static const struct ctf_type *one_field(const char *prelude, const char *decl)
 /* Scalar types: kind, size (bits; exp_dig + mant_dig for floats), alignment (default: 8
  * when size % 8 == 0, else 1), signedness, base, byte order (resolved: the trace is
  * big-endian) and text encoding. */
-#define I(attrs) "integer { " attrs " } f;"
+#define I(attrs)  "integer { " attrs " } f;"
 #define FP(attrs) "floating_point { " attrs " } f;"
 static const struct {
 	const char *decl;
@@ -71,37 +71,37 @@ static const struct {
 	enum ctf_byte_order bo;
 	bool text;
 } scalars[] = {
-	{I("size = 1;"), CTF_INT, 1, 1, 0, 10, CTF_BO_BE, 0},
-	{I("size = 3; signed = 1;"), CTF_INT, 3, 1, 1, 10, CTF_BO_BE, 0},
-	{I("size = 8; signed = true;"), CTF_INT, 8, 8, 1, 10, CTF_BO_BE, 0},
-	{I("size = 13; signed = TRUE;"), CTF_INT, 13, 1, 1, 10, CTF_BO_BE, 0},
-	{I("size = 16; signed = false;"), CTF_INT, 16, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 27; signed = 0;"), CTF_INT, 27, 1, 0, 10, CTF_BO_BE, 0},
-	{I("size = 33; signed = true;"), CTF_INT, 33, 1, 1, 10, CTF_BO_BE, 0},
-	{I("size = 64;"), CTF_INT, 64, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 64; align = 64;"), CTF_INT, 64, 64, 0, 10, CTF_BO_BE, 0},
-	{I("size = 5; align = 32;"), CTF_INT, 5, 32, 0, 10, CTF_BO_BE, 0},
-	{I("size = 32; align = 1;"), CTF_INT, 32, 1, 0, 10, CTF_BO_BE, 0},
-	{I("size = 0x10; align = 010;"), CTF_INT, 16, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 32; byte_order = le;"), CTF_INT, 32, 8, 0, 10, CTF_BO_LE, 0},
-	{I("size = 32; byte_order = be;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 32; byte_order = network;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 32; byte_order = native;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
-	{I("size = 8; align = 8; encoding = UTF8;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 1},
-	{I("size = 8; align = 8; encoding = ASCII;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 1},
-	{I("size = 8; align = 8; encoding = none;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 0},
-	{FP("exp_dig = 8; mant_dig = 24;"), CTF_FLOAT, 32, 8, 0, 0, CTF_BO_BE, 0},
-	{FP("exp_dig = 11; mant_dig = 53; byte_order = le; align = 64;"), CTF_FLOAT, 64, 64, 0, 0,
-	 CTF_BO_LE, 0},
-	{FP("exp_dig = 8; mant_dig = 24; align = 1;"), CTF_FLOAT, 32, 1, 0, 0, CTF_BO_BE, 0},
-	{"string f;", CTF_STRING, 0, 8, 0, 0, 0, 0},
-	{"string { encoding = ASCII; } f;", CTF_STRING, 0, 8, 0, 0, 0, 0},
+    {I("size = 1;"), CTF_INT, 1, 1, 0, 10, CTF_BO_BE, 0},
+    {I("size = 3; signed = 1;"), CTF_INT, 3, 1, 1, 10, CTF_BO_BE, 0},
+    {I("size = 8; signed = true;"), CTF_INT, 8, 8, 1, 10, CTF_BO_BE, 0},
+    {I("size = 13; signed = TRUE;"), CTF_INT, 13, 1, 1, 10, CTF_BO_BE, 0},
+    {I("size = 16; signed = false;"), CTF_INT, 16, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 27; signed = 0;"), CTF_INT, 27, 1, 0, 10, CTF_BO_BE, 0},
+    {I("size = 33; signed = true;"), CTF_INT, 33, 1, 1, 10, CTF_BO_BE, 0},
+    {I("size = 64;"), CTF_INT, 64, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 64; align = 64;"), CTF_INT, 64, 64, 0, 10, CTF_BO_BE, 0},
+    {I("size = 5; align = 32;"), CTF_INT, 5, 32, 0, 10, CTF_BO_BE, 0},
+    {I("size = 32; align = 1;"), CTF_INT, 32, 1, 0, 10, CTF_BO_BE, 0},
+    {I("size = 0x10; align = 010;"), CTF_INT, 16, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 32; byte_order = le;"), CTF_INT, 32, 8, 0, 10, CTF_BO_LE, 0},
+    {I("size = 32; byte_order = be;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 32; byte_order = network;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 32; byte_order = native;"), CTF_INT, 32, 8, 0, 10, CTF_BO_BE, 0},
+    {I("size = 8; align = 8; encoding = UTF8;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 1},
+    {I("size = 8; align = 8; encoding = ASCII;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 1},
+    {I("size = 8; align = 8; encoding = none;"), CTF_INT, 8, 8, 0, 10, CTF_BO_BE, 0},
+    {FP("exp_dig = 8; mant_dig = 24;"), CTF_FLOAT, 32, 8, 0, 0, CTF_BO_BE, 0},
+    {FP("exp_dig = 11; mant_dig = 53; byte_order = le; align = 64;"), CTF_FLOAT, 64, 64, 0, 0,
+     CTF_BO_LE, 0},
+    {FP("exp_dig = 8; mant_dig = 24; align = 1;"), CTF_FLOAT, 32, 1, 0, 0, CTF_BO_BE, 0},
+    {"string f;", CTF_STRING, 0, 8, 0, 0, 0, 0},
+    {"string { encoding = ASCII; } f;", CTF_STRING, 0, 8, 0, 0, 0, 0},
 };
 
 static void test_scalars(void)
 {
 	static const char *bases[] = {"decimal dec d i u 10", "hexadecimal hex x X p 16",
-				      "octal oct o 8", "binary b 2"};
+	                              "octal oct o 8", "binary b 2"};
 	static const unsigned base_values[] = {10, 16, 8, 2};
 	const struct ctf_type *t;
 	char decl[100], words[40];
@@ -116,7 +116,8 @@ static void test_scalars(void)
 	}
 
 	for (unsigned i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++) {
-		if (!(t = one_field("", scalars[i].decl)) || !CHECK_EQ_U64(t->kind, scalars[i].kind))
+		if (!(t = one_field("", scalars[i].decl)) ||
+		    !CHECK_EQ_U64(t->kind, scalars[i].kind))
 			continue;
 		CHECK_EQ_U64(t->align, scalars[i].align);
 		if (t->kind == CTF_INT) {
@@ -137,9 +138,10 @@ static void test_scalars(void)
 	if ((t = one_field("clock { name = mono; };\n", I("size = 27; map = clock.mono.value;"))))
 		CHECK_STR(t->i.map_clock, "mono");
 	/* typealias with a multi-word name; the integer object is shared by every use */
-	if ((t = one_field("typealias integer { size = 64; align = 8; signed = false; base = hex; } "
-			   ":= unsigned long;\n",
-			   "unsigned long f; unsigned long g[2];"))) {
+	if ((t = one_field(
+	         "typealias integer { size = 64; align = 8; signed = false; base = hex; } "
+	         ":= unsigned long;\n",
+	         "unsigned long f; unsigned long g[2];"))) {
 		CHECK(t->kind == CTF_INT && t->i.size == 64 && t->i.base == CTF_BASE_HEX);
 		const struct ctf_type *g = member(event("e")->fields, "g");
 		if (CHECK(g && g->kind == CTF_ARRAY))
@@ -168,16 +170,16 @@ static void check_enum(const struct ctf_type *t, unsigned n, const struct entry 
 static void test_enums(void)
 {
 	const char *text =
-		TRACE_LE U8
-		"typealias integer { size = 16; align = 16; signed = true; } := s16;\n"
-		"enum color : uint8_t { RED, GREEN, BLUE };\n"
-		"event { name = \"e\"; fields := struct {\n"
-		"  enum : uint8_t { ZERO = 0, ONE_TO_TEN = 1 ... 10, \"with space\" = 42, LAST = 255 } e1;\n"
-		"  enum : s16 { NEG = -100 ... -1, ZERO = 0, POS = 1 ... 100 } e2;\n"
-		"  enum : uint8_t { A, B, C = 10, D, E = 20 ... 29, F, } e3;\n"
-		"  enum : integer { size = 3; } { RED = 0, GREEN = 1, BLUE = 2 } e4;\n"
-		"  enum color c1; enum color c2;\n"
-		"}; };\n";
+	    TRACE_LE U8 "typealias integer { size = 16; align = 16; signed = true; } := s16;\n"
+	                "enum color : uint8_t { RED, GREEN, BLUE };\n"
+	                "event { name = \"e\"; fields := struct {\n"
+	                "  enum : uint8_t { ZERO = 0, ONE_TO_TEN = 1 ... 10, \"with space\" = 42, "
+	                "LAST = 255 } e1;\n"
+	                "  enum : s16 { NEG = -100 ... -1, ZERO = 0, POS = 1 ... 100 } e2;\n"
+	                "  enum : uint8_t { A, B, C = 10, D, E = 20 ... 29, F, } e3;\n"
+	                "  enum : integer { size = 3; } { RED = 0, GREEN = 1, BLUE = 2 } e4;\n"
+	                "  enum color c1; enum color c2;\n"
+	                "}; };\n";
 
 	CHECK_CTX("enums");
 	if (!CHECK_EQ_S64(parse(text), 0)) {
@@ -186,12 +188,20 @@ static void test_enums(void)
 	}
 	const struct ctf_type *f = event("e")->fields;
 	const struct ctf_type *e1 = member(f, "e1"), *e2 = member(f, "e2"), *e4 = member(f, "e4");
-	check_enum(e1, 4, (const struct entry[]){{"ZERO", 0, 0}, {"ONE_TO_TEN", 1, 10},
-						 {"with space", 42, 42}, {"LAST", 255, 255}});
-	check_enum(e2, 3, (const struct entry[]){{"NEG", -100, -1}, {"ZERO", 0, 0}, {"POS", 1, 100}});
+	check_enum(
+	    e1, 4,
+	    (const struct entry[]){
+	        {"ZERO", 0, 0}, {"ONE_TO_TEN", 1, 10}, {"with space", 42, 42}, {"LAST", 255, 255}});
+	check_enum(e2, 3,
+	           (const struct entry[]){{"NEG", -100, -1}, {"ZERO", 0, 0}, {"POS", 1, 100}});
 	/* implicit values continue from the previous entry's end */
-	check_enum(member(f, "e3"), 6, (const struct entry[]){{"A", 0, 0}, {"B", 1, 1}, {"C", 10, 10},
-						      {"D", 11, 11}, {"E", 20, 29}, {"F", 30, 30}});
+	check_enum(member(f, "e3"), 6,
+	           (const struct entry[]){{"A", 0, 0},
+	                                  {"B", 1, 1},
+	                                  {"C", 10, 10},
+	                                  {"D", 11, 11},
+	                                  {"E", 20, 29},
+	                                  {"F", 30, 30}});
 	check_enum(e4, 3, (const struct entry[]){{"RED", 0, 0}, {"GREEN", 1, 1}, {"BLUE", 2, 2}});
 	CHECK_CTX("enums");
 	if (CHECK(e1 && e2 && e4)) {
@@ -201,12 +211,12 @@ static void test_enums(void)
 	}
 	/* a named enum is one type, reused */
 	CHECK(member(f, "c1") && member(f, "c1") == member(f, "c2"));
-	check_enum(member(f, "c1"), 3, (const struct entry[]){{"RED", 0, 0}, {"GREEN", 1, 1},
-							      {"BLUE", 2, 2}});
+	check_enum(member(f, "c1"), 3,
+	           (const struct entry[]){{"RED", 0, 0}, {"GREEN", 1, 1}, {"BLUE", 2, 2}});
 	/* without a container, the `int` typealias is the container */
-	const struct ctf_type *t = one_field(
-		"typealias integer { size = 32; align = 32; signed = true; } := int;\n",
-		"enum { X, Y = 5 } f;");
+	const struct ctf_type *t =
+	    one_field("typealias integer { size = 32; align = 32; signed = true; } := int;\n",
+	              "enum { X, Y = 5 } f;");
 	check_enum(t, 2, (const struct entry[]){{"X", 0, 0}, {"Y", 5, 5}});
 	if (t && t->kind == CTF_ENUM)
 		CHECK(t->e.container->i.size == 32 && t->e.container->i.is_signed);
@@ -214,31 +224,31 @@ static void test_enums(void)
 
 static void test_compound(void)
 {
-	const char *text =
-		TRACE_LE U8
-		"typealias integer { size = 16; align = 16; signed = false; } := uint16_t;\n"
-		"typealias integer { size = 32; align = 32; signed = true; } := s32;\n"
-		"struct point { uint16_t x; uint16_t y; };\n"
-		"variant opt { s32 INT; string STR; };\n"
-		"typedef uint8_t row3_t[3];\n"
-		"typedef uint16_t pair_t[2], single_t;\n"
-		"event { name = \"e\"; fields := struct {\n"
-		"  struct { uint8_t x; } align(64) aligned;\n"
-		"  struct { uint8_t a; uint16_t b; } plain;\n"
-		"  struct { } empty;\n"
-		"  struct point p1; struct point p2;\n"
-		"  enum : integer { size = 3; } { INT = 0, STR = 1, DBL = 2 } tag;\n"
-		"  variant <tag> { s32 INT; string STR; floating_point { exp_dig = 11; mant_dig = 53; } DBL; } v;\n"
-		"  variant opt <tag> v2;\n"
-		"  row3_t a_2d[2];\n"
-		"  uint8_t m[2][3];\n"
-		"  pair_t pr; single_t sg;\n"
-		"  uint8_t len;\n"
-		"  uint16_t seq[len];\n"
-		"  string strs[len];\n"
-		"  uint8_t seq2d[len][4];\n"
-		"  uint8_t abs[event.fields.len];\n"
-		"}; };\n";
+	const char *text = TRACE_LE U8
+	    "typealias integer { size = 16; align = 16; signed = false; } := uint16_t;\n"
+	    "typealias integer { size = 32; align = 32; signed = true; } := s32;\n"
+	    "struct point { uint16_t x; uint16_t y; };\n"
+	    "variant opt { s32 INT; string STR; };\n"
+	    "typedef uint8_t row3_t[3];\n"
+	    "typedef uint16_t pair_t[2], single_t;\n"
+	    "event { name = \"e\"; fields := struct {\n"
+	    "  struct { uint8_t x; } align(64) aligned;\n"
+	    "  struct { uint8_t a; uint16_t b; } plain;\n"
+	    "  struct { } empty;\n"
+	    "  struct point p1; struct point p2;\n"
+	    "  enum : integer { size = 3; } { INT = 0, STR = 1, DBL = 2 } tag;\n"
+	    "  variant <tag> { s32 INT; string STR; floating_point { exp_dig = 11; mant_dig = 53; "
+	    "} DBL; } v;\n"
+	    "  variant opt <tag> v2;\n"
+	    "  row3_t a_2d[2];\n"
+	    "  uint8_t m[2][3];\n"
+	    "  pair_t pr; single_t sg;\n"
+	    "  uint8_t len;\n"
+	    "  uint16_t seq[len];\n"
+	    "  string strs[len];\n"
+	    "  uint8_t seq2d[len][4];\n"
+	    "  uint8_t abs[event.fields.len];\n"
+	    "}; };\n";
 	int rc = parse(text);
 
 	CHECK_CTX("compound types");
@@ -301,31 +311,36 @@ static void test_compound(void)
 static void test_blocks(void)
 {
 	const char *text =
-		"/* a comment */ // and a line comment\n"
-		"trace {\n\tmajor = 1;\n\tminor = 8;\n"
-		"\tuuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n\tbyte_order = be;\n"
-		"\tpacket.header := struct { integer { size = 32; align = 8; } magic; "
-		"integer { size = 8; align = 8; } uuid[16]; integer { size = 32; align = 8; } stream_id; };\n"
-		"};\n"
-		"env { hostname = \"synth-host\"; domain = \"synthetic\"; synth_version = 1; neg = -5; };\n"
-		"clock { name = monotonic; uuid = \"9a1d0e2c-5c1f-4e0f-9c4b-4a1f3b2c1d00\";\n"
-		"\tdescription = \"Monotonic Clock\"; freq = 1000000000; precision = 1;\n"
-		"\toffset_s = 1700000000; offset = 123456789; absolute = FALSE; };\n"
-		"clock { name = \"other\"; freq = 1000; offset_s = -3; absolute = true; };\n"
-		U8
-		"typealias integer { size = 27; align = 1; map = clock.monotonic.value; } := ts27;\n"
-		"stream { id = 0;\n"
-		"\tevent.header := struct { enum : integer { size = 5; } { compact = 0 ... 30, extended = 31 } id; "
-		"variant <id> { struct { ts27 timestamp; } compact; struct { uint8_t id; } extended; } v; } align(8);\n"
-		"\tpacket.context := struct { uint8_t cpu_id; };\n"
-		"\tevent.context := struct { integer { size = 32; align = 8; signed = true; } _vtid; };\n"
-		"};\n"
-		"stream { id = 1; };\n"
-		"event { name = \"a:b\"; id = 0; stream_id = 0; loglevel = 13; model.emf.uri = \"http://x\";\n"
-		"\tcontext := struct { uint8_t c; }; fields := struct { uint8_t x; }; };\n"
-		"event { name = a_c; id = 40; stream_id = 0; };\n"
-		"event { name = \"in1\"; id = 0; stream_id = 1; };\n"
-		"callsite { name = \"a:b\"; func = \"f\"; file = \"f.c\"; line = 10; ip = 0x1234; };\n";
+	    "/* a comment */ // and a line comment\n"
+	    "trace {\n\tmajor = 1;\n\tminor = 8;\n"
+	    "\tuuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n\tbyte_order = be;\n"
+	    "\tpacket.header := struct { integer { size = 32; align = 8; } magic; "
+	    "integer { size = 8; align = 8; } uuid[16]; integer { size = 32; align = 8; } "
+	    "stream_id; };\n"
+	    "};\n"
+	    "env { hostname = \"synth-host\"; domain = \"synthetic\"; synth_version = 1; neg = -5; "
+	    "};\n"
+	    "clock { name = monotonic; uuid = \"9a1d0e2c-5c1f-4e0f-9c4b-4a1f3b2c1d00\";\n"
+	    "\tdescription = \"Monotonic Clock\"; freq = 1000000000; precision = 1;\n"
+	    "\toffset_s = 1700000000; offset = 123456789; absolute = FALSE; };\n"
+	    "clock { name = \"other\"; freq = 1000; offset_s = -3; absolute = true; };\n" U8
+	    "typealias integer { size = 27; align = 1; map = clock.monotonic.value; } := ts27;\n"
+	    "stream { id = 0;\n"
+	    "\tevent.header := struct { enum : integer { size = 5; } { compact = 0 ... 30, "
+	    "extended = 31 } id; "
+	    "variant <id> { struct { ts27 timestamp; } compact; struct { uint8_t id; } extended; } "
+	    "v; } align(8);\n"
+	    "\tpacket.context := struct { uint8_t cpu_id; };\n"
+	    "\tevent.context := struct { integer { size = 32; align = 8; signed = true; } _vtid; "
+	    "};\n"
+	    "};\n"
+	    "stream { id = 1; };\n"
+	    "event { name = \"a:b\"; id = 0; stream_id = 0; loglevel = 13; model.emf.uri = "
+	    "\"http://x\";\n"
+	    "\tcontext := struct { uint8_t c; }; fields := struct { uint8_t x; }; };\n"
+	    "event { name = a_c; id = 40; stream_id = 0; };\n"
+	    "event { name = \"in1\"; id = 0; stream_id = 1; };\n"
+	    "callsite { name = \"a:b\"; func = \"f\"; file = \"f.c\"; line = 10; ip = 0x1234; };\n";
 	int rc = parse(text);
 
 	CHECK_CTX("blocks");
@@ -334,7 +349,7 @@ static void test_blocks(void)
 		return;
 	}
 	static const uint8_t uuid[16] = {0x2a, 0x64, 0x22, 0xd0, 0x6c, 0xee, 0x11, 0xe0,
-					 0x8c, 0x08, 0xcb, 0x07, 0xd7, 0xb3, 0xa5, 0x64};
+	                                 0x8c, 0x08, 0xcb, 0x07, 0xd7, 0xb3, 0xa5, 0x64};
 	CHECK(meta.major == 1 && meta.minor == 8);
 	CHECK(meta.has_uuid && !memcmp(meta.uuid, uuid, 16));
 	CHECK_EQ_U64(meta.bo, CTF_BO_BE);
@@ -361,7 +376,7 @@ static void test_blocks(void)
 	const struct ctf_clock *c = ctf_meta_clock(&meta, "monotonic");
 	if (CHECK(c != NULL)) {
 		static const uint8_t cu[16] = {0x9a, 0x1d, 0x0e, 0x2c, 0x5c, 0x1f, 0x4e, 0x0f,
-					       0x9c, 0x4b, 0x4a, 0x1f, 0x3b, 0x2c, 0x1d, 0x00};
+		                               0x9c, 0x4b, 0x4a, 0x1f, 0x3b, 0x2c, 0x1d, 0x00};
 		CHECK(c->has_uuid && !memcmp(c->uuid, cu, 16));
 		CHECK_STR(c->description, "Monotonic Clock");
 		CHECK(c->freq == 1000000000 && c->precision == 1 && !c->absolute);
@@ -382,7 +397,8 @@ static void test_blocks(void)
 			CHECK_STR(s0->event_context->s.fields[0].shown, "vtid");
 		}
 		CHECK(s0->nevents == 2 && s1->nevents == 1);
-		struct ctf_event_class *ab = ctf_stream_event(s0, 0), *ac = ctf_stream_event(s0, 40);
+		struct ctf_event_class *ab = ctf_stream_event(s0, 0),
+		                       *ac = ctf_stream_event(s0, 40);
 		if (CHECK(ab && ac)) {
 			CHECK_STR(ab->name, "a:b");
 			CHECK(ab->has_loglevel && ab->loglevel == 13);
@@ -404,7 +420,8 @@ static void test_blocks(void)
 		CHECK_EQ_U64(meta.nstreams, 1);
 		CHECK(event("e") && ctf_stream_event(meta.streams[0], 0) == event("e"));
 	}
-	if (CHECK_EQ_S64(parse(TRACE_LE "stream { id = 3; }; event { name = \"e\"; id = 2; };"), 0)) {
+	if (CHECK_EQ_S64(parse(TRACE_LE "stream { id = 3; }; event { name = \"e\"; id = 2; };"),
+	                 0)) {
 		CHECK_EQ_U64(meta.nstreams, 1);
 		CHECK(ctf_stream_event(meta.streams[0], 2) == event("e"));
 		CHECK_EQ_U64(event("e")->stream_id, 3);
@@ -412,20 +429,23 @@ static void test_blocks(void)
 }
 
 /* TSDL in LTTng's metadata packets: 37-byte header, then a slice of text, then padding. */
-static size_t make_packets(unsigned char *out, const char *text, int be, unsigned npkt, unsigned pad)
+static size_t make_packets(unsigned char *out, const char *text, int be, unsigned npkt,
+                           unsigned pad)
 {
 	size_t len = strlen(text), off = 0;
 
 	for (unsigned i = 0; i < npkt; i++) {
 		size_t from = len * i / npkt, to = len * (i + 1) / npkt, body = to - from;
-		uint32_t vals[2] = {(uint32_t) ((37 + body) * 8), (uint32_t) ((37 + body + pad) * 8)};
+		uint32_t vals[2] = {(uint32_t) ((37 + body) * 8),
+		                    (uint32_t) ((37 + body + pad) * 8)};
 		unsigned char *h = out + off;
 		memset(h, 0, 37 + body + pad);
 		uint32_t fields[] = {0x75D11D57u, vals[0], vals[1]};
 		unsigned at[] = {0, 24, 28};
 		for (int f = 0; f < 3; f++)
 			for (int b = 0; b < 4; b++)
-				h[at[f] + b] = (unsigned char) (fields[f] >> (be ? 24 - 8 * b : 8 * b));
+				h[at[f] + b] =
+				    (unsigned char) (fields[f] >> (be ? 24 - 8 * b : 8 * b));
 		for (int b = 0; b < 16; b++)
 			h[4 + b] = (unsigned char) (0xA0 + b);
 		h[35] = 1;
@@ -439,7 +459,7 @@ static size_t make_packets(unsigned char *out, const char *text, int be, unsigne
 static void test_packetized(void)
 {
 	const char *text = TRACE_LE U8
-		"event { name = \"e\"; fields := struct { uint8_t some_field; string s; }; };\n";
+	    "event { name = \"e\"; fields := struct { uint8_t some_field; string s; }; };\n";
 	static unsigned char buf[8192];
 	char err[256], *out = NULL;
 	size_t len = 0;
@@ -464,7 +484,8 @@ static void test_packetized(void)
 
 	CHECK_CTX("plain metadata");
 	if (CHECK_EQ_S64(ctf_metadata_decode((const unsigned char *) text, strlen(text), &out, &len,
-					     err, sizeof(err)), 0)) {
+	                                     err, sizeof(err)),
+	                 0)) {
 		CHECK_STRN(out, len, text);
 		free(out);
 	}
@@ -475,27 +496,31 @@ static void test_packetized(void)
 	CHECK_CTX("bad metadata packets");
 	buf[second] ^= 0xFF;
 	err[0] = '\0';
-	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)), -SPOOR_EMETA_PACKET);
+	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)),
+	             -SPOOR_EMETA_PACKET);
 	char want[64];
 	snprintf(want, sizeof(want), "offset %zu", second);
 	if (!CHECK(strstr(err, want) != NULL))
 		printf("  message: %s (want %s)\n", err, want);
 	buf[second] ^= 0xFF;
-	CHECK_EQ_S64(ctf_metadata_decode(buf, n - 1, &out, &len, err, sizeof(err)), -SPOOR_EMETA_PACKET);
+	CHECK_EQ_S64(ctf_metadata_decode(buf, n - 1, &out, &len, err, sizeof(err)),
+	             -SPOOR_EMETA_PACKET);
 	CHECK_EQ_S64(ctf_metadata_decode(buf, second + 20, &out, &len, err, sizeof(err)),
-		     -SPOOR_EMETA_PACKET);
+	             -SPOOR_EMETA_PACKET);
 	uint32_t psize = (uint32_t) buf[28] | (uint32_t) buf[29] << 8 | (uint32_t) buf[30] << 16;
 	for (int b = 0; b < 4; b++) /* content_size of packet 0 = its packet_size + 8 bits */
 		buf[24 + b] = (uint8_t) ((psize + 8) >> (8 * b));
-	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)), -SPOOR_EMETA_PACKET);
+	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)),
+	             -SPOOR_EMETA_PACKET);
 	n = make_packets(buf, text, 1, 2, 0);
 	buf[32] = 1; /* compression_scheme */
-	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)), -SPOOR_EUNSUPPORTED);
+	CHECK_EQ_S64(ctf_metadata_decode(buf, n, &out, &len, err, sizeof(err)),
+	             -SPOOR_EUNSUPPORTED);
 }
 
 /* A bad text, the error code, and the accepted positions (line, column), by hand. */
 static void expect_error(const char *text, int code, unsigned line, const unsigned *cols,
-			 const char *what)
+                         const char *what)
 {
 	CHECK_CTX("error: %s", what);
 	int rc = parse(text);
@@ -505,7 +530,8 @@ static void expect_error(const char *text, int code, unsigned line, const unsign
 	for (const unsigned *c = cols; *c; c++)
 		col_ok |= perr.col == *c;
 	if (!CHECK(col_ok))
-		printf("  column %u (first accepted: %u); message: %s\n", perr.col, cols[0], perr.msg);
+		printf("  column %u (first accepted: %u); message: %s\n", perr.col, cols[0],
+		       perr.msg);
 	CHECK(perr.msg[0] != '\0');
 }
 
@@ -514,42 +540,44 @@ static void test_errors(void)
 	const int SYN = -SPOOR_EMETA_SYNTAX, SEM = -SPOOR_EMETA_SEMANTIC;
 
 	expect_error(TRACE_LE "typealias integer { size = 8; align = 8 signed = false; } := u8;\n",
-		     SYN, 2, (unsigned[]){41, 0}, "missing ';'");
+	             SYN, 2, (unsigned[]){41, 0}, "missing ';'");
 	CHECK(strstr(perr.msg, ";") != NULL);
 	expect_error(TRACE_LE "event { name = \"e\"; fields := struct { foo_t x; }; };\n", SEM, 2,
-		     (unsigned[]){40, 0}, "unknown type");
+	             (unsigned[]){40, 0}, "unknown type");
 	CHECK(strstr(perr.msg, "foo_t") != NULL);
 	expect_error("trace { major = 1; minor = 8; byte_order = middle; };\n", SEM, 1,
-		     (unsigned[]){44, 0}, "bad byte_order");
+	             (unsigned[]){44, 0}, "bad byte_order");
 	expect_error(TRACE_LE "typealias integer { size = 8; } := u8;\n  /* no end\nevent { };\n",
-		     SYN, 3, (unsigned[]){3, 0}, "unterminated comment");
-	expect_error(TRACE_LE "typealias integer { size = 0; } := z;\n", SEM, 2, (unsigned[]){28, 0},
-		     "integer size 0");
+	             SYN, 3, (unsigned[]){3, 0}, "unterminated comment");
+	expect_error(TRACE_LE "typealias integer { size = 0; } := z;\n", SEM, 2,
+	             (unsigned[]){28, 0}, "integer size 0");
 	/* the event block (its keyword or first attribute) or the stream_id attribute/value */
-	expect_error(TRACE_LE "stream { id = 0; };\nevent { name = \"e\"; stream_id = 3; };\n", SEM, 3,
-		     (unsigned[]){1, 9, 21, 33, 0}, "undeclared stream");
-	expect_error(TRACE_LE U8 "event { name = \"e\"; fields := struct { enum { A, B } x; }; };\n",
-		     SEM, 3, (unsigned[]){40, 45, 0}, "enum without container");
+	expect_error(TRACE_LE "stream { id = 0; };\nevent { name = \"e\"; stream_id = 3; };\n", SEM,
+	             3, (unsigned[]){1, 9, 21, 33, 0}, "undeclared stream");
+	expect_error(TRACE_LE U8
+	             "event { name = \"e\"; fields := struct { enum { A, B } x; }; };\n",
+	             SEM, 3, (unsigned[]){40, 45, 0}, "enum without container");
 	expect_error(TRACE_LE "env { a = \"abc;\n};\n", SYN, 2, (unsigned[]){11, 0},
-		     "unterminated string");
+	             "unterminated string");
 	expect_error(TRACE_LE "typealias integer { size = 8; base = 7; } := u8;\n", SEM, 2,
-		     (unsigned[]){38, 0}, "invalid base 7");
+	             (unsigned[]){38, 0}, "invalid base 7");
 	expect_error(TRACE_LE "typealias integer { size = 8; align = 3; } := u8;\n", SEM, 2,
-		     (unsigned[]){39, 0}, "align not a power of two");
-	expect_error(TRACE_LE "event { name = \"e\"; fields := struct { struct nope x; }; };\n", SEM,
-		     2, (unsigned[]){47, 40, 0}, "unknown struct");
+	             (unsigned[]){39, 0}, "align not a power of two");
+	expect_error(TRACE_LE "event { name = \"e\"; fields := struct { struct nope x; }; };\n",
+	             SEM, 2, (unsigned[]){47, 40, 0}, "unknown struct");
 	expect_error(TRACE_LE "typealias integer { size = 8; } := u8 @;\n", SYN, 2,
-		     (unsigned[]){39, 0}, "bad character");
+	             (unsigned[]){39, 0}, "bad character");
 	expect_error("trace { major = 2; minor = 0; byte_order = le; };\n", SEM, 1,
-		     (unsigned[]){17, 9, 1, 48, 0}, "CTF 2");
+	             (unsigned[]){17, 9, 1, 48, 0}, "CTF 2");
 	expect_error(TRACE_LE "event { name = \"e\"; fields := struct { integer { size = 8; } x;\n",
-		     SYN, 3, (unsigned[]){1, 0}, "end of text inside a struct");
+	             SYN, 3, (unsigned[]){1, 0}, "end of text inside a struct");
 	CHECK_CTX("errors without position");
 	CHECK_EQ_S64(parse("trace { major = 1; minor = 8; };\n"), SEM);
 	CHECK_EQ_S64(parse(TRACE_LE "event { name = \"e\"; }; event { name = \"f\"; };\n"), SEM);
 	CHECK_EQ_S64(parse(TRACE_LE "event { fields := struct { string s; }; };\n"), SEM);
 	CHECK_EQ_S64(parse(TRACE_LE "event { name = \"e\"; fields := struct { floating_point "
-				    "{ exp_dig = 5; mant_dig = 11; } h; }; };\n"), SEM);
+	                            "{ exp_dig = 5; mant_dig = 11; } h; }; };\n"),
+	             SEM);
 	CHECK_EQ_S64(parse(TRACE_LE "stream { id = 1; }; stream { id = 1; };\n"), SEM);
 }
 
@@ -558,10 +586,14 @@ static void test_errors(void)
 static void test_truncated_texts(void)
 {
 	static const char *cuts[] = {
-		TRACE_LE "env { a = \"abc\\", TRACE_LE "env { a = \"abc", TRACE_LE "/* open *",
-		TRACE_LE "typealias integer { size = 0x", TRACE_LE "typealias integer { size = 8",
-		TRACE_LE "event { name = \"e\"; fields := struct { integer { size = 8; } x[",
-		TRACE_LE "enum e : integer { size = 8; } { A = 1 ..", TRACE_LE "env { a = 'x",
+	    TRACE_LE "env { a = \"abc\\",
+	    TRACE_LE "env { a = \"abc",
+	    TRACE_LE "/* open *",
+	    TRACE_LE "typealias integer { size = 0x",
+	    TRACE_LE "typealias integer { size = 8",
+	    TRACE_LE "event { name = \"e\"; fields := struct { integer { size = 8; } x[",
+	    TRACE_LE "enum e : integer { size = 8; } { A = 1 ..",
+	    TRACE_LE "env { a = 'x",
 	};
 	for (unsigned i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
 		size_t n = strlen(cuts[i]);
@@ -616,28 +648,30 @@ static void test_depth(void)
 static void test_scopes(void)
 {
 	CHECK_CTX("scopes: typealias inside a struct");
-	CHECK_EQ_S64(parse(TRACE_LE
-			   "event { name = \"a\"; fields := struct { typealias integer { size = 8; } "
-			   ":= in_t; in_t x; }; };\n"
-			   "event { name = \"b\"; id = 1; fields := struct { in_t y; }; };\n"),
-		     -SPOOR_EMETA_SEMANTIC);
+	CHECK_EQ_S64(
+	    parse(TRACE_LE
+	          "event { name = \"a\"; fields := struct { typealias integer { size = 8; } "
+	          ":= in_t; in_t x; }; };\n"
+	          "event { name = \"b\"; id = 1; fields := struct { in_t y; }; };\n"),
+	    -SPOOR_EMETA_SEMANTIC);
 	CHECK_EQ_U64(perr.line, 3);
 	CHECK_CTX("scopes: typealias and named struct inside a struct");
-	CHECK_EQ_S64(parse(TRACE_LE
-			   "event { name = \"a\"; fields := struct { typealias integer { size = 8; } "
-			   ":= in_t; struct inner { in_t v; } s; in_t x; }; };\n"
-			   "event { name = \"b\"; id = 1; fields := struct { in_t y; }; };\n"),
-		     -SPOOR_EMETA_SEMANTIC);
+	CHECK_EQ_S64(
+	    parse(TRACE_LE
+	          "event { name = \"a\"; fields := struct { typealias integer { size = 8; } "
+	          ":= in_t; struct inner { in_t v; } s; in_t x; }; };\n"
+	          "event { name = \"b\"; id = 1; fields := struct { in_t y; }; };\n"),
+	    -SPOOR_EMETA_SEMANTIC);
 	CHECK_EQ_U64(perr.line, 3);
 	/* an inner alias shadows an outer one only inside its struct */
 	CHECK_CTX("scopes: shadowing");
 	if (CHECK_EQ_S64(parse(TRACE_LE
-			       "typealias integer { size = 8; align = 8; } := x_t;\n"
-			       "event { name = \"a\"; fields := struct {\n"
-			       "  typealias integer { size = 32; align = 8; } := x_t;\n"
-			       "  struct s { x_t v; } inner; x_t after; }; };\n"
-			       "event { name = \"b\"; id = 1; fields := struct { x_t y; }; };\n"),
-			 0)) {
+	                       "typealias integer { size = 8; align = 8; } := x_t;\n"
+	                       "event { name = \"a\"; fields := struct {\n"
+	                       "  typealias integer { size = 32; align = 8; } := x_t;\n"
+	                       "  struct s { x_t v; } inner; x_t after; }; };\n"
+	                       "event { name = \"b\"; id = 1; fields := struct { x_t y; }; };\n"),
+	                 0)) {
 		const struct ctf_type *a = member(event("a")->fields, "after");
 		const struct ctf_type *y = member(event("b")->fields, "y");
 		if (CHECK(a && y)) {

@@ -5,6 +5,8 @@
  * (see README.md and record.sh in this directory).  Together the events
  * cover every field kind the classic TRACEPOINT_EVENT API can emit.
  */
+/* Event declarations are laid out by hand. */
+/* clang-format off */
 #undef TRACEPOINT_PROVIDER
 #define TRACEPOINT_PROVIDER spoor_fixture
 
@@ -151,3 +153,4 @@ TRACEPOINT_EVENT(spoor_fixture, ints_string,
 #endif /* SPOOR_FIXTURE_TP_H */
 
 #include <lttng/tracepoint-event.h>
+/* clang-format on */
