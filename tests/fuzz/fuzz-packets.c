@@ -505,8 +505,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char err[512] = "";
 
 	verbose = getenv("SPOOR_FUZZ_VERBOSE") && *getenv("SPOOR_FUZZ_VERBOSE") == '1';
+	/* keep using an event after damage unless told not to (SPOOR_FUZZ_AFTER_DAMAGE=0) */
 	after_damage =
-	    getenv("SPOOR_FUZZ_AFTER_DAMAGE") && *getenv("SPOOR_FUZZ_AFTER_DAMAGE") == '1';
+	    !(getenv("SPOOR_FUZZ_AFTER_DAMAGE") && *getenv("SPOOR_FUZZ_AFTER_DAMAGE") == '0');
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	remove_stale_dirs(tmp);
@@ -607,13 +608,10 @@ static void on_warning(void *data, const char *message)
 }
 
 /*
- * Known library bug (tests/fuzz/crashes/README.md, "use after damage"): when decoding an
- * event's scope fails, the stream is marked damaged and its current event class is cleared,
- * so any later call on the same event (its name, another formatter, a field) dereferences
- * NULL, although the event stays valid until spoor_reader_next() by the documented
- * lifetime. By default this harness stops using an event once the reader counted damage,
- * so that every damaged input does not end in that one crash; SPOOR_FUZZ_AFTER_DAMAGE=1
- * keeps using it (to reproduce the bug, or to check a fix).
+ * An event stays usable after its data turned out damaged, until the next
+ * spoor_reader_next() (a bug once: tests/fuzz/corpus/packets/regress-use-after-damage), so
+ * by default this pass keeps using it: its name, the other formatter, its fields.
+ * SPOOR_FUZZ_AFTER_DAMAGE=0 stops at the first damage instead.
  */
 static uint64_t reader_pass(void)
 {
