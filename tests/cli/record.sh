@@ -87,7 +87,10 @@ check "killed program: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/k
 "$SPOOR" record -o "$TMP/ck" -b 16k -- "$HELLO" 300 1 slow >/dev/null 2>&1 &
 rpid=$!
 sleep 0.2
-hpid=$(pgrep -P "$rpid" hello || true)
+hpid=""
+for p in /proc/[0-9]*; do # the recorder's child, without procps
+	[ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$rpid" ] && hpid=${p#/proc/}
+done
 kill -9 "$rpid"
 if [ -n "$hpid" ]; then
 	for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
