@@ -637,7 +637,7 @@ static int parse_enum(struct parser *p, struct ctf_type **out)
 					return -1;
 			}
 		}
-		nextval = e.hi + 1;
+		nextval = (int64_t) ((uint64_t) e.hi + 1); /* wraps after INT64_MAX, as unsigned */
 		struct ctf_enum_entry *arr = grow(p, t->e.entries, &cap, t->e.n, sizeof(e));
 		if (!arr)
 			return -1;
