@@ -128,6 +128,18 @@ check "signal handler: recorded $rec + discarded $disc = emitted $((600002 + h))
 check "signal handler: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/sig' >/dev/null 2>&1"
 check "signal handler: the handler's events are there" test "$("$SPOOR" dump -e hello:tick "$TMP/sig" | grep -c 'a=999 ')" -gt 0
 
+# 13. SIGINT to spoor record: the command is stopped, the trace finished
+"$SPOOR" record -o "$TMP/int" $BIG -- "$HELLO" 3000 1 slow >/dev/null 2>"$TMP/int.err" &
+rpid=$!
+sleep 0.5
+kill -INT "$rpid"
+wait "$rpid"
+check "SIGINT: record exits 0" test $? -eq 0
+check "SIGINT: the command was stopped" grep -q 'killed by signal 15' "$TMP/int.err"
+n=$("$SPOOR" dump "$TMP/int" | wc -l)
+check "SIGINT: the events so far are in the trace ($n)" test "$n" -gt 1 -a "$n" -lt 9002
+check "SIGINT: babeltrace2 reads it" bash -c "babeltrace2 '$TMP/int' >/dev/null 2>&1"
+
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1
 check "bad buffer size: exit 2" test $? -eq 2
