@@ -131,7 +131,12 @@ check "signal handler: the handler's events are there" test "$("$SPOOR" dump -e 
 # 13. SIGINT to spoor record: the command is stopped, the trace finished
 "$SPOOR" record -o "$TMP/int" $BIG -- "$HELLO" 3000 1 slow >/dev/null 2>"$TMP/int.err" &
 rpid=$!
-sleep 0.5
+# wait (bounded) until the program's thread buffer exists, then a little more
+for _ in $(seq 100); do
+	ls "$TMP"/int/ust/pid/*/stream_* >/dev/null 2>&1 && break
+	sleep 0.1
+done
+sleep 0.3
 kill -INT "$rpid"
 wait "$rpid"
 check "SIGINT: record exits 0" test $? -eq 0
