@@ -86,11 +86,15 @@ check "killed program: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/k
 # 8. the consumer killed: the program runs on unharmed
 "$SPOOR" record -o "$TMP/ck" -b 16k -- "$HELLO" 300 1 slow >/dev/null 2>&1 &
 rpid=$!
-sleep 0.2
 hpid=""
-for p in /proc/[0-9]*; do # the recorder's child, without procps
-	[ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$rpid" ] && hpid=${p#/proc/}
+for _ in $(seq 100); do # the recorder's child (found through /proc, without procps)
+	for p in /proc/[0-9]*; do
+		[ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$rpid" ] && hpid=${p#/proc/}
+	done
+	[ -n "$hpid" ] && break
+	sleep 0.1
 done
+sleep 0.2
 kill -9 "$rpid"
 if [ -n "$hpid" ]; then
 	for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
