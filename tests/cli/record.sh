@@ -84,20 +84,27 @@ check "killed program: every committed event (302)" test "$("$SPOOR" dump "$TMP/
 check "killed program: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/kill' >/dev/null 2>&1"
 
 # 8. the consumer killed: the program runs on unharmed
-"$SPOOR" record -o "$TMP/ck" -b 16k -- "$HELLO" 300 1 slow >/dev/null 2>&1 &
+child_of() { # the pid whose parent is $1, from /proc (bash only: fast, no procps)
+	local f line rest
+	for f in /proc/[0-9]*/stat; do
+		read -r line <"$f" 2>/dev/null || continue
+		rest=${line##*) } # after the command name, which may hold spaces
+		set -- $rest
+		[ "$2" = "$rpid" ] && { f=${f#/proc/}; echo "${f%/stat}"; return; }
+	done
+}
+"$SPOOR" record -o "$TMP/ck" -b 16k -- "$HELLO" 3000 1 slow >/dev/null 2>&1 &
 rpid=$!
 hpid=""
-for _ in $(seq 100); do # the recorder's child (found through /proc, without procps)
-	for p in /proc/[0-9]*; do
-		[ "$(awk '{print $4}' "$p/stat" 2>/dev/null)" = "$rpid" ] && hpid=${p#/proc/}
-	done
+for _ in $(seq 100); do
+	hpid=$(child_of)
 	[ -n "$hpid" ] && break
-	sleep 0.1
+	sleep 0.05
 done
 sleep 0.2
 kill -9 "$rpid"
 if [ -n "$hpid" ]; then
-	for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 200); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
 	check "consumer killed: the program finished on its own" bash -c "! kill -0 $hpid 2>/dev/null"
 else
 	fail "consumer killed: the traced program was not found"
