@@ -104,9 +104,8 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 #define SPOOR__CAT_(a, b) a##b
 /* Walk a tuple sequence: `SPOOR__END(P_A (x)(y)(z))` expands P(x) P(y) P(z), the A/B macros
  * alternating so neither is re-entered, then pastes _END onto the leftover A or B name. */
-#define SPOOR__END(...)       SPOOR__END_(__VA_ARGS__)
-#define SPOOR__END_(...)      __VA_ARGS__##_END
-#define SPOOR__APPLY(m, args) m args
+#define SPOOR__END(...)  SPOOR__END_(__VA_ARGS__)
+#define SPOOR__END_(...) __VA_ARGS__##_END
 /* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
 #define SPOOR__SIGNED(T) (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
 

@@ -21,7 +21,6 @@ struct spoor_formatter {
 	int64_t last_ns;
 	struct line_plan **plans; /* by event class index, built on first use */
 	size_t nplans;
-	bool plan_error;
 	/* The packet context is the same for every event of a packet: its text is kept per
 	 * stream and reused until the stream moves to another packet. */
 	struct packet_text {

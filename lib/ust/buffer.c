@@ -57,11 +57,6 @@ static uint64_t tsc_or_ns(void)
 	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
-void ust_clock_init(void)
-{
-	/* The session decides the clock (it calibrates the TSC); nothing to do here yet. */
-}
-
 static char *packet(const struct tbuf *b)
 {
 	return b->pkt;

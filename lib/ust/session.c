@@ -253,7 +253,6 @@ __attribute__((constructor)) static void ust_init(void)
 {
 	ust.sock = ust.efd = -1;
 	ust.generation = 1;
-	ust_clock_init();
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 	pthread_mutex_lock(&lock);
 	connect_session();

@@ -22,7 +22,6 @@ struct ust_state {
 
 extern struct ust_state ust;
 
-void ust_clock_init(void);
 int ust_send_buffer(int memfd, int tid, uint64_t size);
 void ust_call_probes(const struct spoor_event_desc *ev, const void *payload, size_t size);
 
