@@ -7,20 +7,31 @@ cd "$(dirname "$0")"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 >/dev/null
+	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 \
+		libtracefs-dev libtraceevent-dev >/dev/null
 fi
 [ -d build ] || meson setup build --buildtype=release >/dev/null
 ninja -C build >/dev/null
 out=$(mktemp -d /tmp/spoor-demo.XXXXXX)
-echo "== spoor record -o $out/trace -- build/hello 1000 4   (an instrumented program, 4 threads)"
-./build/spoor record -o "$out/trace" -- ./build/hello 1000 4
+# As root, the kernel side too: its scheduler and system-call events, on the same timeline.
+kernel=()
+if [ "$(id -u)" = 0 ]; then
+	kernel=(-k sched,syscalls)
+fi
+echo "== spoor record ${kernel[*]} -o $out/trace -- build/hello 1000 4   (an instrumented program, 4 threads)"
+./build/spoor record "${kernel[@]}" -o "$out/trace" -- ./build/hello 1000 4
 echo
 echo "== spoor stats $out/trace"
 ./build/spoor stats "$out/trace"
 echo
-echo "== spoor dump $out/trace | head"
-./build/spoor dump "$out/trace" | head -n 8
+echo "== spoor dump -e 'hello:*' -n 6 $out/trace"
+./build/spoor dump -e 'hello:*' -n 6 "$out/trace"
 echo
+if [ -d "$out/trace/kernel" ]; then
+	echo "== spoor dump --format=ftrace $out/trace: kernel and user-space events of hello, interleaved"
+	./build/spoor dump --format=ftrace "$out/trace" | grep ' hello-[0-9]' | grep -m 1 -B 8 'hello:request' || true
+	echo
+fi
 demo=tests/data/traces/ust-types
 echo "== spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 $demo   (a trace LTTng wrote)"
 ./build/spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 "$demo"

@@ -21,7 +21,8 @@ static const struct cmd_option dump_options[] = {
     [OPT_END] = {"end", 0, "TIME", "stop after TIME"},
     [OPT_COUNT] = {"count", 'n', "N", "print at most N events"},
     [OPT_FORMAT] = {"format", 'f', "FORMAT",
-                    "text (default) or babeltrace (babeltrace2's text, UTC times)"},
+                    "text (default), babeltrace (babeltrace2's text, UTC times) or ftrace "
+                    "(ftrace's TASK-PID [CPU] FLAGS TIME: EVENT: fields)"},
     [OPT_HELP] = {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -69,9 +70,11 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct d
 				a->format = SPOOR_FORMAT_TEXT;
 			else if (!strcmp(arg, "babeltrace"))
 				a->format = SPOOR_FORMAT_BABELTRACE;
+			else if (!strcmp(arg, "ftrace"))
+				a->format = SPOOR_FORMAT_FTRACE;
 			else
 				return cmd_usage_error(
-				    cmd, "unknown format '%s' (text or babeltrace)", arg);
+				    cmd, "unknown format '%s' (text, babeltrace or ftrace)", arg);
 			break;
 		case OPT_HELP: cmd_help(cmd, stdout); exit(0);
 		default: return 2;
@@ -128,8 +131,10 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 	const struct spoor_event *ev;
 	long long printed = 0;
 	while (printed != a.count && (rc = spoor_reader_next(r, &ev)) > 0) {
-		if (!want[spoor_event_class_index(spoor_event_class(ev))])
+		if (!want[spoor_event_class_index(spoor_event_class(ev))]) {
+			spoor_formatter_skip(f, ev);
 			continue;
+		}
 		if ((rc = spoor_formatter_event(f, ev)) < 0)
 			break;
 		printed++;

@@ -32,5 +32,6 @@ int cmd_error(const struct command *cmd, const char *fmt, ...);
 int cmd_parse_time(const char *s, int64_t *ns);
 
 extern const struct command cmd_record, cmd_dump, cmd_stats;
+extern const struct command cmd_list;
 
 #endif

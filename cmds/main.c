@@ -6,7 +6,7 @@
 #include "command.h"
 #include "spoor/spoor.h"
 
-static const struct command *const commands[] = {&cmd_record, &cmd_dump, &cmd_stats};
+static const struct command *const commands[] = {&cmd_record, &cmd_dump, &cmd_stats, &cmd_list};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)

@@ -55,6 +55,7 @@ struct spoor_field {
 	const char *name;  /* NULL for array elements */
 	const char *label; /* enumerations: the first label matching the value, or NULL */
 	uint32_t count;    /* members, elements or 1 (variant) */
+	uint8_t base;      /* integers: the base the metadata asks to show them in (10, 16...) */
 	union {
 		int64_t s;
 		uint64_t u;
@@ -132,12 +133,16 @@ SPOOR_API int spoor_event_class_field_index(const struct spoor_event_class *ec,
                                             enum spoor_scope scope, const char *name);
 
 /* The current event. */
+SPOOR_API const struct spoor_reader *spoor_event_reader(const struct spoor_event *ev);
 SPOOR_API const struct spoor_event_class *spoor_event_class(const struct spoor_event *ev);
 SPOOR_API const char *spoor_event_name(const struct spoor_event *ev);
 SPOOR_API bool spoor_event_has_timestamp(const struct spoor_event *ev);
 SPOOR_API int64_t spoor_event_timestamp(const struct spoor_event *ev); /* ns from origin */
 SPOOR_API uint64_t spoor_event_cycles(const struct spoor_event *ev);   /* raw clock value */
-SPOOR_API int64_t spoor_event_cpu(const struct spoor_event *ev);       /* -1: unknown */
+/* The raw clock value in ns, without the clock's offset: time since the clock's own zero
+ * (boot, for the kernel's clocks and the TSC), as ftrace prints it. */
+SPOOR_API int64_t spoor_event_clock_ns(const struct spoor_event *ev);
+SPOOR_API int64_t spoor_event_cpu(const struct spoor_event *ev); /* -1: unknown */
 SPOOR_API size_t spoor_event_stream(const struct spoor_event *ev);
 SPOOR_API size_t spoor_event_trace(const struct spoor_event *ev);
 /* Fields: false if absent (or the event data is corrupt: see spoor_reader_damaged()). */
@@ -150,13 +155,17 @@ SPOOR_API bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct
 
 /* Text output of events. A formatter buffers its output and writes it to fd. */
 enum spoor_format {
-	SPOOR_FORMAT_TEXT,      /* spoor's compact line: time, cpu, name, fields */
-	SPOOR_FORMAT_BABELTRACE /* babeltrace2's default text, with --clock-gmt timestamps */
+	SPOOR_FORMAT_TEXT,       /* spoor's compact line: time, cpu, name, fields */
+	SPOOR_FORMAT_BABELTRACE, /* babeltrace2's default text, with --clock-gmt timestamps */
+	SPOOR_FORMAT_FTRACE      /* ftrace's: TASK-PID [CPU] FLAGS SECONDS: EVENT: fields */
 };
 struct spoor_formatter;
 SPOOR_API int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter **out);
 /* Append one event's line; flushes to fd when the buffer is full. */
 SPOOR_API int spoor_formatter_event(struct spoor_formatter *f, const struct spoor_event *ev);
+/* An event that is not printed but may carry state a format keeps (thread names for
+ * SPOOR_FORMAT_FTRACE). */
+SPOOR_API void spoor_formatter_skip(struct spoor_formatter *f, const struct spoor_event *ev);
 SPOOR_API int spoor_formatter_flush(struct spoor_formatter *f);
 /* Flushes, then frees. NULL is a no-op. Returns the flush result. */
 SPOOR_API int spoor_formatter_free(struct spoor_formatter *f);

@@ -300,6 +300,13 @@ static int check_trace(const struct meta_trace *t, const struct spoor_event_desc
 	for (size_t i = 0; i < t->nenv; i++)
 		if (!ident_ok(t->env[i].key) || (t->env[i].is_str && !text_ok(t->env[i].str)))
 			return -EINVAL;
+	for (size_t i = 0; t->packet_u32 && i < t->npacket_u32; i++)
+		if (!ident_ok(t->packet_u32[i]))
+			return -EINVAL;
+	for (size_t i = 0; i < t->nevent_context; i++)
+		if (!t->event_context || t->event_context[i].kind != SPOOR_FK_INT ||
+		    check_field(&t->event_context[i]))
+			return -EINVAL;
 	for (size_t i = 0; i < nevents; i++) {
 		int rc = check_event(events[i]);
 		if (rc)
@@ -390,9 +397,11 @@ static void put_event(struct tbuf *b, const struct spoor_event_desc *ev)
 		b->err = b->err ? b->err : -ENOMEM;
 		return;
 	}
-	memcpy(name, ev->provider, np);
-	name[np] = ':';
-	memcpy(name + np + 1, ev->name, nn + 1);
+	if (np) {
+		memcpy(name, ev->provider, np);
+		name[np++] = ':';
+	}
+	memcpy(name + np, ev->name, nn + 1);
 	tb_put(b, "event {\n\tname = ");
 	tb_quoted(b, name);
 	free(name);
@@ -528,11 +537,14 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 	          "\t\tuint64_t content_size;\n"
 	          "\t\tuint64_t packet_size;\n"
 	          "\t\tuint64_t packet_seq_num;\n"
-	          "\t\tuint64_t events_discarded;\n"
-	          "\t\tuint32_t vpid;\n"
-	          "\t\tuint32_t vtid;\n"
-	          "\t};\n",
+	          "\t\tuint64_t events_discarded;\n",
 	          c->name, c->name);
+	static const char *const user_u32[] = {"vpid", "vtid"};
+	const char *const *u32 = t->packet_u32 ? t->packet_u32 : user_u32;
+	size_t nu32 = t->packet_u32 ? t->npacket_u32 : 2;
+	for (size_t i = 0; i < nu32; i++)
+		tb_printf(&b, "\t\tuint32_t %s;\n", u32[i]);
+	tb_put(&b, "\t};\n");
 	tb_printf(&b,
 	          "\tevent.header := struct {\n"
 	          "\t\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
@@ -545,10 +557,16 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 	          "\t\t\t\tuint64_clock_%s%s_t timestamp;\n"
 	          "\t\t\t} extended;\n"
 	          "\t\t} v;\n"
-	          "\t} align(8);\n"
-	          "};\n\n",
+	          "\t} align(8);\n",
 	          c->name, b.packed ? "uint32_packed_t" : "uint32_t", c->name,
 	          b.packed ? "_packed" : "");
+	if (t->nevent_context) {
+		tb_put(&b, "\tevent.context := struct {\n");
+		for (size_t i = 0; i < t->nevent_context; i++)
+			put_field(&b, &t->event_context[i]);
+		tb_put(&b, "\t};\n");
+	}
+	tb_put(&b, "};\n\n");
 
 	for (size_t i = 0; i < nevents; i++)
 		put_event(&b, events[i]);

@@ -27,9 +27,10 @@
  *             uint64_t packet_size;         bits
  *             uint64_t packet_seq_num;
  *             uint64_t events_discarded;
- *             uint32_t vpid;
+ *             uint32_t vpid;                (or the meta_trace's packet_u32 names)
  *             uint32_t vtid;
  *     };
+ *     event.context := struct { ... };   only with meta_trace.event_context
  *     event.header := LTTng's compact header (uint5_t and uint27 have align = 1):
  *             struct {
  *                     enum : uint5_t { compact = 0 ... 30, extended = 31 } id;
@@ -40,7 +41,8 @@
  *             } align(8);
  *     The extended struct is 64-bit aligned (its uint64), so an extended header pads from the
  *     5-bit id to the next 64-bit boundary of the packet, as does its timestamp.
- *   event (one per descriptor): name = "PROVIDER:NAME", id = desc->id, stream_id = 0, and
+ *   event (one per descriptor): name = "PROVIDER:NAME" ("NAME" when the provider is empty,
+ *     as for kernel events), id = desc->id, stream_id = 0, and
  *     fields := struct { ... } with one member per field descriptor, named with a leading
  *     underscore (readers drop one, as for LTTng, so TSDL keywords are valid field names):
  *       INT       integer { size = 8*size; align = 8*size; signed; encoding = none; base;
@@ -94,6 +96,14 @@ struct meta_trace {
 	 * the layout spoor's tracer writes (no padding; x86-64 and arm64 read unaligned data at
 	 * full speed). 0: natural alignment, as LTTng does on other architectures. */
 	int packed;
+	/* The uint32_t members that end the packet context; NULL: "vpid", "vtid" (user
+	 * space). The kernel's streams have "cpu_id". */
+	const char *const *packet_u32;
+	size_t npacket_u32;
+	/* The stream's event.context members, in order (ints only); none when 0. The kernel's
+	 * common fields (flags, preempt count, pid) live here. */
+	const struct spoor_field_desc *event_context;
+	size_t nevent_context;
 };
 
 /*

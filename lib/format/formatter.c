@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "ctf/trace.h"
+#include "ftrace.h"
 #include "lineplan.h"
 #include "reader/reader.h"
 #include "values.h"
@@ -29,6 +30,7 @@ struct spoor_formatter {
 		size_t len;
 	} * packet_text;
 	size_t nstreams;
+	struct ftrace_format *ftrace;
 	int64_t text_sec; /* the second whose "HH:MM:SS." is in sec_text */
 	char sec_text[9];
 };
@@ -44,6 +46,11 @@ int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter
 	}
 	f->format = format;
 	f->text_sec = -1;
+	if (format == SPOOR_FORMAT_FTRACE && !(f->ftrace = ftrace_format_new())) {
+		outbuf_fini(&f->out);
+		free(f);
+		return -ENOMEM;
+	}
 	*out = f;
 	return 0;
 }
@@ -65,6 +72,7 @@ int spoor_formatter_free(struct spoor_formatter *f)
 	for (size_t i = 0; i < f->nstreams; i++)
 		free(f->packet_text[i].text);
 	free(f->packet_text);
+	ftrace_format_free(f->ftrace);
 	free(f);
 	return rc;
 }
@@ -308,9 +316,17 @@ static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
 
 int spoor_formatter_event(struct spoor_formatter *f, const struct spoor_event *ev)
 {
-	int rc = f->format == SPOOR_FORMAT_BABELTRACE ? babeltrace_event(f, ev) : text_event(f, ev);
+	int rc = f->format == SPOOR_FORMAT_BABELTRACE ? babeltrace_event(f, ev)
+	         : f->format == SPOOR_FORMAT_FTRACE   ? ftrace_format_event(f->ftrace, &f->out, ev)
+	                                              : text_event(f, ev);
 
 	if (rc < 0)
 		return f->out.error ? f->out.error : -ENOMEM;
 	return 0;
+}
+
+void spoor_formatter_skip(struct spoor_formatter *f, const struct spoor_event *ev)
+{
+	if (f->ftrace)
+		ftrace_format_note(f->ftrace, ev);
 }

@@ -584,6 +584,16 @@ uint64_t spoor_event_cycles(const struct spoor_event *ev)
 	return ev->s->ts_cycles;
 }
 
+const struct spoor_reader *spoor_event_reader(const struct spoor_event *ev)
+{
+	return ev->r;
+}
+
+int64_t spoor_event_clock_ns(const struct spoor_event *ev)
+{
+	return ev->s->sc->clock ? ev->s->ts_ns - ev->s->scp->clock_offset_ns : 0;
+}
+
 int64_t spoor_event_cpu(const struct spoor_event *ev)
 {
 	return ev->s->cpu;
@@ -640,6 +650,7 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 	out->kind = SPOOR_FIELD_NONE;
 	out->label = NULL;
 	out->count = 0;
+	out->base = 10;
 	out->name = name;
 	out->priv[0] = t;
 	out->priv[1] = table;
@@ -648,6 +659,7 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 	switch (t->kind) {
 	case CTF_INT:
 	case CTF_ENUM:
+		out->base = (uint8_t) it->i.base;
 		out->kind = it->i.is_signed ? SPOOR_FIELD_SIGNED : SPOOR_FIELD_UNSIGNED;
 		out->v.u = v->u;
 		if (t->kind == CTF_ENUM)

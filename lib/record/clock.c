@@ -11,6 +11,7 @@
 #include <x86intrin.h>
 
 #include "clock.h"
+#include "ctf/meta-write.h"
 #include "ust/proto.h"
 
 static bool tsc_usable(void)
@@ -90,4 +91,25 @@ void rec_clock_calibrate(struct rec_clock *c)
 	uint64_t tr, nr;
 	pair(CLOCK_REALTIME, &tr, &nr);
 	set_origin(c, tr, nr);
+}
+
+uint64_t rec_clock_now(const struct rec_clock *c)
+{
+	return c->kind == CLOCK_KIND_TSC ? __rdtsc() : ns_of(CLOCK_MONOTONIC);
+}
+
+const char *rec_clock_kernel_name(const struct rec_clock *c)
+{
+	return c->kind == CLOCK_KIND_TSC ? "x86-tsc" : "mono";
+}
+
+void rec_clock_meta(const struct rec_clock *c, struct meta_clock *m)
+{
+	bool tsc = c->kind == CLOCK_KIND_TSC;
+	*m = (struct meta_clock){tsc ? "tsc" : "monotonic",
+	                         tsc ? "TSC, constant and nonstop" : "CLOCK_MONOTONIC",
+	                         {0},
+	                         c->freq,
+	                         c->offset_s,
+	                         c->offset};
 }

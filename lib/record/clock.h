@@ -14,5 +14,12 @@ struct rec_clock {
 };
 
 void rec_clock_calibrate(struct rec_clock *c);
+/* The clock's value now, as the tracer reads it. */
+uint64_t rec_clock_now(const struct rec_clock *c);
+/* The kernel trace_clock that counts the same: x86-tsc or mono. */
+const char *rec_clock_kernel_name(const struct rec_clock *c);
+/* Its CTF description, the same in every trace of a session so readers merge them. */
+struct meta_clock;
+void rec_clock_meta(const struct rec_clock *c, struct meta_clock *m);
 
 #endif

@@ -13,18 +13,24 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "kernel/ksession.h"
+
 struct record_opts {
 	const char *outdir;
 	const char *const *patterns; /* event name wildcards; none: all */
 	size_t npatterns;
-	bool overwrite;       /* flight recorder: keep the latest packets */
-	uint64_t subbuf_size; /* bytes, power of two >= 4096 */
-	uint32_t num_subbufs; /* power of two >= 2 */
+	bool overwrite;                   /* flight recorder: keep the latest packets */
+	uint64_t subbuf_size;             /* bytes, power of two >= 4096 */
+	uint32_t num_subbufs;             /* power of two >= 2 */
+	const struct kernel_opts *kernel; /* kernel tracing too (lib/kernel/ksession.h), or NULL */
+	uint64_t duration_ns;             /* stop after this long; 0: when the command ends */
 };
 
 struct record_totals {
 	unsigned processes, buffers;
 	uint64_t packets, bytes, discarded, damaged;
+	bool kernel;
+	struct kernel_totals k;
 };
 
 struct record_session;
@@ -34,8 +40,9 @@ int record_session_new(const struct record_opts *o, struct record_session **out,
                        size_t errlen);
 /* The value for SPOOR_SESSION in the traced programs' environment. */
 const char *record_session_socket(const struct record_session *s);
-/* Serve until the process `child` (a pidfd is taken) exits or *stop becomes non-zero, then
- * read what every buffer still holds and finish the traces. Warnings go to stderr. */
+/* Serve until the process `child` (a pidfd is taken; 0: no command) exits, the duration
+ * passes or *stop becomes non-zero, then read what every buffer still holds and finish the
+ * traces, the kernel's included. Warnings go to stderr. */
 int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop);
 void record_session_totals(const struct record_session *s, struct record_totals *t);
 void record_session_free(struct record_session *s);

@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -53,6 +54,7 @@ struct record_session {
 	struct app *apps[MAX_APPS];
 	size_t napps;
 	struct record_totals totals;
+	struct ksession *kernel;
 };
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -135,6 +137,12 @@ int record_session_new(const struct record_opts *o, struct record_session **out,
 		return rc;
 	}
 	rec_clock_calibrate(&s->clock);
+	if (o->kernel &&
+	    (rc = ksession_start(&s->kernel, o->kernel, &s->clock, o->outdir, err, errlen))) {
+		rmdir(o->outdir); /* when it is empty: nothing was recorded */
+		record_session_free(s);
+		return rc;
+	}
 	*out = s;
 	return 0;
 }
@@ -287,14 +295,7 @@ static int write_metadata(struct record_session *s, struct app *a)
 		struct meta_trace t = {
 		    .env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
 		memcpy(t.uuid, a->uuid, 16);
-		t.clock = (struct meta_clock){s->clock.kind == CLOCK_KIND_TSC ? "tsc" : "monotonic",
-		                              s->clock.kind == CLOCK_KIND_TSC
-		                                  ? "TSC, constant and nonstop"
-		                                  : "CLOCK_MONOTONIC",
-		                              {0},
-		                              s->clock.freq,
-		                              s->clock.offset_s,
-		                              s->clock.offset};
+		rec_clock_meta(&s->clock, &t.clock);
 		rc = ctf_meta_write(&t, (const struct spoor_event_desc *const *) a->events.evs,
 		                    a->events.n, &text, &len);
 	} else {
@@ -439,17 +440,40 @@ static void accept_apps(struct record_session *s)
 	}
 }
 
+/* A timerfd for --duration, or -1. */
+static int duration_timer(uint64_t ns)
+{
+	if (!ns)
+		return -1;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	struct itimerspec it = {
+	    .it_value = {(time_t) (ns / 1000000000u), (long) (ns % 1000000000u)}};
+	if (fd >= 0 && timerfd_settime(fd, 0, &it, NULL)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+#define FIXED_FDS      4
+#define MAX_KERNEL_FDS 1024
+
 int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop)
 {
-	int pidfd = (int) syscall(SYS_pidfd_open, child, 0);
-	bool child_done = pidfd < 0;
+	int pidfd = child > 0 ? (int) syscall(SYS_pidfd_open, child, 0) : -1;
+	bool done = child > 0 && pidfd < 0;
+	int timer = duration_timer(s->o.duration_ns);
+	static struct pollfd pfd[FIXED_FDS + MAX_KERNEL_FDS + MAX_APPS];
 
-	while (!child_done && !*stop) {
-		struct pollfd pfd[MAX_APPS + 3];
+	while (!done && !*stop) {
 		size_t n = 0;
 		pfd[n++] = (struct pollfd){s->listen_fd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){s->efd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){pidfd, POLLIN, 0};
+		pfd[n++] = (struct pollfd){timer, POLLIN, 0};
+		size_t nk = s->kernel ? ksession_pollfds(s->kernel, pfd + n, MAX_KERNEL_FDS) : 0;
+		n += nk;
+		size_t apps_at = n;
 		for (size_t i = 0; i < s->napps; i++)
 			pfd[n++] = (struct pollfd){s->apps[i]->fd, POLLIN, 0};
 		if (poll(pfd, n, -1) < 0) {
@@ -461,11 +485,13 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 			accept_apps(s);
 		if (pfd[1].revents)
 			drain_all(s);
-		if (pfd[2].revents)
-			child_done = true;
-		for (size_t k = 3; k < n; k++)
-			if (pfd[k].revents && on_message(s, s->apps[k - 3]) < 0)
-				s->apps[k - 3]->dead = true;
+		if (pfd[2].revents || pfd[3].revents)
+			done = true;
+		if (nk)
+			ksession_ready(s->kernel, pfd + FIXED_FDS, nk);
+		for (size_t k = apps_at; k < n; k++)
+			if (pfd[k].revents && on_message(s, s->apps[k - apps_at]) < 0)
+				s->apps[k - apps_at]->dead = true;
 		size_t kept = 0;
 		for (size_t i = 0; i < s->napps; i++) {
 			if (s->apps[i]->dead)
@@ -485,8 +511,14 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		s->apps[i] = NULL;
 	}
 	s->napps = 0;
+	if (s->kernel) {
+		ksession_stop(s->kernel, &s->totals.k);
+		s->totals.kernel = true;
+	}
 	if (pidfd >= 0)
 		close(pidfd);
+	if (timer >= 0)
+		close(timer);
 	return 0;
 }
 
@@ -501,6 +533,7 @@ void record_session_free(struct record_session *s)
 		return;
 	for (size_t i = 0; i < s->napps; i++)
 		app_finish(s, s->apps[i]);
+	ksession_free(s->kernel);
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->efd >= 0)

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* kclass.c: kernel event formats as CTF classes, and the per-record conversion
+ * (layout in kclass.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "kclass.h"
+
+static bool is_char_type(const struct tep_format_field *f)
+{
+	const char *t = f->type;
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	if (!strncmp(t, "unsigned ", 9) || !strncmp(t, "signed ", 7))
+		return false;
+	return !strncmp(t, "char", 4) && (t[4] == ' ' || t[4] == '[' || t[4] == '\0');
+}
+
+static bool int_size(unsigned s)
+{
+	return s == 1 || s == 2 || s == 4 || s == 8;
+}
+
+/* The CTF description of one format field. */
+static void describe(const struct tep_format_field *f, struct spoor_field_desc *d)
+{
+	*d = (struct spoor_field_desc){.name = f->name, .base = 10};
+	d->is_signed = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (is_char_type(f) || (f->flags & TEP_FIELD_IS_STRING)) {
+			d->kind = SPOOR_FK_STRING;
+			return;
+		}
+		d->kind = SPOOR_FK_SEQUENCE;
+		d->size = int_size(f->elementsize) ? (uint8_t) f->elementsize : 1;
+		if (d->size == 1)
+			d->is_signed = false;
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		d->kind = SPOOR_FK_ARRAY;
+		if (is_char_type(f)) {
+			d->size = 1;
+			d->text = 1;
+			d->is_signed = false;
+			d->length = (uint32_t) f->size;
+		} else if (int_size(f->elementsize) && f->arraylen &&
+		           f->arraylen * f->elementsize == (unsigned) f->size) {
+			d->size = (uint8_t) f->elementsize;
+			d->length = f->arraylen;
+		} else {
+			d->size = 1;
+			d->is_signed = false;
+			d->length = (uint32_t) f->size;
+		}
+		return;
+	}
+	if (int_size((unsigned) f->size)) {
+		d->kind = SPOOR_FK_INT;
+		d->size = (uint8_t) f->size;
+		if (f->flags & TEP_FIELD_IS_POINTER) {
+			d->base = 16;
+			d->is_signed = false;
+		}
+		return;
+	}
+	d->kind = SPOOR_FK_ARRAY;
+	d->size = 1;
+	d->is_signed = false;
+	d->length = (uint32_t) f->size;
+}
+
+/* The ops for one field: a fixed field extends the previous copy when contiguous. */
+static void plan_field(const struct tep_format_field *f, struct kop *ops, uint32_t *nops)
+{
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		bool str = is_char_type(f) || (f->flags & TEP_FIELD_IS_STRING);
+		unsigned elem = int_size(f->elementsize) ? f->elementsize : 1;
+		ops[(*nops)++] = (struct kop){str ? KOP_STRING : KOP_SEQ, (uint8_t) elem,
+		                              (f->flags & TEP_FIELD_IS_RELATIVE) != 0,
+		                              (uint16_t) f->offset, (uint16_t) f->size};
+		return;
+	}
+	struct kop *last = *nops ? &ops[*nops - 1] : NULL;
+	if (last && last->kind == KOP_COPY && last->off + last->len == f->offset) {
+		last->len = (uint16_t) (last->len + f->size);
+		return;
+	}
+	ops[(*nops)++] = (struct kop){KOP_COPY, 0, 0, (uint16_t) f->offset, (uint16_t) f->size};
+}
+
+static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *err, size_t errlen)
+{
+	size_t nf = 0, nc = 0;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		nf++;
+	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
+		nc++;
+	c->fields = calloc(nf ? nf : 1, sizeof(*c->fields));
+	c->ops = calloc(nf + nc + 1, sizeof(*c->ops));
+	if (!c->fields || !c->ops)
+		return -ENOMEM;
+	uint32_t fixed_end = 0;
+	struct tep_format_field *all[2] = {ev->format.common_fields, ev->format.fields};
+	for (int part = 0; part < 2; part++)
+		for (struct tep_format_field *f = all[part]; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0 || f->offset + f->size > 0xffff) {
+				snprintf(err, errlen, "%s:%s: field %s has offset %d, size %d",
+				         ev->system, ev->name, f->name, f->offset, f->size);
+				return -EINVAL;
+			}
+			if ((uint32_t) (f->offset + f->size) > fixed_end)
+				fixed_end = (uint32_t) (f->offset + f->size);
+			if (part == 0 && !strcmp(f->name, "common_type"))
+				continue;
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+				/* a string gains its NUL, a sequence its uint32 length */
+				c->extra += 4 + 1;
+				if (f->size != 4) {
+					snprintf(err, errlen, "%s:%s: dynamic field %s of size %d",
+					         ev->system, ev->name, f->name, f->size);
+					return -EINVAL;
+				}
+			}
+			plan_field(f, c->ops, &c->nops);
+			if (part == 1)
+				describe(f, &c->fields[c->desc.nfields++]);
+		}
+	c->min_size = fixed_end;
+	c->kernel_id = ev->id;
+	c->desc.struct_size = sizeof(c->desc);
+	c->desc.provider = "";
+	c->desc.name = ev->name;
+	c->desc.fields = c->fields;
+	c->desc.id = id;
+	c->desc.max_align = 1;
+	return 0;
+}
+
+/* The stream-wide event context: the first event's common fields but common_type. */
+static int build_context(struct tep_event *ev, struct kclasses *cs, char *err, size_t errlen)
+{
+	cs->ncontext = 0;
+	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next) {
+		if (!strcmp(f->name, "common_type"))
+			continue;
+		if (cs->ncontext == sizeof(cs->context) / sizeof(cs->context[0]) ||
+		    !int_size((unsigned) f->size) || (f->flags & TEP_FIELD_IS_ARRAY)) {
+			snprintf(err, errlen, "unexpected common field %s in the kernel's formats",
+			         f->name);
+			return -EINVAL;
+		}
+		describe(f, &cs->context[cs->ncontext++]);
+	}
+	return 0;
+}
+
+int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
+                   char *err, size_t errlen)
+{
+	int rc = 0;
+
+	*out = (struct kclasses){0};
+	out->v = calloc(events->n + 8, sizeof(*out->v));
+	out->by_kernel_id = calloc(65536, sizeof(*out->by_kernel_id));
+	if (!out->v || !out->by_kernel_id) {
+		kclasses_free(out);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < events->n && !rc; i++) {
+		const struct kevent_ref *r = &events->v[i];
+		struct tep_event *ev = tep_find_event_by_name(tep, r->system, r->name);
+		if (!ev || ev->id < 0 || ev->id > 65535) {
+			snprintf(err, errlen, "no usable format for kernel event %s:%s", r->system,
+			         r->name);
+			rc = -ENOENT;
+			break;
+		}
+		if (i == 0 && (rc = build_context(ev, out, err, errlen)))
+			break;
+		rc = build_one(ev, &out->v[out->n], (uint32_t) out->n, err, errlen);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		out->n++;
+		out->by_kernel_id[ev->id] = (uint16_t) out->n;
+	}
+	/* the same name in two systems: name them SYSTEM:NAME */
+	for (size_t i = 0; i < out->n && !rc; i++)
+		for (size_t j = i + 1; j < out->n; j++)
+			if (!strcmp(out->v[i].desc.name, out->v[j].desc.name)) {
+				out->v[i].desc.provider = events->v[i].system;
+				out->v[j].desc.provider = events->v[j].system;
+			}
+	if (rc)
+		kclasses_free(out);
+	return rc;
+}
+
+int kclasses_add_synthetic(struct kclasses *cs, const char *name,
+                           const struct spoor_field_desc *fields, uint32_t nfields)
+{
+	/* room was left by kclasses_build */
+	if (!cs->v)
+		return -1;
+	struct kclass *c = &cs->v[cs->n];
+	*c = (struct kclass){.kernel_id = -1};
+	c->desc.struct_size = sizeof(c->desc);
+	c->desc.provider = "";
+	c->desc.name = name;
+	c->desc.fields = fields;
+	c->desc.nfields = nfields;
+	c->desc.id = (uint32_t) cs->n;
+	c->desc.max_align = 1;
+	return (int) cs->n++;
+}
+
+void kclasses_free(struct kclasses *cs)
+{
+	for (size_t i = 0; cs->v && i < cs->n; i++) {
+		free(cs->v[i].fields);
+		free(cs->v[i].ops);
+	}
+	free(cs->v);
+	free(cs->by_kernel_id);
+	*cs = (struct kclasses){0};
+}
+
+long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,
+                    size_t cap)
+{
+	uint8_t *o = dst, *end = dst + cap;
+
+	if (size < c->min_size)
+		return -1;
+	for (uint32_t i = 0; i < c->nops; i++) {
+		const struct kop *op = &c->ops[i];
+		if (op->kind == KOP_COPY) {
+			if ((size_t) (end - o) < op->len)
+				return -2;
+			memcpy(o, rec + op->off, op->len);
+			o += op->len;
+			continue;
+		}
+		uint32_t loc;
+		memcpy(&loc, rec + op->off, 4);
+		size_t off = loc & 0xffff, len = loc >> 16;
+		if (op->relative)
+			off += (size_t) op->off + op->len;
+		if (off > size || len > size - off)
+			len = 0; /* points outside the record: shown empty */
+		const uint8_t *src = rec + off;
+		if ((size_t) (end - o) < len + 5)
+			return -2;
+		if (op->kind == KOP_STRING) {
+			const uint8_t *nul = memchr(src, '\0', len);
+			if (nul)
+				len = (size_t) (nul - src);
+			memcpy(o, src, len);
+			o += len;
+			*o++ = '\0';
+		} else {
+			uint32_t count = (uint32_t) (len / op->elem);
+			memcpy(o, &count, 4);
+			memcpy(o + 4, src, (size_t) count * op->elem);
+			o += 4 + (size_t) count * op->elem;
+		}
+	}
+	return (long) (o - dst);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kclass.h: a kernel event's format (tracefs's format file, parsed by libtraceevent) as a
+ * CTF event class, and the plan that turns one raw ring-buffer record of it into that
+ * class's CTF bytes.
+ *
+ * CTF layout of a kernel event (packed: every field byte-aligned, as spoor's user-space
+ * events): event.context = the common fields but common_type (which becomes the event
+ * id): common_flags, common_preempt_count, common_pid; then the payload, one member per
+ * format field in offset order, with the kernel's names and signedness:
+ *   integers of 1, 2, 4, 8 bytes          as they are (pointers shown in hex)
+ *   char NAME[N]                          a text array of N bytes
+ *   TYPE NAME[N]                          an array of N integers
+ *   __data_loc char[] NAME                a NUL-terminated string
+ *   __data_loc TYPE[] NAME                a sequence (uint32 length, then the elements)
+ *   anything else (odd sizes)             an array of bytes
+ * Padding between fields is left out.
+ */
+#ifndef KERNEL_KCLASS_H
+#define KERNEL_KCLASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "select.h"
+#include "spoor/tracepoint-types.h"
+
+struct tep_handle;
+struct tep_event;
+
+enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ };
+
+struct kop {
+	uint8_t kind;     /* enum kop_kind */
+	uint8_t elem;     /* KOP_SEQ: element size */
+	uint8_t relative; /* __rel_loc: the offset counts from the end of the field */
+	uint16_t off;     /* in the record */
+	uint16_t len;     /* KOP_COPY: bytes; else the field's own size (4) */
+};
+
+struct kclass {
+	struct spoor_event_desc desc; /* id = CTF id; names point into the tep handle */
+	struct spoor_field_desc *fields;
+	struct kop *ops;
+	uint32_t nops;
+	uint32_t min_size; /* the record's fixed part */
+	uint32_t extra;    /* what a well-formed record's CTF bytes can exceed its size by */
+	int kernel_id;
+};
+
+struct kclasses {
+	struct kclass *v;
+	size_t n;
+	uint16_t *by_kernel_id; /* 65536 entries: index + 1, 0 for an event not recorded */
+	struct spoor_field_desc context[8];
+	size_t ncontext;
+};
+
+/* Classes for the listed events (their formats must be in tep), CTF ids 0, 1, ... in
+ * list order. -1 with err set when a format cannot be described. */
+int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
+                   char *err, size_t errlen);
+/* One more class by hand (spoor's own events, e.g. the state dump): fields are copied by
+ * pointer, the caller writes its CTF bytes itself. Returns its CTF id or -1. */
+int kclasses_add_synthetic(struct kclasses *cs, const char *name,
+                           const struct spoor_field_desc *fields, uint32_t nfields);
+void kclasses_free(struct kclasses *cs);
+
+/* The class of a raw record (its first two bytes are common_type), or NULL. */
+static inline const struct kclass *kclass_of(const struct kclasses *cs, const void *rec,
+                                             size_t size)
+{
+	uint16_t type;
+	if (size < 2)
+		return NULL;
+	__builtin_memcpy(&type, rec, 2);
+	uint16_t i = cs->by_kernel_id[type];
+	return i ? &cs->v[i - 1] : NULL;
+}
+
+/* The record's context and payload in CTF, into dst (cap bytes; size + extra always
+ * suffice for a well-formed record). Returns the bytes written, -1 for a record shorter
+ * than its format, -2 when cap is too small. */
+long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,
+                    size_t cap);
+
+#endif

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* kcpu.c: one CPU's trace_pipe_raw into one CTF stream (see kcpu.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/kbuffer.h>
+#include <unistd.h>
+
+#include "kcpu.h"
+
+#define PACKET_CAP (256u << 10)
+#define PIPE_WANT  (1u << 20)
+
+int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, struct kbuffer *kb,
+              const char *out_path, const uint8_t uuid[16], char *err, size_t errlen)
+{
+	char path[900];
+	*c = (struct kcpu){
+	    .cpu = cpu, .raw_fd = -1, .pipe_fd = {-1, -1}, .subbuf = subbuf, .kb = kb};
+	int rc = kpacket_open(&c->pkt, out_path, uuid, (uint64_t) cpu, (uint32_t) cpu, PACKET_CAP);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
+		return rc;
+	}
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", inst_dir, cpu);
+	c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (c->raw_fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (pipe2(c->pipe_fd, O_CLOEXEC | O_NONBLOCK) == 0) {
+		int got = fcntl(c->pipe_fd[1], F_SETPIPE_SZ, PIPE_WANT);
+		if (got < 0)
+			got = fcntl(c->pipe_fd[1], F_GETPIPE_SZ);
+		c->pipe_cap = got > 0 ? (size_t) got : 0;
+	}
+	if (c->pipe_cap < subbuf) {
+		c->no_splice = true;
+		c->pipe_cap = subbuf;
+	}
+	c->pipe_cap -= c->pipe_cap % subbuf;
+	c->pages = malloc(c->pipe_cap);
+	if (!c->pages) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
+{
+	unsigned long long ts;
+
+	if (kbuffer_load_subbuffer(c->kb, page) < 0) {
+		c->malformed++;
+		return;
+	}
+	int missed = kbuffer_missed_events(c->kb);
+	if (missed) {
+		/* -1: some were lost, the kernel did not count them: at least one */
+		uint64_t n = missed > 0 ? (uint64_t) missed : 1;
+		if (missed < 0)
+			c->missed_unknown++;
+		c->missed += n;
+		kpacket_add_discarded(&c->pkt, n);
+	}
+	for (void *rec = kbuffer_read_event(c->kb, &ts); rec;
+	     rec = kbuffer_next_event(c->kb, &ts)) {
+		int size = kbuffer_event_size(c->kb);
+		const struct kclass *k = size > 0 ? kclass_of(cs, rec, (size_t) size) : NULL;
+		if (!k) {
+			c->unknown++;
+			continue;
+		}
+		size_t room = (size_t) size + k->extra;
+		uint8_t *body = kpacket_begin_event(&c->pkt, k->desc.id, ts, room);
+		if (!body) {
+			c->malformed++;
+			continue;
+		}
+		long n = kclass_convert(k, rec, (size_t) size, body, room);
+		if (n < 0) {
+			c->malformed++;
+			continue;
+		}
+		kpacket_end_event(&c->pkt, (size_t) n);
+		c->records++;
+	}
+}
+
+static int read_full(int fd, uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t r = read(fd, b, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		b += r;
+		n -= (size_t) r;
+	}
+	return 0;
+}
+
+/* Full sub-buffers, many at a time. False when splice is not usable here. */
+static bool drain_spliced(struct kcpu *c, const struct kclasses *cs)
+{
+	for (;;) {
+		ssize_t n = splice(c->raw_fd, NULL, c->pipe_fd[1], NULL, c->pipe_cap,
+		                   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN) {
+			c->no_splice = true;
+			return false;
+		}
+		if (n <= 0)
+			return true;
+		if (read_full(c->pipe_fd[0], c->pages, (size_t) n)) {
+			c->no_splice = true;
+			return false;
+		}
+		for (size_t off = 0; off + c->subbuf <= (size_t) n; off += c->subbuf)
+			kcpu_subbuffer(c, cs, c->pages + off);
+	}
+}
+
+static void drain_read(struct kcpu *c, const struct kclasses *cs)
+{
+	for (;;) {
+		ssize_t n = read(c->raw_fd, c->pages, c->subbuf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		if ((size_t) n < c->subbuf)
+			memset(c->pages + n, 0, c->subbuf - (size_t) n);
+		kcpu_subbuffer(c, cs, c->pages);
+	}
+}
+
+void kcpu_drain(struct kcpu *c, const struct kclasses *cs, bool final)
+{
+	if (c->no_splice || !drain_spliced(c, cs) || final)
+		drain_read(c, cs);
+	kpacket_flush(&c->pkt);
+}
+
+int kcpu_close(struct kcpu *c)
+{
+	int rc = kpacket_close(&c->pkt);
+	if (c->raw_fd >= 0)
+		close(c->raw_fd);
+	for (int i = 0; i < 2; i++)
+		if (c->pipe_fd[i] >= 0)
+			close(c->pipe_fd[i]);
+	if (c->kb)
+		kbuffer_free(c->kb);
+	free(c->pages);
+	c->kb = NULL;
+	c->pages = NULL;
+	c->raw_fd = c->pipe_fd[0] = c->pipe_fd[1] = -1;
+	return rc;
+}

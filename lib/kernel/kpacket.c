@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* kpacket.c: CTF packets of a kernel stream (layout in kpacket.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kpacket.h"
+
+#define CTF_MAGIC 0xC1FC1FC1u
+
+int kpacket_open(struct kpacket *p, const char *path, const uint8_t uuid[16], uint64_t instance_id,
+                 uint32_t cpu_id, size_t cap)
+{
+	*p = (struct kpacket){.fd = -1, .instance_id = instance_id, .cpu_id = cpu_id, .cap = cap};
+	memcpy(p->uuid, uuid, 16);
+	p->path = strdup(path);
+	p->buf = malloc(cap);
+	if (!p->path || !p->buf)
+		return -ENOMEM;
+	p->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return p->fd < 0 ? -errno : 0;
+}
+
+static void put64(uint8_t *at, uint64_t v)
+{
+	memcpy(at, &v, 8);
+}
+
+static void put32(uint8_t *at, uint32_t v)
+{
+	memcpy(at, &v, 4);
+}
+
+static int write_all(int fd, const uint8_t *b, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		b += w;
+		n -= (size_t) w;
+	}
+	return 0;
+}
+
+int kpacket_flush(struct kpacket *p)
+{
+	if (!p->len || p->werr)
+		return p->werr;
+	uint8_t *h = p->buf;
+	put32(h, CTF_MAGIC);
+	memcpy(h + 4, p->uuid, 16);
+	put32(h + 20, 0);
+	put64(h + 24, p->instance_id);
+	put64(h + 32, p->ts_begin);
+	put64(h + 40, p->last_ts);
+	put64(h + 48, (uint64_t) p->len * 8);
+	put64(h + 56, (uint64_t) p->len * 8);
+	put64(h + 64, p->seq);
+	put64(h + 72, p->discarded);
+	put32(h + 80, p->cpu_id);
+	p->werr = write_all(p->fd, p->buf, p->len);
+	if (!p->werr) {
+		p->packets++;
+		p->bytes += p->len;
+		p->seq++;
+		p->discarded_written = p->discarded;
+	}
+	p->len = 0;
+	return p->werr;
+}
+
+uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t body_max)
+{
+	if (p->werr || KPACKET_HEADER + KPACKET_EVENT_HEADER_MAX + body_max > p->cap)
+		return NULL;
+	if (p->len && p->len + KPACKET_EVENT_HEADER_MAX + body_max > p->cap && kpacket_flush(p))
+		return NULL;
+	if (ts < p->last_ts)
+		ts = p->last_ts;
+	if (!p->len) {
+		p->len = KPACKET_HEADER;
+		p->ts_begin = p->last_ts > 0 ? p->last_ts : ts;
+	}
+	uint8_t *o = p->buf + p->len;
+	/* the first event of a stream has nothing to extend, so it is always extended */
+	bool compact = id < 31 && p->events && ts - p->last_ts < ((uint64_t) 1 << 27);
+	if (compact) {
+		put32(o, id | (uint32_t) (ts & ((1u << 27) - 1)) << 5);
+		o += 4;
+	} else {
+		o[0] = 31;
+		put32(o + 1, id);
+		put64(o + 5, ts);
+		o += 13;
+	}
+	p->pending = (size_t) (o - p->buf);
+	p->pending_ts = ts;
+	return o;
+}
+
+void kpacket_end_event(struct kpacket *p, size_t body_len)
+{
+	p->len = p->pending + body_len;
+	p->last_ts = p->pending_ts;
+	p->events++;
+}
+
+void kpacket_add_discarded(struct kpacket *p, uint64_t n)
+{
+	kpacket_flush(p);
+	p->discarded += n;
+}
+
+int kpacket_close(struct kpacket *p)
+{
+	int rc = 0;
+	if (p->fd >= 0) {
+		/* a loss after the last packet still needs a packet to carry it */
+		if (!p->len && p->discarded != p->discarded_written) {
+			p->len = KPACKET_HEADER;
+			p->ts_begin = p->last_ts;
+		}
+		rc = kpacket_flush(p);
+		if (close(p->fd) && !rc)
+			rc = -errno;
+	}
+	free(p->buf);
+	free(p->path);
+	p->buf = NULL;
+	p->path = NULL;
+	p->fd = -1;
+	return rc;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kpacket.h: one CTF stream file of a kernel trace, written packet by packet. The layout
+ * is spoor's (lib/ctf/meta-write.h, packed) with a cpu_id ending the packet context:
+ *   0  header: magic, uuid[16], stream_id = 0, stream_instance_id
+ *   32 context: timestamp_begin, timestamp_end, content_size, packet_size (bits; equal:
+ *      no padding), packet_seq_num, events_discarded (running total), uint32 cpu_id
+ *   84 events: LTTng's compact header when the id is below 31 and less than 2^27 ticks
+ *      passed since the stream's previous event, else the extended one.
+ */
+#ifndef KERNEL_KPACKET_H
+#define KERNEL_KPACKET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KPACKET_HEADER           84
+#define KPACKET_EVENT_HEADER_MAX 13
+
+struct kpacket {
+	int fd;
+	char *path;
+	uint8_t uuid[16];
+	uint64_t instance_id;
+	uint32_t cpu_id;
+	uint8_t *buf;
+	size_t len, cap, pending; /* pending: end of the event begun, not yet ended */
+	uint64_t ts_begin, last_ts, pending_ts;
+	uint64_t seq, discarded, discarded_written;
+	uint64_t events, packets, bytes;
+	int werr; /* the first write error: the stream stops there */
+};
+
+int kpacket_open(struct kpacket *p, const char *path, const uint8_t uuid[16], uint64_t instance_id,
+                 uint32_t cpu_id, size_t cap);
+/* Write an event's header; returns where its body (context, payload) goes, with room for
+ * `body_max` bytes, or NULL when body_max cannot fit an empty packet or writing failed.
+ * Timestamps going back are clamped: CTF streams are ordered. */
+uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t body_max);
+/* Commit the event begun with a body of `body_len` bytes (not calling it drops it). */
+void kpacket_end_event(struct kpacket *p, size_t body_len);
+/* Events the kernel lost before the next one: closes the packet so the loss shows between
+ * the right packets. */
+void kpacket_add_discarded(struct kpacket *p, uint64_t n);
+/* Write the packet in progress, if it has anything. */
+int kpacket_flush(struct kpacket *p);
+/* Flush and close; -errno of the first write error, or 0. */
+int kpacket_close(struct kpacket *p);
+
+#endif

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: MIT */
+/* ksession.c: the kernel half of a recording session (see ksession.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <tracefs.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <unistd.h>
+
+#include "ctf/meta-write.h"
+#include "instance.h"
+#include "kclass.h"
+#include "kcpu.h"
+#include "ksession.h"
+#include "record/clock.h"
+#include "select.h"
+#include "spoor/spoor.h"
+#include "statedump.h"
+
+#define MAX_CPUS 1024
+
+/* Always recorded: what keeps thread names current after the state dump. */
+static const char *const name_events[] = {"sched:sched_process_fork", "sched:sched_process_exec",
+                                          "sched:sched_process_exit", "task:task_rename"};
+
+struct ksession {
+	struct kinstance *inst;
+	struct tep_handle *tep;
+	struct kevent_list events;
+	struct kclasses classes;
+	struct kcpu *cpus;
+	int ncpus;
+	struct kpacket dump;
+	uint64_t dumped;
+	char *dir;
+	uint8_t uuid[16];
+	bool stopped;
+};
+
+static int build_events(struct ksession *k, const struct kernel_opts *o, char *err, size_t errlen)
+{
+	const char *root = kinstance_root(k->inst);
+	int rc = kevents_select(root, o->events, o->nevents, &k->events, err, errlen);
+	if (rc)
+		return rc;
+	/* the names' events: skipped quietly where a kernel lacks one */
+	for (size_t i = 0; i < sizeof(name_events) / sizeof(name_events[0]); i++) {
+		char e2[64];
+		kevents_select(root, &name_events[i], 1, &k->events, e2, sizeof(e2));
+	}
+	if (o->function_tracer) {
+		/* the function tracer's records have a format of their own, ftrace:function */
+		if (k->events.n == k->events.cap) {
+			size_t cap = k->events.cap * 2 + 1;
+			struct kevent_ref *v = realloc(k->events.v, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			k->events.v = v;
+			k->events.cap = cap;
+		}
+		k->events.v[k->events.n].system = strdup("ftrace");
+		k->events.v[k->events.n].name = strdup("function");
+		k->events.n++;
+	}
+	return 0;
+}
+
+/* libtraceevent parses the formats of the systems in use (all of them would take long). */
+static int load_formats(struct ksession *k, char *err, size_t errlen)
+{
+	const char **systems = calloc(k->events.n + 1, sizeof(*systems));
+	size_t n = 0;
+	if (!systems)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->events.n; i++) {
+		size_t j = 0;
+		while (j < n && strcmp(systems[j], k->events.v[i].system))
+			j++;
+		if (j == n)
+			systems[n++] = k->events.v[i].system;
+	}
+	k->tep = tracefs_local_events_system(kinstance_root(k->inst), systems);
+	free(systems);
+	if (!k->tep) {
+		snprintf(err, errlen, "cannot read the kernel's event formats under %s/events",
+		         kinstance_root(k->inst));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR", for an event being recorded. */
+static int apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen)
+{
+	const char *c1 = strchr(spec, ':');
+	if (!c1 || c1 == spec) {
+		snprintf(err, errlen, "--filter '%s': expected EVENT:EXPRESSION", spec);
+		return -SPOOR_EUSAGE;
+	}
+	char name[300];
+	const char *expr = c1 + 1;
+	const char *c2 = strchr(c1 + 1, ':');
+	const struct kevent_ref *r = NULL;
+	if (c2 && (size_t) (c2 - spec) < sizeof(name)) {
+		memcpy(name, spec, (size_t) (c2 - spec));
+		name[c2 - spec] = '\0';
+		if ((r = kevents_find(&k->events, name)))
+			expr = c2 + 1;
+	}
+	if (!r && (size_t) (c1 - spec) < sizeof(name)) {
+		memcpy(name, spec, (size_t) (c1 - spec));
+		name[c1 - spec] = '\0';
+		r = kevents_find(&k->events, name);
+	}
+	if (!r) {
+		snprintf(err, errlen, "--filter '%s': %s is not a kernel event being recorded",
+		         spec, name);
+		return -SPOOR_EUSAGE;
+	}
+	while (*expr == ' ')
+		expr++;
+	return kinstance_filter(k->inst, r->system, r->name, expr, err, errlen);
+}
+
+static int write_metadata(struct ksession *k, const struct rec_clock *clock, char *err,
+                          size_t errlen)
+{
+	char host[256] = "";
+	struct utsname u;
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	const struct meta_env env[] = {
+	    {"hostname", host, 0, 1},
+	    {"domain", "kernel", 0, 1},
+	    {"sysname", u.sysname, 0, 1},
+	    {"kernel_release", u.release, 0, 1},
+	    {"kernel_version", u.version, 0, 1},
+	    {"tracer_name", "spoor", 0, 1},
+	    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
+	    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
+	    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
+	    {"trace_clock", rec_clock_kernel_name(clock), 0, 1},
+	};
+	static const char *const cpu_id[] = {"cpu_id"};
+	struct meta_trace t = {.env = env,
+	                       .nenv = sizeof(env) / sizeof(env[0]),
+	                       .packed = 1,
+	                       .packet_u32 = cpu_id,
+	                       .npacket_u32 = 1,
+	                       .event_context = k->classes.context,
+	                       .nevent_context = k->classes.ncontext};
+	memcpy(t.uuid, k->uuid, 16);
+	rec_clock_meta(clock, &t.clock);
+	const struct spoor_event_desc **descs = calloc(k->classes.n, sizeof(*descs));
+	if (!descs)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->classes.n; i++)
+		descs[i] = &k->classes.v[i].desc;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = ctf_meta_write(&t, descs, k->classes.n, &text, &len);
+	free(descs);
+	if (rc) {
+		snprintf(err, errlen, "cannot describe the kernel events in CTF: %s",
+		         strerror(-rc));
+		return rc;
+	}
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/metadata", k->dir);
+	FILE *f = fopen(path, "we");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+	}
+	free(text);
+	return rc;
+}
+
+static size_t subbuf_size(struct ksession *k)
+{
+	char path[900];
+	snprintf(path, sizeof(path), "%s/buffer_subbuf_size_kb", kinstance_dir(k->inst));
+	FILE *f = fopen(path, "re");
+	unsigned long kb = 0;
+	if (f) {
+		if (fscanf(f, "%lu", &kb) != 1)
+			kb = 0;
+		fclose(f);
+	}
+	return kb ? kb << 10 : (size_t) getpagesize();
+}
+
+static int open_cpus(struct ksession *k, char *err, size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	if (n < 1)
+		n = 1;
+	if (n > MAX_CPUS)
+		n = MAX_CPUS;
+	k->cpus = calloc((size_t) n, sizeof(*k->cpus));
+	if (!k->cpus)
+		return -ENOMEM;
+	size_t sub = subbuf_size(k);
+	for (int cpu = 0; cpu < n; cpu++) {
+		char path[900];
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", kinstance_dir(k->inst), cpu);
+		if (access(path, F_OK))
+			continue; /* a possible CPU that is not there */
+		struct kbuffer *kb = tep_kbuffer(k->tep);
+		if (!kb)
+			return -ENOMEM;
+		snprintf(path, sizeof(path), "%s/cpu%d", k->dir, cpu);
+		struct kcpu *c = &k->cpus[k->ncpus++];
+		int rc =
+		    kcpu_open(c, kinstance_dir(k->inst), cpu, sub, kb, path, k->uuid, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int setup(struct ksession *k, const struct kernel_opts *o, const struct rec_clock *clock,
+                 char *err, size_t errlen)
+{
+	int rc;
+	if ((rc = kinstance_create(&k->inst, err, errlen)))
+		return rc;
+	/* a new instance traces at once; nothing is recorded before it is all set */
+	if ((rc = kinstance_tracing_on(k->inst, false)) ||
+	    (rc = kinstance_set_clock(k->inst, rec_clock_kernel_name(clock), err, errlen)))
+		return rc;
+	if (o->buffer_kb && (rc = kinstance_set_buffer_kb(k->inst, o->buffer_kb, err, errlen)))
+		return rc;
+	if ((rc = build_events(k, o, err, errlen)) || (rc = load_formats(k, err, errlen)))
+		return rc;
+	if ((rc = kclasses_build(k->tep, &k->events, &k->classes, err, errlen)))
+		return rc;
+	int dump_id = kclasses_add_synthetic(&k->classes, STATEDUMP_EVENT, statedump_fields,
+	                                     STATEDUMP_NFIELDS);
+	if (dump_id < 0)
+		return -ENOMEM;
+	if (getrandom(k->uuid, 16, 0) != 16)
+		return -EIO;
+	k->uuid[6] = (uint8_t) ((k->uuid[6] & 0x0f) | 0x40);
+	k->uuid[8] = (uint8_t) ((k->uuid[8] & 0x3f) | 0x80);
+	if (mkdir(k->dir, 0755) && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", k->dir, strerror(errno));
+		return rc;
+	}
+	if ((rc = write_metadata(k, clock, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < k->events.n; i++) {
+		const struct kevent_ref *r = &k->events.v[i];
+		if (!strcmp(r->system, "ftrace"))
+			continue;
+		if ((rc = kinstance_enable(k->inst, r->system, r->name, err, errlen)))
+			return rc;
+	}
+	for (size_t i = 0; i < o->nfilters; i++)
+		if ((rc = apply_filter(k, o->filters[i], err, errlen)))
+			return rc;
+	for (size_t i = 0; i < o->npids; i++) {
+		char v[24];
+		snprintf(v, sizeof(v), "%d", (int) o->pids[i]);
+		if ((rc = kinstance_write(k->inst, "set_event_pid", v, true, err, errlen)))
+			return rc;
+	}
+	if (o->function_tracer &&
+	    (rc = kinstance_function_tracer(k->inst, o->functions, o->nfunctions, o->pids, o->npids,
+	                                    err, errlen)))
+		return rc;
+	if ((rc = open_cpus(k, err, errlen)))
+		return rc;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/statedump", k->dir);
+	if ((rc = kpacket_open(&k->dump, path, k->uuid, (uint64_t) MAX_CPUS, 0, 256u << 10))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	/* Stamped before tracing starts, so that every kernel event comes after the names;
+	 * walked after, so that a thread born meanwhile is in the dump or in a fork event. */
+	uint64_t dump_ts = rec_clock_now(clock);
+	if ((rc = kinstance_tracing_on(k->inst, true))) {
+		snprintf(err, errlen, "cannot turn tracing on in %s", kinstance_dir(k->inst));
+		return rc;
+	}
+	long n = statedump_write(&k->dump, &k->classes, (uint32_t) dump_id, dump_ts, "/proc");
+	k->dumped = n > 0 ? (uint64_t) n : 0;
+	kpacket_flush(&k->dump);
+	return 0;
+}
+
+/* A session that failed to start leaves no half-made trace behind. */
+static void remove_partial_trace(struct ksession *k)
+{
+	char path[4200];
+	for (int i = 0; i < k->ncpus; i++) {
+		kcpu_close(&k->cpus[i]);
+		snprintf(path, sizeof(path), "%s/cpu%d", k->dir, k->cpus[i].cpu);
+		unlink(path);
+	}
+	k->ncpus = 0;
+	if (k->dump.fd >= 0)
+		kpacket_close(&k->dump);
+	snprintf(path, sizeof(path), "%s/statedump", k->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/metadata", k->dir);
+	unlink(path);
+	rmdir(k->dir);
+}
+
+int ksession_start(struct ksession **out, const struct kernel_opts *o,
+                   const struct rec_clock *clock, const char *outdir, char *err, size_t errlen)
+{
+	struct ksession *k = calloc(1, sizeof(*k));
+	*out = NULL;
+	if (!k)
+		return -ENOMEM;
+	k->dump.fd = -1;
+	size_t dl = strlen(outdir) + 8;
+	k->dir = malloc(dl);
+	if (!k->dir) {
+		free(k);
+		return -ENOMEM;
+	}
+	snprintf(k->dir, dl, "%s/kernel", outdir);
+	int rc = setup(k, o, clock, err, errlen);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		remove_partial_trace(k);
+		ksession_free(k);
+		return rc;
+	}
+	*out = k;
+	return 0;
+}
+
+size_t ksession_pollfds(struct ksession *k, struct pollfd *p, size_t cap)
+{
+	size_t n = 0;
+	for (int i = 0; i < k->ncpus && n < cap; i++)
+		p[n++] = (struct pollfd){k->cpus[i].raw_fd, POLLIN, 0};
+	return n;
+}
+
+void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n)
+{
+	for (size_t i = 0; i < n && (int) i < k->ncpus; i++)
+		if (p[i].revents)
+			kcpu_drain(&k->cpus[i], &k->classes, false);
+}
+
+/* The kernel's own counters for a CPU: overrun (overwritten) and dropped events. */
+static void read_stats(struct ksession *k, int cpu, struct kernel_totals *t)
+{
+	char path[900], line[256];
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", kinstance_dir(k->inst), cpu);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	unsigned long long v;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "overrun: %llu", &v) == 1)
+			t->overrun += v;
+		else if (sscanf(line, "dropped events: %llu", &v) == 1)
+			t->dropped += v;
+	}
+	fclose(f);
+}
+
+void ksession_stop(struct ksession *k, struct kernel_totals *t)
+{
+	*t = (struct kernel_totals){0};
+	if (k->stopped)
+		return;
+	k->stopped = true;
+	kinstance_tracing_on(k->inst, false);
+	for (int i = 0; i < k->ncpus; i++) {
+		struct kcpu *c = &k->cpus[i];
+		kcpu_drain(c, &k->classes, true);
+		read_stats(k, c->cpu, t);
+		t->events += c->records;
+		t->lost += c->missed;
+		t->malformed += c->malformed;
+		t->unknown += c->unknown;
+		t->bytes += c->pkt.bytes;
+		t->packets += c->pkt.packets;
+		int rc = kcpu_close(c);
+		if (rc && !t->write_error)
+			t->write_error = rc;
+	}
+	t->cpus = (unsigned) k->ncpus;
+	t->statedump = k->dumped;
+	t->bytes += k->dump.bytes;
+	int rc = kpacket_close(&k->dump);
+	if (rc && !t->write_error)
+		t->write_error = rc;
+	kinstance_destroy(k->inst);
+	k->inst = NULL;
+}
+
+void ksession_free(struct ksession *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->ncpus; i++)
+		kcpu_close(&k->cpus[i]);
+	free(k->cpus);
+	if (k->dump.fd >= 0)
+		kpacket_close(&k->dump);
+	kinstance_destroy(k->inst);
+	kclasses_free(&k->classes);
+	kevents_free(&k->events);
+	if (k->tep)
+		tep_free(k->tep);
+	free(k->dir);
+	free(k);
+}

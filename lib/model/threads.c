@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/* threads.c: thread names from the trace (see threads.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "threads.h"
+
+enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
+
+#define NF 4
+
+struct class_info {
+	uint8_t kind;
+	const char *procname; /* K_USER: the trace's */
+	int8_t scope[NF];
+	int idx[NF];
+};
+
+struct entry {
+	int64_t tid; /* -1: empty */
+	int64_t pid;
+	char comm[THREAD_COMM_MAX];
+};
+
+struct threads {
+	const struct spoor_reader *r;
+	struct class_info *classes;
+	size_t nclasses;
+	struct entry *tab;
+	size_t cap, used;
+};
+
+struct threads *threads_new(const struct spoor_reader *r)
+{
+	struct threads *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->r = r;
+	t->nclasses = spoor_reader_event_class_count(r);
+	t->classes = calloc(t->nclasses + 1, sizeof(*t->classes));
+	t->cap = 1024;
+	t->tab = malloc(t->cap * sizeof(*t->tab));
+	if (!t->classes || !t->tab) {
+		threads_free(t);
+		return NULL;
+	}
+	for (size_t i = 0; i < t->cap; i++)
+		t->tab[i].tid = -1;
+	return t;
+}
+
+void threads_free(struct threads *t)
+{
+	if (!t)
+		return;
+	free(t->classes);
+	free(t->tab);
+	free(t);
+}
+
+static size_t slot(int64_t tid, size_t cap)
+{
+	uint64_t h = (uint64_t) tid * 0x9E3779B97F4A7C15ull;
+	return (size_t) (h >> 20) & (cap - 1);
+}
+
+static struct entry *find(const struct threads *t, int64_t tid)
+{
+	for (size_t i = slot(tid, t->cap);; i = (i + 1) & (t->cap - 1)) {
+		if (t->tab[i].tid == tid)
+			return &t->tab[i];
+		if (t->tab[i].tid == -1)
+			return NULL;
+	}
+}
+
+static struct entry *get(struct threads *t, int64_t tid)
+{
+	struct entry *e = find(t, tid);
+	if (e)
+		return e;
+	if (2 * (t->used + 1) > t->cap) {
+		struct entry *old = t->tab;
+		size_t oldcap = t->cap;
+		struct entry *bigger = malloc(2 * oldcap * sizeof(*bigger));
+		if (!bigger)
+			return NULL;
+		t->tab = bigger;
+		t->cap = 2 * oldcap;
+		for (size_t i = 0; i < t->cap; i++)
+			t->tab[i].tid = -1;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].tid != -1) {
+				size_t j = slot(old[i].tid, t->cap);
+				while (t->tab[j].tid != -1)
+					j = (j + 1) & (t->cap - 1);
+				t->tab[j] = old[i];
+			}
+		free(old);
+	}
+	size_t i = slot(tid, t->cap);
+	while (t->tab[i].tid != -1)
+		i = (i + 1) & (t->cap - 1);
+	t->tab[i] = (struct entry){.tid = tid, .pid = -1};
+	t->used++;
+	return &t->tab[i];
+}
+
+static void set_comm(struct entry *e, const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len);
+	if (nul)
+		len = (size_t) (nul - s);
+	if (len >= THREAD_COMM_MAX)
+		len = THREAD_COMM_MAX - 1;
+	memcpy(e->comm, s, len);
+	e->comm[len] = '\0';
+}
+
+/* Field `which` of the class's plan: an integer or a string. */
+static bool field(const struct spoor_event *ev, const struct class_info *c, int which,
+                  struct spoor_field *f)
+{
+	return c->idx[which] >= 0 &&
+	       spoor_event_field_at(ev, (enum spoor_scope) c->scope[which], c->idx[which], f);
+}
+
+static bool int_of(const struct spoor_event *ev, const struct class_info *c, int which, int64_t *v)
+{
+	struct spoor_field f;
+	if (!field(ev, c, which, &f))
+		return false;
+	if (f.kind == SPOOR_FIELD_SIGNED)
+		*v = f.v.s;
+	else if (f.kind == SPOOR_FIELD_UNSIGNED)
+		*v = (int64_t) f.v.u;
+	else
+		return false;
+	return true;
+}
+
+static bool str_of(const struct spoor_event *ev, const struct class_info *c, int which,
+                   const char **s, size_t *len)
+{
+	struct spoor_field f;
+	if (!field(ev, c, which, &f) || f.kind != SPOOR_FIELD_STRING)
+		return false;
+	*s = f.v.str.ptr;
+	*len = f.v.str.len;
+	return true;
+}
+
+/* Resolve the first of the names that the class has, in the payload. */
+static void want(const struct spoor_event_class *ec, struct class_info *c, int which, const char *a,
+                 const char *b)
+{
+	c->scope[which] = SPOOR_SCOPE_PAYLOAD;
+	c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, a);
+	if (c->idx[which] < 0 && b)
+		c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, b);
+}
+
+static void resolve(struct threads *t, const struct spoor_event *ev, struct class_info *c)
+{
+	const struct spoor_event_class *ec = spoor_event_class(ev);
+	const char *name = spoor_event_class_name(ec);
+	for (int i = 0; i < NF; i++)
+		c->idx[i] = -1;
+	c->kind = K_NONE;
+	if (!strcmp(name, "statedump_process") || !strcmp(name, "lttng_statedump_process_state")) {
+		c->kind = K_DUMP;
+		want(ec, c, 0, "tid", NULL);
+		want(ec, c, 1, "pid", NULL);
+		want(ec, c, 2, "name", NULL);
+	} else if (!strcmp(name, "sched_process_fork")) {
+		c->kind = K_FORK;
+		want(ec, c, 0, "child_tid", "child_pid");
+		want(ec, c, 1, "child_comm", NULL);
+		/* LTTng records the child's tgid as child_pid next to child_tid */
+		if (spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "child_tid") >= 0)
+			want(ec, c, 2, "child_pid", NULL);
+	} else if (!strcmp(name, "sched_process_exec")) {
+		c->kind = K_EXEC;
+		want(ec, c, 0, "tid", "pid");
+		want(ec, c, 1, "filename", NULL);
+	} else if (!strcmp(name, "task_rename")) {
+		c->kind = K_RENAME;
+		want(ec, c, 0, "tid", "pid");
+		want(ec, c, 1, "newcomm", NULL);
+	} else if (!strcmp(name, "sched_switch")) {
+		c->kind = K_SWITCH;
+		want(ec, c, 0, "prev_tid", "prev_pid");
+		want(ec, c, 1, "prev_comm", NULL);
+		want(ec, c, 2, "next_tid", "next_pid");
+		want(ec, c, 3, "next_comm", NULL);
+	} else if ((c->procname =
+	                spoor_reader_trace_env(t->r, spoor_event_trace(ev), "procname"))) {
+		static const enum spoor_scope scopes[] = {SPOOR_SCOPE_PACKET_CONTEXT,
+		                                          SPOOR_SCOPE_STREAM_EVENT_CONTEXT};
+		for (int s = 0; s < 2; s++)
+			if (c->idx[0] < 0) {
+				c->scope[0] = c->scope[1] = (int8_t) scopes[s];
+				c->idx[0] = spoor_event_class_field_index(ec, scopes[s], "vtid");
+				c->idx[1] = spoor_event_class_field_index(ec, scopes[s], "vpid");
+			}
+		if (c->idx[0] >= 0)
+			c->kind = K_USER;
+	}
+}
+
+/* The basename of an exec'd file, as the kernel names the thread. */
+static void exec_comm(struct entry *e, const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len);
+	if (nul)
+		len = (size_t) (nul - s);
+	for (size_t i = len; i-- > 0;)
+		if (s[i] == '/') {
+			len -= i + 1;
+			s += i + 1;
+			break;
+		}
+	set_comm(e, s, len);
+}
+
+void threads_update(struct threads *t, const struct spoor_event *ev)
+{
+	size_t ci = spoor_event_class_index(spoor_event_class(ev));
+	if (ci >= t->nclasses)
+		return;
+	struct class_info *c = &t->classes[ci];
+	if (c->kind == K_UNRESOLVED)
+		resolve(t, ev, c);
+	if (c->kind == K_NONE)
+		return;
+	int64_t tid, pid;
+	const char *s;
+	size_t len;
+	struct entry *e;
+	switch (c->kind) {
+	case K_DUMP:
+		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 2, &s, &len) && (e = get(t, tid))) {
+			set_comm(e, s, len);
+			if (int_of(ev, c, 1, &pid))
+				e->pid = pid;
+		}
+		break;
+	case K_FORK:
+		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid))) {
+			set_comm(e, s, len);
+			e->pid = int_of(ev, c, 2, &pid) ? pid : tid;
+		}
+		break;
+	case K_EXEC:
+		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid)))
+			exec_comm(e, s, len);
+		break;
+	case K_RENAME:
+		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid)))
+			set_comm(e, s, len);
+		break;
+	case K_SWITCH:
+		for (int w = 0; w < 4; w += 2)
+			if (int_of(ev, c, w, &tid) && tid != 0 && str_of(ev, c, w + 1, &s, &len) &&
+			    (e = get(t, tid)))
+				set_comm(e, s, len);
+		break;
+	case K_USER:
+		if (int_of(ev, c, 0, &tid) && (e = find(t, tid)) == NULL && (e = get(t, tid))) {
+			set_comm(e, c->procname, strlen(c->procname));
+			if (int_of(ev, c, 1, &pid))
+				e->pid = pid;
+		}
+		break;
+	}
+}
+
+const char *threads_comm(const struct threads *t, int64_t tid)
+{
+	if (tid == 0)
+		return "<idle>";
+	const struct entry *e = find(t, tid);
+	return e && e->comm[0] ? e->comm : NULL;
+}
+
+int64_t threads_pid(const struct threads *t, int64_t tid)
+{
+	const struct entry *e = find(t, tid);
+	return e ? e->pid : -1;
+}

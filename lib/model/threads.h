@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * threads.h: thread names and process ids as the trace tells them, kept current event by
+ * event, so that a name shown for an event is the name the thread had then (never what
+ * the machine reading the trace knows). It learns from:
+ *   statedump_process (spoor) / lttng_statedump_process_state (LTTng): tid, pid, ppid, name
+ *   sched_process_fork: the child gets the parent's name (child_comm)
+ *   sched_process_exec: the thread takes the new program's name (basename of filename)
+ *   task_rename: newcomm
+ *   sched_switch: prev_comm/prev_pid and next_comm/next_pid (LTTng: prev_tid, next_tid)
+ *   user-space events: vtid/vpid contexts with the trace's procname
+ */
+#ifndef MODEL_THREADS_H
+#define MODEL_THREADS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spoor/trace.h"
+
+#define THREAD_COMM_MAX 16
+
+struct threads;
+
+struct threads *threads_new(const struct spoor_reader *r);
+void threads_free(struct threads *t);
+/* Learn from one event (any event: those that say nothing about names cost one lookup). */
+void threads_update(struct threads *t, const struct spoor_event *ev);
+/* The thread's name, or NULL when the trace has not named it. */
+const char *threads_comm(const struct threads *t, int64_t tid);
+/* Its process id, or -1. */
+int64_t threads_pid(const struct threads *t, int64_t tid);
+
+#endif
