@@ -150,7 +150,7 @@ if [ -n "$update_doc" ]; then
 fi
 
 T=/sys/kernel/tracing
-inst=spoor-kernel-record-$$ # trace-cmd's private instance
+inst=kernel-record-bench-$$ # trace-cmd's private instance (not spoor-PID-N: spoor removes stale ones of those)
 uptime_before=$(uptime)
 started=$(date -u '+%Y-%m-%d %H:%M')
 

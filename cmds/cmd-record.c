@@ -303,9 +303,11 @@ static void report(const struct record_opts *o, const struct record_totals *t)
 			    (unsigned long long) (k->malformed + k->unknown),
 			    (unsigned long long) k->malformed, (unsigned long long) k->unknown);
 		if (k->write_error)
-			fprintf(stderr,
-			        "spoor record: error: kernel trace: %s (the trace ends there)\n",
-			        strerror(-k->write_error));
+			fprintf(
+			    stderr,
+			    "spoor record: error: kernel trace: %s: %llu events after it were not "
+			    "written\n",
+			    strerror(-k->write_error), (unsigned long long) k->unwritten);
 	}
 	fprintf(stderr, "spoor record: trace in %s\n", o->outdir);
 }

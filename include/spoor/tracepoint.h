@@ -239,6 +239,7 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 		char *spoor__p = spoor__r.payload;                                                 \
 		SPOOR__END(SPOOR__WRITE_A fields)                                                  \
 		(void) spoor__o;                                                                   \
+		(void) spoor__p; /* an event without fields writes nothing */                      \
 		spoor_commit(&spoor__r);                                                           \
 	}
 

@@ -69,6 +69,10 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 	}
 	for (void *rec = kbuffer_read_event(c->kb, &ts); rec;
 	     rec = kbuffer_next_event(c->kb, &ts)) {
+		if (c->pkt.werr) {
+			c->unwritten++; /* the stream's file ended at a write error */
+			continue;
+		}
 		int size = kbuffer_event_size(c->kb);
 		const struct kclass *k = size > 0 ? kclass_of(cs, rec, (size_t) size) : NULL;
 		if (!k) {
@@ -78,7 +82,10 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 		size_t room = (size_t) size + k->extra;
 		uint8_t *body = kpacket_begin_event(&c->pkt, k->desc.id, ts, room);
 		if (!body) {
-			c->malformed++;
+			if (c->pkt.werr)
+				c->unwritten++;
+			else
+				c->malformed++; /* larger than a packet */
 			continue;
 		}
 		long n = kclass_convert(k, rec, (size_t) size, body, room);
@@ -144,9 +151,14 @@ static void drain_read(struct kcpu *c, const struct kclasses *cs)
 
 void kcpu_drain(struct kcpu *c, const struct kclasses *cs, bool final)
 {
+	int werr = c->pkt.werr;
 	if (c->no_splice || !drain_spliced(c, cs) || final)
 		drain_read(c, cs);
 	kpacket_flush(&c->pkt);
+	if (c->pkt.werr && !werr)
+		fprintf(stderr,
+		        "spoor record: error: %s: %s; this stream ends at its last whole packet\n",
+		        c->pkt.path, strerror(-c->pkt.werr));
 }
 
 int kcpu_close(struct kcpu *c)

@@ -26,7 +26,7 @@ struct kcpu {
 	struct kbuffer *kb;
 	uint8_t *pages;
 	struct kpacket pkt;
-	uint64_t records, unknown, malformed, missed, missed_unknown;
+	uint64_t records, unknown, malformed, missed, missed_unknown, unwritten;
 };
 
 /* Open cpuN of the instance at inst_dir, and the stream file out_path. kb is taken. */

@@ -65,13 +65,19 @@ int kpacket_flush(struct kpacket *p)
 	put64(h + 72, p->discarded);
 	put32(h + 80, p->cpu_id);
 	p->werr = write_all(p->fd, p->buf, p->len);
-	if (!p->werr) {
+	if (p->werr) {
+		/* a full disk: drop the partial packet, so the file ends on a whole one */
+		if (ftruncate(p->fd, (off_t) p->bytes))
+			p->werr = p->werr ? p->werr : -errno;
+	} else {
 		p->packets++;
 		p->bytes += p->len;
 		p->seq++;
 		p->discarded_written = p->discarded;
+		p->events_written += p->packet_events;
 	}
 	p->len = 0;
+	p->packet_events = 0;
 	return p->werr;
 }
 
@@ -109,6 +115,7 @@ void kpacket_end_event(struct kpacket *p, size_t body_len)
 	p->len = p->pending + body_len;
 	p->last_ts = p->pending_ts;
 	p->events++;
+	p->packet_events++;
 }
 
 void kpacket_add_discarded(struct kpacket *p, uint64_t n)

@@ -28,7 +28,8 @@ struct kpacket {
 	size_t len, cap, pending; /* pending: end of the event begun, not yet ended */
 	uint64_t ts_begin, last_ts, pending_ts;
 	uint64_t seq, discarded, discarded_written;
-	uint64_t events, packets, bytes;
+	uint64_t events, packets, bytes; /* events: all; the rest: as written to the file */
+	uint64_t packet_events, events_written;
 	int werr; /* the first write error: the stream stops there */
 };
 

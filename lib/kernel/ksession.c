@@ -360,10 +360,12 @@ void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n)
 			kcpu_drain(&k->cpus[i], &k->classes, false);
 }
 
-/* The kernel's own counters for a CPU: overrun (overwritten) and dropped events. */
-static void read_stats(struct ksession *k, int cpu, struct kernel_totals *t)
+/* The kernel's own counters for a CPU: overrun (overwritten before spoor read them) and
+ * dropped events (no room, when the buffer does not overwrite). */
+static void read_stats(struct ksession *k, int cpu, uint64_t *overrun, uint64_t *dropped)
 {
 	char path[900], line[256];
+	*overrun = *dropped = 0;
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", kinstance_dir(k->inst), cpu);
 	FILE *f = fopen(path, "re");
 	if (!f)
@@ -371,9 +373,9 @@ static void read_stats(struct ksession *k, int cpu, struct kernel_totals *t)
 	unsigned long long v;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "overrun: %llu", &v) == 1)
-			t->overrun += v;
+			*overrun = v;
 		else if (sscanf(line, "dropped events: %llu", &v) == 1)
-			t->dropped += v;
+			*dropped = v;
 	}
 	fclose(f);
 }
@@ -388,16 +390,28 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 	for (int i = 0; i < k->ncpus; i++) {
 		struct kcpu *c = &k->cpus[i];
 		kcpu_drain(c, &k->classes, true);
-		read_stats(k, c->cpu, t);
-		t->events += c->records;
+		uint64_t overrun, dropped;
+		read_stats(k, c->cpu, &overrun, &dropped);
+		t->overrun += overrun;
+		t->dropped += dropped;
+		/* A sub-buffer only says how many events were missed before it when it has room
+		 * for the count, else just that some were: the kernel's counters are the truth,
+		 * and the trace's last packet carries what the marks did not. */
+		if (overrun + dropped > c->missed) {
+			kpacket_add_discarded(&c->pkt, overrun + dropped - c->missed);
+			c->missed = overrun + dropped;
+		}
+		int rc = kcpu_close(c);
+		if (rc && !t->write_error)
+			t->write_error = rc;
+		t->events += c->pkt.events_written;
+		/* a packet lost to a write error is not in the trace */
+		t->unwritten += c->pkt.events - c->pkt.events_written + c->unwritten;
 		t->lost += c->missed;
 		t->malformed += c->malformed;
 		t->unknown += c->unknown;
 		t->bytes += c->pkt.bytes;
 		t->packets += c->pkt.packets;
-		int rc = kcpu_close(c);
-		if (rc && !t->write_error)
-			t->write_error = rc;
 	}
 	t->cpus = (unsigned) k->ncpus;
 	t->statedump = k->dumped;

@@ -33,7 +33,7 @@ struct kernel_totals {
 	unsigned cpus;
 	uint64_t events, lost, bytes, packets, statedump;
 	uint64_t overrun, dropped; /* the kernel's own per-CPU counters, summed */
-	uint64_t malformed, unknown;
+	uint64_t malformed, unknown, unwritten;
 	int write_error; /* -errno */
 };
 

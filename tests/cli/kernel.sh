@@ -188,6 +188,14 @@ echo "note: the first session has $na events"
 check "--filter: sched_switch events recorded" grep -q ' sched_switch: ' "$TMP/filt.txt"
 check "--filter: none with prev_pid 0" bash -c "! grep -q ' prev_pid=0 ' '$TMP/filt.txt'"
 
+# --pid: the kernel's set_event_pid keeps other threads' events out
+bash -c 'while :; do read -r _ </proc/loadavg; done' &
+busy=$!
+"$SPOOR" record -a -k syscalls --pid "$busy" -d 1s -o "$TMP/pid" 2>/dev/null
+kill "$busy"
+"$SPOOR" dump -e 'sys_*' "$TMP/pid" | sed 's/.* common_pid=\([0-9]*\) .*/\1/' | sort -u >"$TMP/pid.txt"
+check "--pid: system calls of that pid only" test "$(cat "$TMP/pid.txt")" = "$busy"
+
 # 7. lost events are counted and carried into the trace
 "$SPOOR" record -k syscalls,sched --kernel-buffer 8k -o "$TMP/lost" -- \
 	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); : >/dev/null; done; ls -R /usr >/dev/null' \
@@ -199,7 +207,22 @@ check "the loss is in the trace: spoor stats counts $lost discarded" test "$disc
 babeltrace2 "$TMP/lost" >/dev/null 2>"$TMP/lost.bt2err"
 check "babeltrace2 reports the discarded events too" grep -q 'discarded' "$TMP/lost.bt2err"
 
-# 8. errors: clear messages, non-zero exits, nothing left behind
+# 8. a disk that fills: the streams end on whole packets, the trace stays readable
+mkdir "$TMP/small"
+if mount -t tmpfs -o size=1m tmpfs "$TMP/small"; then
+	"$SPOOR" record -k sched,syscalls -o "$TMP/small/t" -- \
+		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); : >/dev/null; done' 2>"$TMP/full.err"
+	check "full disk: exit 1" test $? -eq 1
+	check "full disk: says which stream and why" grep -q 'kernel/cpu[0-9]*: No space left on device' "$TMP/full.err"
+	check "full disk: what was written reads in babeltrace2" bash -c "babeltrace2 '$TMP/small/t' >/dev/null"
+	said=$(sed -n 's/.*kernel: \([0-9]*\) events on .*, \([0-9]*\) threads in the state dump/\1 \2/p' "$TMP/full.err")
+	got=$("$SPOOR" stats --json "$TMP/small/t" | json 'd["events"]')
+	check "full disk: the trace holds the events the summary says were written ($said)" \
+		test "$got" -eq $(( ${said% *} + ${said#* } ))
+	umount "$TMP/small"
+fi
+
+# 9. errors: clear messages, non-zero exits, nothing left behind
 "$SPOOR" record -a -k no_such_event -d 1s -o "$TMP/e1" 2>"$TMP/e1.err"
 check "unknown event: exit 1" test $? -eq 1
 check "unknown event: names it" grep -q "no kernel event matches 'no_such_event'" "$TMP/e1.err"
@@ -234,7 +257,7 @@ check "-a without -k: usage error" test $? -eq 2
 check "bad duration: usage error" test $? -eq 2
 check "after the errors: no instance left, global settings unchanged" no_leftovers
 
-# 9. spoor list -k
+# 10. spoor list -k
 "$SPOOR" list -k >"$TMP/list.txt"
 check "list -k: sched:sched_switch among the kernel's events" grep -qx 'sched:sched_switch' "$TMP/list.txt"
 check "list -k: as many as tracefs offers" test "$(wc -l <"$TMP/list.txt")" -ge 100

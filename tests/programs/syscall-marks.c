@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 /* clang-format off */
+SPOOR_EVENT(marks, begin, SPOOR_ARGS(void), SPOOR_FIELDS())
 SPOOR_EVENT(marks, before, SPOOR_ARGS(uint32_t i), SPOOR_FIELDS(spoor_field_int(uint32_t, i, i)))
 SPOOR_EVENT(marks, after, SPOOR_ARGS(uint32_t i), SPOOR_FIELDS(spoor_field_int(uint32_t, i, i)))
 /* clang-format on */
@@ -18,6 +19,7 @@ SPOOR_EVENT(marks, after, SPOOR_ARGS(uint32_t i), SPOOR_FIELDS(spoor_field_int(u
 int main(int argc, char **argv)
 {
 	unsigned n = argc > 1 ? (unsigned) atoi(argv[1]) : 100;
+	spoor_trace(marks, begin); /* an event without fields */
 	for (uint32_t i = 0; i < n; i++) {
 		spoor_trace(marks, before, i);
 		syscall(SYS_getppid);
