@@ -24,6 +24,7 @@
 #include "statedump.h"
 
 #define MAX_CPUS 1024
+#define BUFFER_PERCENT "25"
 
 /* Always recorded: what keeps thread names current after the state dump. */
 static const char *const name_events[] = {"sched:sched_process_fork", "sched:sched_process_exec",
@@ -71,26 +72,75 @@ static int build_events(struct ksession *k, const struct kernel_opts *o, char *e
 	return 0;
 }
 
-/* libtraceevent parses the formats of the systems in use (all of them would take long). */
+/* A tracefs file, whole, NUL-terminated (caller frees), or NULL. */
+static char *read_text(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 8192, n = 0;
+	char *buf = malloc(cap);
+	for (ssize_t r; buf; n += (size_t) r) {
+		if (n + 1 == cap) {
+			char *bigger = realloc(buf, cap *= 2);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r <= 0) {
+			if (r < 0) {
+				free(buf);
+				buf = NULL;
+			}
+			break;
+		}
+	}
+	close(fd);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+/* libtraceevent parses the ring buffer's page header and the formats of the events in use,
+ * nothing more: loading every format, kallsyms and printk_formats (as
+ * tracefs_local_events does) costs a tenth of a second that recording never needs. */
 static int load_formats(struct ksession *k, char *err, size_t errlen)
 {
-	const char **systems = calloc(k->events.n + 1, sizeof(*systems));
-	size_t n = 0;
-	if (!systems)
+	const char *root = kinstance_root(k->inst);
+	char path[1200];
+	size_t len;
+	k->tep = tep_alloc();
+	if (!k->tep)
 		return -ENOMEM;
-	for (size_t i = 0; i < k->events.n; i++) {
-		size_t j = 0;
-		while (j < n && strcmp(systems[j], k->events.v[i].system))
-			j++;
-		if (j == n)
-			systems[n++] = k->events.v[i].system;
-	}
-	k->tep = tracefs_local_events_system(kinstance_root(k->inst), systems);
-	free(systems);
-	if (!k->tep) {
-		snprintf(err, errlen, "cannot read the kernel's event formats under %s/events",
-		         kinstance_root(k->inst));
+	tep_set_file_bigendian(k->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(k->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(k->tep, (int) sizeof(long));
+	tep_set_page_size(k->tep, getpagesize());
+	snprintf(path, sizeof(path), "%s/events/header_page", root);
+	char *text = read_text(path, &len);
+	int rc = text ? tep_parse_header_page(k->tep, text, len, (int) sizeof(long)) : -1;
+	free(text);
+	if (rc) {
+		snprintf(err, errlen, "cannot parse %s", path);
 		return -EIO;
+	}
+	for (size_t i = 0; i < k->events.n; i++) {
+		const struct kevent_ref *r = &k->events.v[i];
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, r->system, r->name);
+		text = read_text(path, &len);
+		rc = text ? (int) tep_parse_event(k->tep, text, len, r->system) : -1;
+		free(text);
+		if (rc) {
+			snprintf(err, errlen, "cannot parse the format of kernel event %s:%s (%s)",
+			         r->system, r->name, path);
+			return -EIO;
+		}
 	}
 	return 0;
 }
@@ -239,6 +289,10 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 		return rc;
 	if (o->buffer_kb && (rc = kinstance_set_buffer_kb(k->inst, o->buffer_kb, err, errlen)))
 		return rc;
+	/* Wake the reader when a CPU's buffer is a quarter full (the kernel's default is half):
+	 * more headroom while spoor is being scheduled, for a few more wake-ups. Kernels
+	 * without the file wake it on every page; that is fine too. */
+	kinstance_write(k->inst, "buffer_percent", BUFFER_PERCENT, false, err, errlen);
 	if ((rc = build_events(k, o, err, errlen)) || (rc = load_formats(k, err, errlen)))
 		return rc;
 	if ((rc = kclasses_build(k->tep, &k->events, &k->classes, err, errlen)))

@@ -27,6 +27,9 @@ global_state() {
 	done
 }
 global_state >"$TMP/global.before"
+# the test's own instances and mount go too, however the test ends
+trap 'rmdir "$T/instances/spoortest-$$" "$T/instances/spoortest-tc-$$" 2>/dev/null
+	umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
 leftovers() { ls "$T/instances" | grep '^spoor-[0-9]*-[0-9]*$'; }
 # A session has started once its state dump is written (tracing is on by then).
 started() { # started TRACE_DIR PID
