@@ -295,6 +295,13 @@ static void report(const struct record_opts *o, const struct record_totals *t)
 		    (unsigned long long) k->events, k->cpus, (unsigned long long) k->lost,
 		    (unsigned long long) k->overrun, (unsigned long long) k->dropped,
 		    (unsigned long long) k->bytes, (unsigned long long) k->statedump);
+		if (k->lost) {
+			fprintf(stderr, "spoor record: kernel: lost by CPU:");
+			for (unsigned c = 0; c < k->cpus && c < KERNEL_TOTALS_CPUS; c++)
+				fprintf(stderr, " cpu%u %llu", c,
+				        (unsigned long long) k->lost_by_cpu[c]);
+			fprintf(stderr, " (a bigger --kernel-buffer leaves more room)\n");
+		}
 		if (k->malformed || k->unknown)
 			fprintf(
 			    stderr,

@@ -33,5 +33,6 @@ int cmd_parse_time(const char *s, int64_t *ns);
 
 extern const struct command cmd_record, cmd_dump, cmd_stats;
 extern const struct command cmd_list;
+extern const struct command cmd_irq;
 
 #endif

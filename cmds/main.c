@@ -6,7 +6,8 @@
 #include "command.h"
 #include "spoor/spoor.h"
 
-static const struct command *const commands[] = {&cmd_record, &cmd_dump, &cmd_stats, &cmd_list};
+static const struct command *const commands[] = {&cmd_record, &cmd_dump, &cmd_stats, &cmd_list,
+                                                 &cmd_irq};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)

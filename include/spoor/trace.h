@@ -143,6 +143,9 @@ SPOOR_API uint64_t spoor_event_cycles(const struct spoor_event *ev);   /* raw cl
  * (boot, for the kernel's clocks and the TSC), as ftrace prints it. */
 SPOOR_API int64_t spoor_event_clock_ns(const struct spoor_event *ev);
 SPOOR_API int64_t spoor_event_cpu(const struct spoor_event *ev); /* -1: unknown */
+/* Events the stream's tracer reported lost up to this event's packet (a running total: an
+ * increase from one event to the next of a stream means events are missing between them). */
+SPOOR_API uint64_t spoor_event_discarded(const struct spoor_event *ev);
 SPOOR_API size_t spoor_event_stream(const struct spoor_event *ev);
 SPOOR_API size_t spoor_event_trace(const struct spoor_event *ev);
 /* Fields: false if absent (or the event data is corrupt: see spoor_reader_damaged()). */

@@ -23,7 +23,7 @@
 #include "spoor/spoor.h"
 #include "statedump.h"
 
-#define MAX_CPUS 1024
+#define MAX_CPUS       1024
 #define BUFFER_PERCENT "25"
 
 /* Always recorded: what keeps thread names current after the state dump. */
@@ -462,6 +462,8 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 		/* a packet lost to a write error is not in the trace */
 		t->unwritten += c->pkt.events - c->pkt.events_written + c->unwritten;
 		t->lost += c->missed;
+		if (c->cpu < KERNEL_TOTALS_CPUS)
+			t->lost_by_cpu[c->cpu] = c->missed;
 		t->malformed += c->malformed;
 		t->unknown += c->unknown;
 		t->bytes += c->pkt.bytes;

@@ -35,6 +35,9 @@ struct kernel_totals {
 	uint64_t overrun, dropped; /* the kernel's own per-CPU counters, summed */
 	uint64_t malformed, unknown, unwritten;
 	int write_error; /* -errno */
+	                 /* lost per CPU, for the first KERNEL_TOTALS_CPUS CPUs */
+#define KERNEL_TOTALS_CPUS 64
+	uint64_t lost_by_cpu[KERNEL_TOTALS_CPUS];
 };
 
 struct ksession;

@@ -594,6 +594,11 @@ int64_t spoor_event_clock_ns(const struct spoor_event *ev)
 	return ev->s->sc->clock ? ev->s->ts_ns - ev->s->scp->clock_offset_ns : 0;
 }
 
+uint64_t spoor_event_discarded(const struct spoor_event *ev)
+{
+	return ev->s->discarded;
+}
+
 int64_t spoor_event_cpu(const struct spoor_event *ev)
 {
 	return ev->s->cpu;

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* analysis-cli.c: the analysis commands' shared options and set-up (see analysis-cli.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis-cli.h"
+#include "spoor/spoor.h"
+
+static bool push_int(int64_t **v, size_t *n, const char *s)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end || x < 0)
+		return false;
+	int64_t *bigger = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!bigger)
+		return false;
+	bigger[(*n)++] = x;
+	*v = bigger;
+	return true;
+}
+
+static int common(const struct command *cmd, struct an_cli *c, int row, const char *arg)
+{
+	struct an_filter *f = &c->f;
+	switch (row) {
+	case AN_OPT_BEGIN:
+	case AN_OPT_END:
+		if (cmd_parse_time(arg, row == AN_OPT_BEGIN ? &f->begin : &f->end))
+			return cmd_usage_error(cmd, "invalid time '%s'", arg);
+		*(row == AN_OPT_BEGIN ? &f->has_begin : &f->has_end) = true;
+		return 0;
+	case AN_OPT_PID:
+		return push_int(&c->pids, &f->npids, arg)
+		           ? 0
+		           : cmd_usage_error(cmd, "invalid pid '%s'", arg);
+	case AN_OPT_TID:
+		return push_int(&c->tids, &f->ntids, arg)
+		           ? 0
+		           : cmd_usage_error(cmd, "invalid tid '%s'", arg);
+	case AN_OPT_CPU:
+		return push_int(&c->cpus, &f->ncpus, arg)
+		           ? 0
+		           : cmd_usage_error(cmd, "invalid cpu '%s'", arg);
+	case AN_OPT_COMM: {
+		const char **bigger = realloc(c->comms, (f->ncomms + 1) * sizeof(*bigger));
+		if (!bigger)
+			return cmd_error(cmd, "out of memory");
+		bigger[f->ncomms++] = arg;
+		c->comms = bigger;
+		return 0;
+	}
+	case AN_OPT_JSON: c->json = true; return 0;
+	default: return 2;
+	}
+}
+
+int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **argv,
+                 int (*own)(int row, const char *arg, void *data), void *data, bool *done)
+{
+	const char *arg;
+	int first, row, rc;
+
+	*c = (struct an_cli){0};
+	*done = false;
+	optind = 1;
+	while ((row = cmd_getopt(cmd, argc, argv, &arg, &first)) != -1) {
+		if (row == -2)
+			return 2;
+		if (row == AN_OPT_HELP) {
+			cmd_help(cmd, stdout);
+			*done = true;
+			return 0;
+		}
+		rc = row < AN_OPT_COMMON ? common(cmd, c, row, arg) : own ? own(row, arg, data) : 2;
+		if (rc)
+			return rc;
+	}
+	if (first >= argc)
+		return cmd_usage_error(cmd, "no trace given");
+	c->f.pids = c->pids;
+	c->f.tids = c->tids;
+	c->f.cpus = c->cpus;
+	c->f.comms = c->comms;
+	char *err = NULL;
+	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &c->r,
+	                       &err);
+	if (rc) {
+		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
+		free(err);
+		return 1;
+	}
+	if (an_engine_new(c->r, &c->f, &c->e))
+		return cmd_error(cmd, "out of memory");
+	return 0;
+}
+
+int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum kev *kinds,
+                   size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (an_trace_has(c->e, kinds[i]))
+			return 0;
+	return cmd_error(cmd,
+	                 "the trace has none of the events this analysis needs: record them with "
+	                 "'spoor record -k %s' (LTTng: 'lttng enable-event -k' the same ones)",
+	                 n ? kvocab_record_hint(kinds[0]) : "?");
+}
+
+int an_cli_run(const struct command *cmd, struct an_cli *c)
+{
+	int rc = an_engine_run(c->e);
+	if (rc < 0)
+		return cmd_error(cmd, "%s", spoor_strerror(rc));
+	if (an_events_lost(c->e))
+		fprintf(
+		    stderr,
+		    "spoor %s: warning: the tracer lost %llu events in this trace: figures that "
+		    "span a loss are incomplete\n",
+		    cmd->name, (unsigned long long) an_events_lost(c->e));
+	if (spoor_reader_damaged(c->r))
+		fprintf(stderr,
+		        "spoor %s: warning: the trace is damaged: %u stream(s) stopped early\n",
+		        cmd->name, spoor_reader_damaged(c->r));
+	return 0;
+}
+
+void an_cli_free(struct an_cli *c)
+{
+	an_engine_free(c->e);
+	spoor_reader_close(c->r);
+	free(c->pids);
+	free(c->tids);
+	free(c->cpus);
+	free(c->comms);
+	*c = (struct an_cli){0};
+}

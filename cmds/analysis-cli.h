@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analysis-cli.h: what the analysis commands (spoor irq, sched, disk, syscalls) share on
+ * the command line: the options every one takes, opening the traces, the engine, and the
+ * message for a trace without the events an analysis needs.
+ *
+ * A command's option table starts with AN_COMMON_OPTIONS; its own rows follow, numbered
+ * from AN_OPT_COMMON.
+ */
+#ifndef CMDS_ANALYSIS_CLI_H
+#define CMDS_ANALYSIS_CLI_H
+
+#include <stdbool.h>
+
+#include "analysis/engine.h"
+#include "command.h"
+
+enum {
+	AN_OPT_BEGIN,
+	AN_OPT_END,
+	AN_OPT_PID,
+	AN_OPT_TID,
+	AN_OPT_CPU,
+	AN_OPT_COMM,
+	AN_OPT_JSON,
+	AN_OPT_HELP,
+	AN_OPT_COMMON
+};
+
+#define AN_COMMON_OPTIONS                                                                          \
+	[AN_OPT_BEGIN] = {"begin", 0, "TIME",                                                      \
+	                  "only events at or after TIME (ns or s.fraction since the epoch)"},      \
+	[AN_OPT_END] = {"end", 0, "TIME", "only events at or before TIME"},                        \
+	[AN_OPT_PID] = {"pid", 'p', "PID", "only this process (repeatable)"},                      \
+	[AN_OPT_TID] = {"tid", 't', "TID", "only this thread (repeatable)"},                       \
+	[AN_OPT_CPU] = {"cpu", 'c', "CPU", "only this CPU (repeatable)"},                          \
+	[AN_OPT_COMM] = {"comm", 0, "NAME",                                                        \
+	                 "only processes whose name matches NAME (wildcards; repeatable)"},        \
+	[AN_OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},                       \
+	[AN_OPT_HELP] = {"help", 'h', NULL, "show this help"}
+
+struct an_cli {
+	struct an_filter f;
+	bool json;
+	int64_t *pids, *tids, *cpus;
+	const char **comms;
+	struct spoor_reader *r;
+	struct an_engine *e;
+};
+
+/*
+ * Parse the options: common ones here, the command's own through `own` (row, arg, data;
+ * returns 0 or an exit code). Then open the traces named by the operands and make the
+ * engine. Returns 0, or the exit code (errors are reported; help exits 0 with *done set).
+ */
+int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **argv,
+                 int (*own)(int row, const char *arg, void *data), void *data, bool *done);
+/* 0 when the trace has at least one of the kinds, else an error naming what to record. */
+int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum kev *kinds,
+                   size_t n);
+/* Run the engine; report damage and losses (stderr). Returns 0 or an exit code. */
+int an_cli_run(const struct command *cmd, struct an_cli *c);
+void an_cli_free(struct an_cli *c);
+
+#endif

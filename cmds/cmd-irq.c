@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-irq.c: `spoor irq TRACE...`: interrupt and softirq statistics (lib/analysis/irq.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis-cli.h"
+#include "analysis/irq.h"
+#include "command.h"
+
+enum { OPT_HIST = AN_OPT_COMMON };
+
+static const struct cmd_option irq_options[] = {
+    AN_COMMON_OPTIONS,
+    [OPT_HIST] = {"hist", 0, NULL, "also print each line's duration histogram"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int own_option(int row, const char *arg, void *data)
+{
+	(void) arg;
+	if (row != OPT_HIST)
+		return 2;
+	*(bool *) data = true;
+	return 0;
+}
+
+static double us(double ns)
+{
+	return ns / 1000.0;
+}
+
+static void print_text(FILE *out, const struct irq_line *l, size_t n, double span_s)
+{
+	for (int soft = 0; soft < 2; soft++) {
+		bool any = false;
+		for (size_t i = 0; i < n; i++)
+			any |= l[i].soft == soft;
+		if (!any)
+			continue;
+		fprintf(out, "%s%s (span %.6f s)\n", soft ? "\n" : "",
+		        soft ? "Softirqs" : "Hard IRQs", span_s);
+		fprintf(out, "%4s %4s %-16s %9s %10s %11s %10s %10s %10s %10s %11s %11s %10s\n",
+		        "cpu", soft ? "vec" : "irq", "name", "count", "freq Hz", "total ms",
+		        "mean us", "stddev us", "min us", "max us", "period ms", "period sd",
+		        "freq sd Hz");
+		for (size_t i = 0; i < n; i++) {
+			const struct irq_line *x = &l[i];
+			if (x->soft != soft)
+				continue;
+			const struct welford *d = &x->duration;
+			fprintf(out,
+			        "%4lld %4lld %-16s %9llu %10.3f %11.3f %10.3f %10.3f %10.3f %10.3f "
+			        "%11.3f %11.3f %10.3f\n",
+			        (long long) x->cpu, (long long) x->irq, x->name[0] ? x->name : "?",
+			        (unsigned long long) d->n, span_s > 0 ? (double) d->n / span_s : 0,
+			        d->sum / 1e6, us(d->mean), us(welford_stddev(d)),
+			        us(d->n ? d->min : 0), us(d->n ? d->max : 0), x->period.mean / 1e6,
+			        welford_stddev(&x->period) / 1e6, welford_stddev(&x->freq));
+		}
+	}
+}
+
+static void print_hist(FILE *out, const struct irq_line *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct irq_line *x = &l[i];
+		uint64_t max = 0;
+		for (int b = 0; b < IRQ_HIST_BUCKETS; b++)
+			max = x->hist[b] > max ? x->hist[b] : max;
+		if (!max)
+			continue;
+		fprintf(out, "\n%s %lld on cpu %lld (%s): durations\n", x->soft ? "softirq" : "irq",
+		        (long long) x->irq, (long long) x->cpu, x->name[0] ? x->name : "?");
+		for (int b = 0; b < IRQ_HIST_BUCKETS; b++) {
+			if (!x->hist[b])
+				continue;
+			int bar = (int) (40 * x->hist[b] / max);
+			fprintf(out, "  %9.3f - %9.3f us %9llu %.*s\n", us((double) (1ull << b)),
+			        us((double) (2ull << b)), (unsigned long long) x->hist[b],
+			        bar > 0 ? bar : 1, "########################################");
+		}
+	}
+}
+
+static void print_json(FILE *out, const struct irq_line *l, size_t n, double span_s,
+                       const struct irq_totals *t, uint64_t lost)
+{
+	fprintf(out,
+	        "{\"span_s\": %.9f, \"lost_events\": %llu, \"unmatched_exits\": %llu, "
+	        "\"unfinished\": %llu, \"broken\": %llu, \"lines\": [",
+	        span_s, (unsigned long long) lost, (unsigned long long) t->unmatched,
+	        (unsigned long long) t->unfinished, (unsigned long long) t->broken);
+	for (size_t i = 0; i < n; i++) {
+		const struct irq_line *x = &l[i];
+		const struct welford *d = &x->duration;
+		fprintf(
+		    out,
+		    "%s\n {\"kind\": \"%s\", \"cpu\": %lld, \"%s\": %lld, \"name\": \"%s\", "
+		    "\"count\": %llu, \"freq_hz\": %.6f, \"total_ns\": %.0f, \"mean_ns\": %.3f, "
+		    "\"stddev_ns\": %.3f, \"min_ns\": %.0f, \"max_ns\": %.0f, \"period_mean_ns\": "
+		    "%.3f, \"period_stddev_ns\": %.3f, \"freq_stddev_hz\": %.6f, \"hist_log2_ns\": "
+		    "[",
+		    i ? "," : "", x->soft ? "softirq" : "irq", (long long) x->cpu,
+		    x->soft ? "vec" : "irq", (long long) x->irq, x->name, (unsigned long long) d->n,
+		    span_s > 0 ? (double) d->n / span_s : 0, d->sum, d->mean, welford_stddev(d),
+		    d->n ? d->min : 0, d->n ? d->max : 0, x->period.mean,
+		    welford_stddev(&x->period), welford_stddev(&x->freq));
+		for (int b = 0; b < IRQ_HIST_BUCKETS; b++)
+			fprintf(out, "%s%llu", b ? ", " : "", (unsigned long long) x->hist[b]);
+		fprintf(out, "]}");
+	}
+	fprintf(out, "\n]}\n");
+}
+
+static int run_irq(const struct command *cmd, int argc, char **argv)
+{
+	struct an_cli c;
+	bool hist = false, done;
+	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &hist, &done);
+	if (rc || done)
+		goto out;
+	static const enum kev need[] = {KEV_IRQ_ENTRY, KEV_SOFTIRQ_ENTRY};
+	if ((rc = an_cli_require(cmd, &c, need, 2)))
+		goto out;
+	struct irq_analysis *a = irq_analysis_new(c.e);
+	if (!a) {
+		rc = cmd_error(cmd, "out of memory");
+		goto out;
+	}
+	if (!(rc = an_cli_run(cmd, &c))) {
+		const struct irq_line *lines;
+		size_t n = irq_analysis_lines(a, &lines);
+		int64_t b, e;
+		an_span(c.e, &b, &e);
+		double span = (double) (e - b) / 1e9;
+		const struct irq_totals *t = irq_analysis_totals(a);
+		if (c.json) {
+			print_json(stdout, lines, n, span, t, an_events_lost(c.e));
+		} else {
+			print_text(stdout, lines, n, span);
+			if (hist)
+				print_hist(stdout, lines, n);
+			if (t->unmatched || t->unfinished || t->broken)
+				printf(
+				    "\nNot counted: %llu exits without their entry (before the "
+				    "trace "
+				    "or lost), %llu runs unfinished at the end, %llu cut by lost "
+				    "events or missing exits\n",
+				    (unsigned long long) t->unmatched,
+				    (unsigned long long) t->unfinished,
+				    (unsigned long long) t->broken);
+		}
+	}
+	irq_analysis_free(a);
+out:
+	an_cli_free(&c);
+	return rc;
+}
+
+const struct command cmd_irq = {
+    .name = "irq",
+    .summary = "interrupt and softirq statistics per CPU: counts, rates, durations, periods",
+    .usage = "[options] TRACE...",
+    .options = irq_options,
+    .run = run_irq,
+};

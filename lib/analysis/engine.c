@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* engine.c: the shared pass and state of the analyses (see engine.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "model/threads.h"
+
+#define MAX_CPUS 4096
+
+struct hook {
+	an_hook_fn fn;
+	void *data;
+};
+
+struct an_engine {
+	struct spoor_reader *r;
+	struct an_filter f;
+	struct kclass_ref *classes;
+	int *tid_index; /* per class: common_pid / tid context index, -1 none */
+	int8_t *tid_scope;
+	size_t nclasses;
+	struct hook *hooks[KEV_COUNT];
+	size_t nhooks[KEV_COUNT];
+	an_lost_fn lost_fn;
+	void *lost_data;
+	uint64_t *stream_discarded;
+	size_t nstreams;
+	uint64_t lost;
+	int64_t cur[MAX_CPUS];
+	struct threads *threads;
+	bool has[KEV_COUNT];
+	bool any_ts;
+	int64_t first, last;
+};
+
+static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
+{
+	static const char *const names[] = {"common_pid", "tid", "vtid"};
+	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+	                                          SPOOR_SCOPE_EVENT_CONTEXT,
+	                                          SPOOR_SCOPE_PACKET_CONTEXT};
+	*idx = -1;
+	for (int n = 0; n < 3; n++)
+		for (int s = 0; s < 3; s++) {
+			int i = spoor_event_class_field_index(ec, scopes[s], names[n]);
+			if (i >= 0) {
+				*idx = i;
+				*scope = (int8_t) scopes[s];
+				return;
+			}
+		}
+}
+
+int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_engine **out)
+{
+	struct an_engine *e = calloc(1, sizeof(*e));
+	*out = NULL;
+	if (!e)
+		return -ENOMEM;
+	e->r = r;
+	if (f)
+		e->f = *f;
+	e->nclasses = spoor_reader_event_class_count(r);
+	e->nstreams = spoor_reader_stream_count(r);
+	e->classes = calloc(e->nclasses + 1, sizeof(*e->classes));
+	e->tid_index = calloc(e->nclasses + 1, sizeof(*e->tid_index));
+	e->tid_scope = calloc(e->nclasses + 1, sizeof(*e->tid_scope));
+	e->stream_discarded = calloc(e->nstreams + 1, sizeof(*e->stream_discarded));
+	e->threads = threads_new(r);
+	if (!e->classes || !e->tid_index || !e->tid_scope || !e->stream_discarded || !e->threads) {
+		an_engine_free(e);
+		return -ENOMEM;
+	}
+	for (size_t c = 0; c < e->nclasses; c++) {
+		const struct spoor_event_class *ec = spoor_reader_event_class(r, c);
+		kvocab_resolve(ec, &e->classes[c]);
+		e->has[e->classes[c].kind] = true;
+		resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
+	}
+	for (size_t i = 0; i < MAX_CPUS; i++)
+		e->cur[i] = -1;
+	*out = e;
+	return 0;
+}
+
+void an_engine_free(struct an_engine *e)
+{
+	if (!e)
+		return;
+	for (int k = 0; k < KEV_COUNT; k++)
+		free(e->hooks[k]);
+	free(e->classes);
+	free(e->tid_index);
+	free(e->tid_scope);
+	free(e->stream_discarded);
+	threads_free(e->threads);
+	free(e);
+}
+
+int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
+{
+	if (kind <= KEV_NONE || kind >= KEV_COUNT)
+		return -EINVAL;
+	struct hook *h = realloc(e->hooks[kind], (e->nhooks[kind] + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h[e->nhooks[kind]++] = (struct hook){fn, data};
+	e->hooks[kind] = h;
+	return 0;
+}
+
+void an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data)
+{
+	e->lost_fn = fn;
+	e->lost_data = data;
+}
+
+static bool in_range(const struct an_engine *e, int64_t ts)
+{
+	return (!e->f.has_begin || ts >= e->f.begin) && (!e->f.has_end || ts <= e->f.end);
+}
+
+static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_t cpu, int64_t ts)
+{
+	size_t s = spoor_event_stream(ev);
+	uint64_t d = spoor_event_discarded(ev);
+	if (s >= e->nstreams || d == e->stream_discarded[s])
+		return;
+	uint64_t n = d - e->stream_discarded[s];
+	e->stream_discarded[s] = d;
+	e->lost += n;
+	if (e->lost_fn)
+		e->lost_fn(e->lost_data, cpu, n, ts);
+}
+
+int an_engine_run(struct an_engine *e)
+{
+	const struct spoor_event *ev;
+	int rc;
+
+	while ((rc = spoor_reader_next(e->r, &ev)) > 0) {
+		size_t c = spoor_event_class_index(spoor_event_class(ev));
+		if (c >= e->nclasses)
+			continue;
+		const struct kclass_ref *cls = &e->classes[c];
+		int64_t ts = spoor_event_has_timestamp(ev) ? spoor_event_timestamp(ev) : 0;
+		int64_t cpu = spoor_event_cpu(ev);
+		check_lost(e, ev, cpu, ts);
+		threads_update(e->threads, ev);
+		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1};
+		if (e->tid_index[c] >= 0) {
+			struct spoor_field f;
+			if (spoor_event_field_at(ev, (enum spoor_scope) e->tid_scope[c],
+			                         e->tid_index[c], &f))
+				a.tid = f.kind == SPOOR_FIELD_SIGNED ? f.v.s : (int64_t) f.v.u;
+		} else if (cpu >= 0 && cpu < MAX_CPUS) {
+			a.tid = e->cur[cpu];
+		}
+		bool hooked = in_range(e, ts);
+		if (hooked) {
+			if (!e->any_ts || ts < e->first)
+				e->first = ts;
+			if (!e->any_ts || ts > e->last)
+				e->last = ts;
+			e->any_ts = true;
+			for (size_t h = 0; h < e->nhooks[a.kind]; h++)
+				e->hooks[a.kind][h].fn(e->hooks[a.kind][h].data, &a);
+		}
+		/* the state after the hooks: a switch's hooks still see the task it ends */
+		int64_t next;
+		if (a.kind == KEV_SCHED_SWITCH && cpu >= 0 && cpu < MAX_CPUS &&
+		    kv_int(ev, cls, KS_NEXT_TID, &next))
+			e->cur[cpu] = next;
+	}
+	return rc;
+}
+
+int64_t an_cpu_task(const struct an_engine *e, int64_t cpu)
+{
+	return cpu >= 0 && cpu < MAX_CPUS ? e->cur[cpu] : -1;
+}
+
+const char *an_task_comm(const struct an_engine *e, int64_t tid)
+{
+	return threads_comm(e->threads, tid);
+}
+
+int64_t an_task_pid(const struct an_engine *e, int64_t tid)
+{
+	int64_t pid = threads_pid(e->threads, tid);
+	return pid >= 0 ? pid : tid;
+}
+
+static bool in_list(const int64_t *v, size_t n, int64_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+bool an_task_selected(const struct an_engine *e, int64_t tid)
+{
+	const struct an_filter *f = &e->f;
+	if (!f->npids && !f->ntids && !f->ncomms)
+		return true;
+	if (f->ntids && in_list(f->tids, f->ntids, tid))
+		return true;
+	if (f->npids && in_list(f->pids, f->npids, an_task_pid(e, tid)))
+		return true;
+	const char *comm = f->ncomms ? an_task_comm(e, tid) : NULL;
+	for (size_t i = 0; comm && i < f->ncomms; i++)
+		if (!fnmatch(f->comms[i], comm, 0))
+			return true;
+	return false;
+}
+
+bool an_cpu_selected(const struct an_engine *e, int64_t cpu)
+{
+	return !e->f.ncpus || in_list(e->f.cpus, e->f.ncpus, cpu);
+}
+
+bool an_trace_has(const struct an_engine *e, enum kev kind)
+{
+	return kind < KEV_COUNT && e->has[kind];
+}
+
+void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
+{
+	*begin = e->any_ts ? e->first : 0;
+	*end = e->any_ts ? e->last : 0;
+	if (e->f.has_begin && e->any_ts && e->f.begin < *begin)
+		*begin = *begin; /* the trace starts later than asked: its start */
+}
+
+uint64_t an_events_lost(const struct an_engine *e)
+{
+	return e->lost;
+}
+
+const struct spoor_reader *an_reader(const struct an_engine *e)
+{
+	return e->r;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engine.h: what every analysis shares (LTTV's hooks by event id and its state): one pass
+ * over the trace in time order, hooks by kind of kernel event (kvocab.h) resolved once per
+ * event class, and the state model the hooks can ask about:
+ *   - the task running on each CPU (sched_switch; common_pid or a tid context where the
+ *     trace has one),
+ *   - thread names and pids from the trace (model/threads.h: state dump, fork, exec,
+ *     rename),
+ *   - events the tracer lost, per stream, reported to a callback as they are found.
+ * Hooks see only events in the time range; the state follows every event.
+ */
+#ifndef ANALYSIS_ENGINE_H
+#define ANALYSIS_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kvocab.h"
+#include "spoor/trace.h"
+
+/* The filters every analysis takes (its command's options). */
+struct an_filter {
+	bool has_begin, has_end;
+	int64_t begin, end; /* ns from the clock origin */
+	const int64_t *pids, *tids, *cpus;
+	size_t npids, ntids, ncpus;
+	const char *const *comms; /* process names, shell wildcards */
+	size_t ncomms;
+};
+
+struct an_event {
+	const struct spoor_event *ev;
+	const struct kclass_ref *cls;
+	enum kev kind;
+	int64_t ts;  /* ns from the clock origin */
+	int64_t cpu; /* -1: unknown */
+	int64_t tid; /* the task the event happened in, -1: unknown */
+};
+
+typedef void (*an_hook_fn)(void *data, const struct an_event *e);
+/* count events lost on a stream (its CPU, or -1), found at the event at ts. */
+typedef void (*an_lost_fn)(void *data, int64_t cpu, uint64_t count, int64_t ts);
+
+struct an_engine;
+
+int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_engine **out);
+void an_engine_free(struct an_engine *e);
+/* Several hooks may watch one kind; they run in the order added. */
+int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data);
+void an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
+/* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader). */
+int an_engine_run(struct an_engine *e);
+
+/* ---- state, for hooks and reports ---- */
+int64_t an_cpu_task(const struct an_engine *e, int64_t cpu);      /* -1: unknown */
+const char *an_task_comm(const struct an_engine *e, int64_t tid); /* NULL: unknown */
+int64_t an_task_pid(const struct an_engine *e, int64_t tid);      /* -1: unknown */
+/* The filters: a task passes when no task filter is given or it matches one. */
+bool an_task_selected(const struct an_engine *e, int64_t tid);
+bool an_cpu_selected(const struct an_engine *e, int64_t cpu);
+/* Whether the trace has event classes of this kind at all (for "record -k X" hints). */
+bool an_trace_has(const struct an_engine *e, enum kev kind);
+/* The span the figures cover: the time range clipped to the trace (ns). */
+void an_span(const struct an_engine *e, int64_t *begin, int64_t *end);
+uint64_t an_events_lost(const struct an_engine *e);
+const struct spoor_reader *an_reader(const struct an_engine *e);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * irq.h: `spoor irq`, LTTV's interrupt view: per CPU and hard IRQ, and per CPU and softirq
+ * vector, the handler runs (entry to exit): count, frequency over the span, total, mean,
+ * standard deviation, min and max duration; the period between successive entries (mean,
+ * standard deviation) and the frequency's standard deviation (of 1/period); a duration
+ * histogram. One pass (Welford), nothing kept per interrupt.
+ *
+ * Pairing: per CPU, a stack of hard IRQs and one of softirqs (a hard IRQ can interrupt a
+ * softirq). An exit without its entry (before the trace, or lost) is counted as unmatched;
+ * an entry without its exit at the end of the trace as unfinished; events lost on a CPU
+ * drop the runs in progress there and restart its periods (counted as broken), so a loss
+ * never makes a long run or a long period out of two halves.
+ */
+#ifndef ANALYSIS_IRQ_H
+#define ANALYSIS_IRQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "welford.h"
+
+#define IRQ_HIST_BUCKETS 32 /* log2 of the duration in ns */
+
+struct irq_line {
+	bool soft;
+	int64_t cpu, irq;        /* irq: the IRQ number or the softirq vector */
+	char name[32];           /* the handler's name (hard), or the vector's (soft) */
+	struct welford duration; /* ns */
+	struct welford period;   /* ns between successive entries */
+	struct welford freq;     /* Hz, 1 / period */
+	uint64_t hist[IRQ_HIST_BUCKETS];
+	int64_t last_entry; /* -1: none since the start or a loss */
+};
+
+struct irq_totals {
+	uint64_t unmatched, unfinished, broken;
+};
+
+struct irq_analysis;
+
+/* Hooks itself to the engine; run the engine, then read the lines. */
+struct irq_analysis *irq_analysis_new(struct an_engine *e);
+void irq_analysis_free(struct irq_analysis *a);
+/* The lines, sorted by kind (hard first), CPU, number; totals. Call after the run. */
+size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines);
+const struct irq_totals *irq_analysis_totals(const struct irq_analysis *a);
+const char *irq_softirq_name(int64_t vec);
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kvocab.h: the kernel events analyses use, under one vocabulary whatever wrote the trace.
+ * spoor (ftrace's names) and LTTng (lttng-modules' names) differ in event and field names:
+ *
+ *   what              ftrace / spoor                    LTTng
+ *   switch            sched_switch prev_pid next_pid    sched_switch prev_tid next_tid
+ *   wake-up           sched_wakeup(_new) pid            sched_wakeup(_new) tid
+ *   syscall entry     sys_enter_NAME, raw sys_enter id  syscall_entry_NAME,
+ * compat_syscall_entry_NAME syscall exit      sys_exit_NAME ret, raw sys_exit   syscall_exit_NAME
+ * ret block issue       block_rq_issue dev rwbs (text)    block_rq_issue dev rwbs (flags) softirq
+ * softirq_entry vec                 softirq_entry vec (older: irq_softirq_*) names, dump
+ * statedump_process                 lttng_statedump_process_state
+ *
+ * An event class is resolved once (kvocab_resolve) to a kind and the indices of the fields
+ * that kind needs (slots), so reading a field per event is one indexed look-up.
+ */
+#ifndef ANALYSIS_KVOCAB_H
+#define ANALYSIS_KVOCAB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "spoor/trace.h"
+
+enum kev {
+	KEV_NONE,
+	KEV_SCHED_SWITCH, /* PREV_COMM PREV_TID PREV_PRIO PREV_STATE NEXT_COMM NEXT_TID NEXT_PRIO */
+	KEV_SCHED_WAKEUP, /* COMM TID PRIO TARGET_CPU (sched_wakeup, sched_wakeup_new) */
+	KEV_SCHED_WAKING, /* COMM TID PRIO TARGET_CPU */
+	KEV_PROCESS_FORK, /* PARENT_TID CHILD_COMM CHILD_TID CHILD_PID (LTTng: the tgid) */
+	KEV_PROCESS_EXEC, /* FILENAME TID */
+	KEV_PROCESS_EXIT, /* COMM TID */
+	KEV_TASK_RENAME,  /* TID NEWCOMM */
+	KEV_STATEDUMP,    /* TID PID PPID NAME (statedump_process, lttng_statedump_process_state) */
+	KEV_IRQ_ENTRY,    /* IRQ NAME */
+	KEV_IRQ_EXIT,     /* IRQ RET */
+	KEV_SOFTIRQ_RAISE,  /* VEC */
+	KEV_SOFTIRQ_ENTRY,  /* VEC */
+	KEV_SOFTIRQ_EXIT,   /* VEC */
+	KEV_SYSCALL_ENTRY,  /* ID (raw sys_enter only); the name is the class's */
+	KEV_SYSCALL_EXIT,   /* RET ID (raw sys_exit only) */
+	KEV_BLOCK_INSERT,   /* DEV SECTOR NR_SECTOR BYTES RWBS */
+	KEV_BLOCK_ISSUE,    /* DEV SECTOR NR_SECTOR BYTES RWBS */
+	KEV_BLOCK_COMPLETE, /* DEV SECTOR NR_SECTOR ERROR RWBS */
+	KEV_COUNT
+};
+
+/* Slots: the fields a kind uses, by meaning. */
+enum kslot {
+	KS_PREV_COMM = 0,
+	KS_PREV_TID,
+	KS_PREV_PRIO,
+	KS_PREV_STATE,
+	KS_NEXT_COMM,
+	KS_NEXT_TID,
+	KS_NEXT_PRIO,
+	KS_COMM = 0,
+	KS_TID,
+	KS_PRIO,
+	KS_TARGET_CPU,
+	KS_PARENT_TID = 0,
+	KS_CHILD_COMM,
+	KS_CHILD_TID,
+	KS_CHILD_PID,
+	KS_FILENAME = 0,
+	KS_EXEC_TID,
+	KS_EXIT_COMM = 0,
+	KS_EXIT_TID,
+	KS_RENAME_TID = 0,
+	KS_NEWCOMM,
+	KS_DUMP_TID = 0,
+	KS_DUMP_PID,
+	KS_DUMP_PPID,
+	KS_DUMP_NAME,
+	KS_IRQ = 0,
+	KS_IRQ_NAME,
+	KS_IRQ_RET = 1,
+	KS_VEC = 0,
+	KS_SYSCALL_ID = 0,
+	KS_SYSCALL_RET = 0,
+	KS_SYSCALL_EXIT_ID = 1,
+	KS_DEV = 0,
+	KS_SECTOR,
+	KS_NR_SECTOR,
+	KS_BYTES,
+	KS_RWBS,
+	KS_ERROR = 3,
+	KSLOTS = 8
+};
+
+struct kclass_ref {
+	uint8_t kind; /* enum kev */
+	int8_t scope[KSLOTS];
+	int16_t idx[KSLOTS]; /* -1: absent */
+	const char *syscall; /* KEV_SYSCALL_*: the call's name, or NULL for raw events */
+};
+
+/* What an event class is, once. */
+void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out);
+
+/* A slot's value: false when the class lacks it or the event is damaged. */
+bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, int64_t *v);
+bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,
+            size_t *len);
+
+/* The event names to record for a kind, as the user would type them for `spoor record -k`. */
+const char *kvocab_record_hint(enum kev kind);
+
+#endif

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Small synthetic kernel traces for the analyses' tests, written with gen-ctf.py's
+independent CTF writer (its types, headers and packet layout; LTTng's kernel layout).
+
+    import gen_kernel
+    gen_kernel.write(outdir, events, style="lttng", losses=None)
+
+events: (ts, cpu, name, {field: value, ...}) in any order; ts are clock cycles of the
+1 GHz "monotonic" clock (gen-ctf.py's: ns since the epoch = gen_ctf.ns_since_epoch(ts)).
+A field's type follows its first value: int -> int64, str -> string; its order, the dict's.
+style "ftrace": each event also carries the context common_pid (the `tid` of the event's
+dict under the key "common_pid", default -1), as spoor's kernel traces do; "lttng": no
+task context, as lttng-modules without added contexts (analyses follow sched_switch).
+losses: {cpu: [(index, count), ...]}: `count` events lost just before the cpu's
+index-th event (the stream gets a new packet there whose events_discarded grew by count).
+Returns the path of the trace directory.
+"""
+import importlib.util
+import os
+import sys
+
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("gen_ctf", os.path.join(_here, "gen-ctf.py"))
+gen_ctf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_ctf)
+
+G = gen_ctf
+INT = G.Int(64, signed=True, align=8, base=10)
+STR = G.String()
+
+
+def _classes(events):
+    classes = {}
+    for _, _, name, fields in events:
+        f = {k: v for k, v in fields.items() if k != "common_pid"}
+        if name not in classes:
+            classes[name] = (len(classes), [(k, STR if isinstance(v, str) else INT) for k, v in f.items()])
+    return classes
+
+
+def _metadata(classes, style):
+    m = "/* CTF 1.8 */\n\n"
+    m += G.tsdl_typealiases(G.BASE_ALIASES)
+    m += G.tsdl_trace_block("le", G.TRACE_UUID, G.PACKET_HEADER)
+    m += 'env {\n\thostname = "synth-host";\n\tdomain = "kernel";\n\ttracer_name = "%s";\n};\n\n' % (
+        "lttng-modules" if style == "lttng" else "spoor")
+    m += G.tsdl_clock()
+    m += G.tsdl_typealiases(G.CLOCK_ALIASES)
+    m += G.PACKET_CONTEXT.definition()
+    m += G.HDR_COMPACT.definition()
+    m += "stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
+    m += "\tpacket.context := struct packet_context;\n"
+    if style == "ftrace":
+        m += "\tevent.context := %s;\n" % _CTX.inline_spec("\t")
+    m += "};\n\n"
+    for name, (ev_id, fields) in sorted(classes.items(), key=lambda kv: kv[1][0]):
+        m += G.tsdl_event(ev_id, name, None, None, G.Struct(fields) if fields else G.Struct([("_dummy", G.uint8_t)]))
+    return m
+
+
+_CTX = G.Struct([("_common_pid", G.Int(32, signed=True, align=8, base=10))])
+
+
+def _stream(cpu, evs, classes, style, losses):
+    """evs: this CPU's events in time order."""
+    cuts = dict(losses.get(cpu, []))
+    out = bytearray()
+    discarded = 0
+    start = 0
+    bounds = sorted(set([0] + [i for i in cuts if 0 < i < len(evs)] + [len(evs)]))
+    if 0 in cuts:
+        discarded += cuts[0]
+    for a, b in zip(bounds, bounds[1:]):
+        chunk = evs[a:b]
+        if a and a in cuts:
+            discarded += cuts[a]
+        ts_begin, ts_end = chunk[0][0], chunk[-1][0]
+        clock = [ts_begin]
+        writers = []
+        for ts, _, name, fields in chunk:
+            ev_id, ftypes = classes[name]
+            kind, hdr = G.compact_header(ev_id, ts, clock[0])
+            clock[0] = ts
+            payload = {k: fields[k] for k, _ in ftypes} if ftypes else {"_dummy": 0}
+            ftype = G.Struct(ftypes) if ftypes else G.Struct([("_dummy", G.uint8_t)])
+            pid = fields.get("common_pid", -1)
+
+            def write_event(w, hdr=hdr, payload=payload, ftype=ftype, pid=pid):
+                w.align(8)
+                G.HDR_COMPACT.write(w, hdr, {})
+                if style == "ftrace":
+                    _CTX.write(w, {"_common_pid": pid}, {})
+                ftype.write(w, payload, {})
+            writers.append(write_event)
+        hv = {"magic": G.CTF_MAGIC, "uuid": G.uuid_bytes(G.TRACE_UUID), "stream_id": 0}
+        data, _ = G.build_packet("le", G.PACKET_HEADER, hv, G.PACKET_CONTEXT,
+                                 {"timestamp_begin": ts_begin, "timestamp_end": ts_end,
+                                  "events_discarded": discarded, "cpu_id": cpu}, writers)
+        out += data
+        start = b
+    return bytes(out)
+
+
+def write(outdir, events, style="lttng", losses=None):
+    assert style in ("lttng", "ftrace")
+    losses = losses or {}
+    events = sorted(events, key=lambda e: (e[0], e[1]))
+    classes = _classes(events)
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "metadata"), "w") as f:
+        f.write(_metadata(classes, style))
+    for cpu in sorted({e[1] for e in events}):
+        evs = [e for e in events if e[1] == cpu]
+        with open(os.path.join(outdir, "channel0_%d" % cpu), "wb") as f:
+            f.write(_stream(cpu, evs, classes, style, losses))
+    return outdir
+
+
+if __name__ == "__main__":
+    # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
+    d = write(sys.argv[1] if len(sys.argv) > 1 else "/tmp/gen-kernel-demo", [
+        (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
+        (1500, 0, "irq_handler_exit", {"irq": 5, "ret": 1}),
+        (2000, 1, "softirq_entry", {"vec": 1}),
+        (2600, 1, "softirq_exit", {"vec": 1}),
+    ])
+    print(d)
