@@ -54,6 +54,14 @@ static int common(const struct command *cmd, struct an_cli *c, int row, const ch
 		return 0;
 	}
 	case AN_OPT_JSON: c->json = true; return 0;
+	case AN_OPT_PLUGIN: {
+		const char **bigger = realloc(c->plugin_paths, (c->nplugins + 1) * sizeof(*bigger));
+		if (!bigger)
+			return cmd_error(cmd, "out of memory");
+		bigger[c->nplugins++] = arg;
+		c->plugin_paths = bigger;
+		return 0;
+	}
 	default: return 2;
 	}
 }
@@ -95,6 +103,12 @@ int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **a
 	}
 	if (an_engine_new(c->r, &c->f, &c->e))
 		return cmd_error(cmd, "out of memory");
+	if (c->nplugins) {
+		char perr[4200];
+		if (an_plugins_load(c->e, c->plugin_paths, c->nplugins, &c->plugins, perr,
+		                    sizeof(perr)))
+			return cmd_error(cmd, "%s", perr);
+	}
 	return 0;
 }
 
@@ -115,6 +129,7 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 	int rc = an_engine_run(c->e);
 	if (rc < 0)
 		return cmd_error(cmd, "%s", spoor_strerror(rc));
+	c->ran = true;
 	if (an_events_lost(c->e))
 		fprintf(
 		    stderr,
@@ -130,6 +145,10 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 
 void an_cli_free(struct an_cli *c)
 {
+	if (c->ran && c->plugins && an_plugins_report(c->plugins, stdout, c->json))
+		fprintf(stderr, "spoor: warning: a plug-in's report failed\n");
+	an_plugins_free(c->plugins);
+	free(c->plugin_paths);
 	an_engine_free(c->e);
 	spoor_reader_close(c->r);
 	free(c->pids);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "analysis/engine.h"
+#include "analysis/plugins.h"
 #include "command.h"
 
 enum {
@@ -23,6 +24,7 @@ enum {
 	AN_OPT_CPU,
 	AN_OPT_COMM,
 	AN_OPT_JSON,
+	AN_OPT_PLUGIN,
 	AN_OPT_HELP,
 	AN_OPT_COMMON
 };
@@ -37,6 +39,8 @@ enum {
 	[AN_OPT_COMM] = {"comm", 0, "NAME",                                                        \
 	                 "only processes whose name matches NAME (wildcards; repeatable)"},        \
 	[AN_OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},                       \
+	[AN_OPT_PLUGIN] = {"plugin", 0, "FILE.so",                                                 \
+	                   "also run this analysis plug-in, in the same pass (repeatable)"},       \
 	[AN_OPT_HELP] = {"help", 'h', NULL, "show this help"}
 
 struct an_cli {
@@ -44,8 +48,12 @@ struct an_cli {
 	bool json;
 	int64_t *pids, *tids, *cpus;
 	const char **comms;
+	const char **plugin_paths;
+	size_t nplugins;
 	struct spoor_reader *r;
 	struct an_engine *e;
+	struct an_plugins *plugins;
+	bool ran; /* the pass finished: the plug-ins report when the command is done */
 };
 
 /*
@@ -60,6 +68,8 @@ int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum
                    size_t n);
 /* Run the engine; report damage and losses (stderr). Returns 0 or an exit code. */
 int an_cli_run(const struct command *cmd, struct an_cli *c);
+/* Print the plug-ins' reports (after the command's own output, once the pass ran), then
+ * free everything. */
 void an_cli_free(struct an_cli *c);
 
 #endif

@@ -7,26 +7,45 @@
 #include "analysis/irq.h"
 #include "command.h"
 
-enum { OPT_HIST = AN_OPT_COMMON };
+enum { OPT_HIST = AN_OPT_COMMON, OPT_ALL_CPUS };
+
+struct irq_opts {
+	bool hist, all_cpus;
+};
 
 static const struct cmd_option irq_options[] = {
     AN_COMMON_OPTIONS,
     [OPT_HIST] = {"hist", 0, NULL, "also print each line's duration histogram"},
+    [OPT_ALL_CPUS] = {"all-cpus", 'a', NULL,
+                      "one line per IRQ and per vector, all CPUs together (as lttng-irqstats)"},
     {NULL, 0, NULL, NULL},
 };
 
 static int own_option(int row, const char *arg, void *data)
 {
+	struct irq_opts *o = data;
 	(void) arg;
-	if (row != OPT_HIST)
+	if (row == OPT_HIST)
+		o->hist = true;
+	else if (row == OPT_ALL_CPUS)
+		o->all_cpus = true;
+	else
 		return 2;
-	*(bool *) data = true;
 	return 0;
 }
 
 static double us(double ns)
 {
 	return ns / 1000.0;
+}
+
+/* The CPU column: a number, or "all" for merged lines. */
+static const char *cpu_text(int64_t cpu, char *buf, size_t size)
+{
+	if (cpu < 0)
+		return "all";
+	snprintf(buf, size, "%lld", (long long) cpu);
+	return buf;
 }
 
 static void print_text(FILE *out, const struct irq_line *l, size_t n, double span_s)
@@ -48,14 +67,16 @@ static void print_text(FILE *out, const struct irq_line *l, size_t n, double spa
 			if (x->soft != soft)
 				continue;
 			const struct welford *d = &x->duration;
+			char cbuf[24];
 			fprintf(out,
-			        "%4lld %4lld %-16s %9llu %10.3f %11.3f %10.3f %10.3f %10.3f %10.3f "
+			        "%4s %4lld %-16s %9llu %10.3f %11.3f %10.3f %10.3f %10.3f %10.3f "
 			        "%11.3f %11.3f %10.3f\n",
-			        (long long) x->cpu, (long long) x->irq, x->name[0] ? x->name : "?",
-			        (unsigned long long) d->n, span_s > 0 ? (double) d->n / span_s : 0,
-			        d->sum / 1e6, us(d->mean), us(welford_stddev(d)),
-			        us(d->n ? d->min : 0), us(d->n ? d->max : 0), x->period.mean / 1e6,
-			        welford_stddev(&x->period) / 1e6, welford_stddev(&x->freq));
+			        cpu_text(x->cpu, cbuf, sizeof(cbuf)), (long long) x->irq,
+			        x->name[0] ? x->name : "?", (unsigned long long) d->n,
+			        span_s > 0 ? (double) d->n / span_s : 0, d->sum / 1e6, us(d->mean),
+			        us(welford_stddev(d)), us(d->n ? d->min : 0), us(d->n ? d->max : 0),
+			        x->period.mean / 1e6, welford_stddev(&x->period) / 1e6,
+			        welford_stddev(&x->freq));
 		}
 	}
 }
@@ -69,8 +90,10 @@ static void print_hist(FILE *out, const struct irq_line *l, size_t n)
 			max = x->hist[b] > max ? x->hist[b] : max;
 		if (!max)
 			continue;
-		fprintf(out, "\n%s %lld on cpu %lld (%s): durations\n", x->soft ? "softirq" : "irq",
-		        (long long) x->irq, (long long) x->cpu, x->name[0] ? x->name : "?");
+		char cbuf[24];
+		fprintf(out, "\n%s %lld on cpu %s (%s): durations\n", x->soft ? "softirq" : "irq",
+		        (long long) x->irq, cpu_text(x->cpu, cbuf, sizeof(cbuf)),
+		        x->name[0] ? x->name : "?");
 		for (int b = 0; b < IRQ_HIST_BUCKETS; b++) {
 			if (!x->hist[b])
 				continue;
@@ -93,14 +116,16 @@ static void print_json(FILE *out, const struct irq_line *l, size_t n, double spa
 	for (size_t i = 0; i < n; i++) {
 		const struct irq_line *x = &l[i];
 		const struct welford *d = &x->duration;
+		char cbuf[24];
 		fprintf(
 		    out,
-		    "%s\n {\"kind\": \"%s\", \"cpu\": %lld, \"%s\": %lld, \"name\": \"%s\", "
+		    "%s\n {\"kind\": \"%s\", \"cpu\": %s, \"%s\": %lld, \"name\": \"%s\", "
 		    "\"count\": %llu, \"freq_hz\": %.6f, \"total_ns\": %.0f, \"mean_ns\": %.3f, "
 		    "\"stddev_ns\": %.3f, \"min_ns\": %.0f, \"max_ns\": %.0f, \"period_mean_ns\": "
 		    "%.3f, \"period_stddev_ns\": %.3f, \"freq_stddev_hz\": %.6f, \"hist_log2_ns\": "
 		    "[",
-		    i ? "," : "", x->soft ? "softirq" : "irq", (long long) x->cpu,
+		    i ? "," : "", x->soft ? "softirq" : "irq",
+		    x->cpu < 0 ? "null" : cpu_text(x->cpu, cbuf, sizeof(cbuf)),
 		    x->soft ? "vec" : "irq", (long long) x->irq, x->name, (unsigned long long) d->n,
 		    span_s > 0 ? (double) d->n / span_s : 0, d->sum, d->mean, welford_stddev(d),
 		    d->n ? d->min : 0, d->n ? d->max : 0, x->period.mean,
@@ -115,8 +140,9 @@ static void print_json(FILE *out, const struct irq_line *l, size_t n, double spa
 static int run_irq(const struct command *cmd, int argc, char **argv)
 {
 	struct an_cli c;
-	bool hist = false, done;
-	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &hist, &done);
+	struct irq_opts o = {0};
+	bool done;
+	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &o, &done);
 	if (rc || done)
 		goto out;
 	static const enum kev need[] = {KEV_IRQ_ENTRY, KEV_SOFTIRQ_ENTRY};
@@ -127,7 +153,11 @@ static int run_irq(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "out of memory");
 		goto out;
 	}
-	if (!(rc = an_cli_run(cmd, &c))) {
+	if (o.all_cpus)
+		irq_analysis_all_cpus(a);
+	if (!(rc = an_cli_run(cmd, &c)) && irq_analysis_oom(a))
+		rc = cmd_error(cmd, "out of memory");
+	if (!rc) {
 		const struct irq_line *lines;
 		size_t n = irq_analysis_lines(a, &lines);
 		int64_t b, e;
@@ -138,7 +168,7 @@ static int run_irq(const struct command *cmd, int argc, char **argv)
 			print_json(stdout, lines, n, span, t, an_events_lost(c.e));
 		} else {
 			print_text(stdout, lines, n, span);
-			if (hist)
+			if (o.hist)
 				print_hist(stdout, lines, n);
 			if (t->unmatched || t->unfinished || t->broken)
 				printf(

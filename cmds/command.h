@@ -34,5 +34,9 @@ int cmd_parse_time(const char *s, int64_t *ns);
 extern const struct command cmd_record, cmd_dump, cmd_stats;
 extern const struct command cmd_list;
 extern const struct command cmd_irq;
+extern const struct command cmd_analyze;
+extern const struct command cmd_sched;
+extern const struct command cmd_disk;
+extern const struct command cmd_syscalls;
 
 #endif

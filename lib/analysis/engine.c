@@ -24,6 +24,8 @@ struct an_engine {
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
+	struct hook **class_hooks; /* per class, from an_engine_on_name */
+	size_t *nclass_hooks;
 	an_lost_fn lost_fn;
 	void *lost_data;
 	uint64_t *stream_discarded;
@@ -92,6 +94,10 @@ void an_engine_free(struct an_engine *e)
 		return;
 	for (int k = 0; k < KEV_COUNT; k++)
 		free(e->hooks[k]);
+	for (size_t c = 0; e->class_hooks && c < e->nclasses; c++)
+		free(e->class_hooks[c]);
+	free(e->class_hooks);
+	free(e->nclass_hooks);
 	free(e->classes);
 	free(e->tid_index);
 	free(e->tid_scope);
@@ -109,6 +115,27 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 		return -ENOMEM;
 	h[e->nhooks[kind]++] = (struct hook){fn, data};
 	e->hooks[kind] = h;
+	return 0;
+}
+
+int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data)
+{
+	if (!e->class_hooks) {
+		e->class_hooks = calloc(e->nclasses + 1, sizeof(*e->class_hooks));
+		e->nclass_hooks = calloc(e->nclasses + 1, sizeof(*e->nclass_hooks));
+		if (!e->class_hooks || !e->nclass_hooks)
+			return -ENOMEM;
+	}
+	for (size_t c = 0; c < e->nclasses; c++) {
+		const char *name = spoor_event_class_name(spoor_reader_event_class(e->r, c));
+		if (fnmatch(pattern, name, 0))
+			continue;
+		struct hook *h = realloc(e->class_hooks[c], (e->nclass_hooks[c] + 1) * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		h[e->nclass_hooks[c]++] = (struct hook){fn, data};
+		e->class_hooks[c] = h;
+	}
 	return 0;
 }
 
@@ -168,6 +195,8 @@ int an_engine_run(struct an_engine *e)
 			e->any_ts = true;
 			for (size_t h = 0; h < e->nhooks[a.kind]; h++)
 				e->hooks[a.kind][h].fn(e->hooks[a.kind][h].data, &a);
+			for (size_t h = 0; e->class_hooks && h < e->nclass_hooks[c]; h++)
+				e->class_hooks[c][h].fn(e->class_hooks[c][h].data, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		int64_t next;

@@ -5,8 +5,9 @@
 
 #include "irq.h"
 
-#define MAX_DEPTH 8
-#define MAX_CPUS  4096
+#define MAX_DEPTH   8
+#define MAX_CPUS    4096
+#define NOT_COUNTED SIZE_MAX /* a run whose entry the task filter left out */
 
 struct running {
 	int64_t irq, start;
@@ -24,12 +25,10 @@ struct irq_analysis {
 	size_t n, cap;
 	struct cpu_state *cpus; /* MAX_CPUS, allocated on first use */
 	struct irq_totals t;
-	bool oom;
-	uint32_t *map; /* (soft, cpu < MAP_CPUS, irq < MAP_IRQS) -> line + 1 */
+	bool oom, all_cpus, finished;
+	uint32_t *slots; /* open addressing: (soft, cpu, irq) -> line + 1, 0 empty */
+	size_t nslots;   /* a power of two, at most half full */
 };
-
-#define MAP_CPUS 64
-#define MAP_IRQS 256
 
 const char *irq_softirq_name(int64_t vec)
 {
@@ -38,45 +37,75 @@ const char *irq_softirq_name(int64_t vec)
 	return vec >= 0 && vec < 10 ? names[vec] : "?";
 }
 
-static struct irq_line *line_of(struct irq_analysis *a, bool soft, int64_t cpu, int64_t irq,
-                                size_t *index)
+static size_t hash_key(bool soft, int64_t cpu, int64_t irq)
 {
-	/* the common case, small CPU and IRQ numbers, in one look-up */
-	uint32_t *slot = NULL;
-	if (cpu < MAP_CPUS && irq >= 0 && irq < MAP_IRQS) {
-		if (!a->map && !(a->map = calloc(2 * MAP_CPUS * MAP_IRQS, sizeof(*a->map)))) {
-			a->oom = true;
-			return NULL;
-		}
-		slot = &a->map[((size_t) soft * MAP_CPUS + (size_t) cpu) * MAP_IRQS + (size_t) irq];
-		if (*slot) {
-			*index = *slot - 1;
-			return &a->lines[*index];
-		}
+	uint64_t k = ((uint64_t) irq * 0x9e3779b97f4a7c15ull) ^ ((uint64_t) cpu << 1) ^ soft;
+	k *= 0xff51afd7ed558ccdull;
+	return (size_t) (k ^ (k >> 32));
+}
+
+static bool same(const struct irq_line *l, bool soft, int64_t cpu, int64_t irq)
+{
+	return l->irq == irq && l->cpu == cpu && l->soft == soft;
+}
+
+/* Rebuild the table twice as big: lines only ever get added, so this is amortised O(1). */
+static bool grow_slots(struct irq_analysis *a)
+{
+	size_t n = a->nslots ? 2 * a->nslots : 256;
+	uint32_t *s = calloc(n, sizeof(*s));
+	if (!s)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct irq_line *l = &a->lines[i];
+		size_t h = hash_key(l->soft, l->cpu, l->irq) & (n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (uint32_t) (i + 1);
 	}
-	for (size_t i = 0; i < a->n; i++)
-		if (a->lines[i].soft == soft && a->lines[i].cpu == cpu && a->lines[i].irq == irq) {
-			*index = i;
-			return &a->lines[i];
-		}
+	free(a->slots);
+	a->slots = s;
+	a->nslots = n;
+	return true;
+}
+
+static bool add_line(struct irq_analysis *a, bool soft, int64_t cpu, int64_t irq)
+{
+	if ((a->n + 1) * 2 > a->nslots && !grow_slots(a))
+		return false;
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 32;
 		struct irq_line *v = realloc(a->lines, cap * sizeof(*v));
-		if (!v) {
-			a->oom = true;
-			return NULL;
-		}
+		if (!v)
+			return false;
 		a->lines = v;
 		a->cap = cap;
 	}
-	struct irq_line *l = &a->lines[a->n];
+	struct irq_line *l = &a->lines[a->n++];
 	*l = (struct irq_line){.soft = soft, .cpu = cpu, .irq = irq, .last_entry = -1};
 	if (soft)
 		strcpy(l->name, irq_softirq_name(irq));
-	*index = a->n++;
-	if (slot)
-		*slot = (uint32_t) a->n;
-	return l;
+	size_t h = hash_key(soft, cpu, irq) & (a->nslots - 1);
+	while (a->slots[h])
+		h = (h + 1) & (a->nslots - 1);
+	a->slots[h] = (uint32_t) a->n;
+	return true;
+}
+
+/* The line of (soft, cpu, irq), made on first use; its index, or NOT_COUNTED (memory). */
+static size_t line_of(struct irq_analysis *a, bool soft, int64_t cpu, int64_t irq)
+{
+	if (a->nslots) {
+		size_t h = hash_key(soft, cpu, irq) & (a->nslots - 1);
+		for (uint32_t s; (s = a->slots[h]); h = (h + 1) & (a->nslots - 1))
+			if (same(&a->lines[s - 1], soft, cpu, irq))
+				return s - 1;
+	}
+	if (!add_line(a, soft, cpu, irq)) {
+		a->oom = true;
+		return NOT_COUNTED;
+	}
+	return a->n - 1;
 }
 
 static struct cpu_state *cpu_of(struct irq_analysis *a, int64_t cpu)
@@ -100,32 +129,53 @@ static unsigned log2_bucket(int64_t ns)
 	return b;
 }
 
+static void add_period(struct irq_line *l, int64_t ts)
+{
+	if (l->last_entry >= 0 && ts > l->last_entry) {
+		double p = (double) (ts - l->last_entry);
+		welford_add(&l->period, p);
+		welford_add(&l->freq, 1e9 / p);
+	}
+	l->last_entry = ts;
+}
+
+static void set_name(struct irq_line *l, const struct an_event *ev)
+{
+	const char *s;
+	size_t len;
+	if (l->soft || l->name[0] || !kv_str(ev->ev, ev->cls, KS_IRQ_NAME, &s, &len))
+		return;
+	if (len >= sizeof(l->name))
+		len = sizeof(l->name) - 1;
+	memcpy(l->name, s, len);
+	l->name[len] = '\0';
+}
+
+/* The line an entry counts in, its periods updated; NOT_COUNTED if filtered out. */
+static size_t count_entry(struct irq_analysis *a, const struct an_event *ev, bool soft, int64_t irq)
+{
+	if (!an_task_selected(a->e, ev->tid))
+		return NOT_COUNTED;
+	size_t li = line_of(a, soft, ev->cpu, irq);
+	if (li == NOT_COUNTED)
+		return li;
+	set_name(&a->lines[li], ev);
+	add_period(&a->lines[li], ev->ts);
+	if (a->all_cpus) { /* the periods between entries on any CPU */
+		size_t ai = line_of(a, soft, -1, irq);
+		if (ai != NOT_COUNTED)
+			add_period(&a->lines[ai], ev->ts);
+	}
+	return li;
+}
+
 static void entry(struct irq_analysis *a, const struct an_event *ev, bool soft, int slot)
 {
 	int64_t irq;
 	struct cpu_state *c = cpu_of(a, ev->cpu);
 	if (!c || !an_cpu_selected(a->e, ev->cpu) || !kv_int(ev->ev, ev->cls, slot, &irq))
 		return;
-	size_t li;
-	struct irq_line *l = line_of(a, soft, ev->cpu, irq, &li);
-	if (!l)
-		return;
-	if (!soft && !l->name[0]) {
-		const char *s;
-		size_t len;
-		if (kv_str(ev->ev, ev->cls, KS_IRQ_NAME, &s, &len)) {
-			if (len >= sizeof(l->name))
-				len = sizeof(l->name) - 1;
-			memcpy(l->name, s, len);
-			l->name[len] = '\0';
-		}
-	}
-	if (l->last_entry >= 0 && ev->ts > l->last_entry) {
-		double p = (double) (ev->ts - l->last_entry);
-		welford_add(&l->period, p);
-		welford_add(&l->freq, 1e9 / p);
-	}
-	l->last_entry = ev->ts;
+	size_t li = count_entry(a, ev, soft, irq);
 	struct running *st = soft ? c->soft : c->hard;
 	int *n = soft ? &c->nsoft : &c->nhard;
 	if (*n == MAX_DEPTH) { /* deeper than any kernel nests: the oldest is lost */
@@ -152,9 +202,9 @@ static void leave(struct irq_analysis *a, const struct an_event *ev, bool soft, 
 		return;
 	}
 	a->t.broken += (uint64_t) (*n - 1 - k); /* entries above it never exited */
-	struct irq_line *l = &a->lines[st[k].line];
 	int64_t d = ev->ts - st[k].start;
-	if (d >= 0) {
+	if (st[k].line != NOT_COUNTED && d >= 0) {
+		struct irq_line *l = &a->lines[st[k].line];
 		welford_add(&l->duration, (double) d);
 		l->hist[log2_bucket(d)]++;
 	}
@@ -193,8 +243,9 @@ static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 		a->t.broken += (uint64_t) (s->nhard + s->nsoft);
 		s->nhard = s->nsoft = 0;
 	}
+	/* periods restart on that CPU, and on all-CPU lines (a lost entry shortens none) */
 	for (size_t i = 0; i < a->n; i++)
-		if (cpu < 0 || a->lines[i].cpu == cpu)
+		if (cpu < 0 || a->lines[i].cpu == cpu || a->lines[i].cpu < 0)
 			a->lines[i].last_entry = -1;
 }
 
@@ -215,14 +266,62 @@ struct irq_analysis *irq_analysis_new(struct an_engine *e)
 	return a;
 }
 
+void irq_analysis_all_cpus(struct irq_analysis *a)
+{
+	a->all_cpus = true;
+}
+
 void irq_analysis_free(struct irq_analysis *a)
 {
 	if (!a)
 		return;
 	free(a->lines);
 	free(a->cpus);
-	free(a->map);
+	free(a->slots);
 	free(a);
+}
+
+/* Chan, Golub and LeVeque's pairwise combination: b's values added to a, as if one pass. */
+static void welford_merge(struct welford *a, const struct welford *b)
+{
+	if (!b->n)
+		return;
+	if (!a->n) {
+		*a = *b;
+		return;
+	}
+	double n = (double) (a->n + b->n), d = b->mean - a->mean;
+	a->mean += d * (double) b->n / n;
+	a->m2 += b->m2 + d * d * (double) a->n * (double) b->n / n;
+	a->sum += b->sum;
+	a->min = b->min < a->min ? b->min : a->min;
+	a->max = b->max > a->max ? b->max : a->max;
+	a->n += b->n;
+}
+
+/* Fold each CPU's durations into its all-CPU line, then keep only those. */
+static void merge_cpus(struct irq_analysis *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		struct irq_line *l = &a->lines[i];
+		if (l->cpu < 0)
+			continue;
+		size_t ai = line_of(a, l->soft, -1, l->irq);
+		if (ai == NOT_COUNTED)
+			continue;
+		l = &a->lines[i]; /* line_of may have moved the table */
+		struct irq_line *all = &a->lines[ai];
+		welford_merge(&all->duration, &l->duration);
+		for (int b = 0; b < IRQ_HIST_BUCKETS; b++)
+			all->hist[b] += l->hist[b];
+		if (!all->name[0])
+			memcpy(all->name, l->name, sizeof(all->name));
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->lines[i].cpu < 0)
+			a->lines[k++] = a->lines[i];
+	a->n = k;
 }
 
 static int line_cmp(const void *x, const void *y)
@@ -237,16 +336,22 @@ static int line_cmp(const void *x, const void *y)
 
 size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines)
 {
-	/* runs still open at the end never finished */
-	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
-		struct cpu_state *s = &a->cpus[k];
-		a->t.unfinished += (uint64_t) (s->nhard + s->nsoft);
-		s->nhard = s->nsoft = 0;
+	if (!a->finished) {
+		/* runs still open at the end never finished */
+		for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
+			struct cpu_state *s = &a->cpus[k];
+			a->t.unfinished += (uint64_t) (s->nhard + s->nsoft);
+			s->nhard = s->nsoft = 0;
+		}
+		if (a->all_cpus)
+			merge_cpus(a);
+		if (a->n > 1)
+			qsort(a->lines, a->n, sizeof(*a->lines), line_cmp);
+		free(a->slots); /* the indices no longer hold */
+		a->slots = NULL;
+		a->nslots = 0;
+		a->finished = true;
 	}
-	if (a->n > 1)
-		qsort(a->lines, a->n, sizeof(*a->lines), line_cmp);
-	free(a->map); /* the indices no longer hold */
-	a->map = NULL;
 	*lines = a->lines;
 	return a->n;
 }
@@ -254,4 +359,9 @@ size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines)
 const struct irq_totals *irq_analysis_totals(const struct irq_analysis *a)
 {
 	return &a->t;
+}
+
+bool irq_analysis_oom(const struct irq_analysis *a)
+{
+	return a->oom;
 }

@@ -11,6 +11,10 @@
  * an entry without its exit at the end of the trace as unfinished; events lost on a CPU
  * drop the runs in progress there and restart its periods (counted as broken), so a loss
  * never makes a long run or a long period out of two halves.
+ *
+ * Filters: --cpu keeps the CPUs asked for; the task filters (pid, tid, name) keep the runs
+ * whose entry interrupted a selected task (the task then current on that CPU). Lines are
+ * found through a hash table on (kind, CPU, number): O(1) per event whatever the machine.
  */
 #ifndef ANALYSIS_IRQ_H
 #define ANALYSIS_IRQ_H
@@ -25,7 +29,7 @@
 
 struct irq_line {
 	bool soft;
-	int64_t cpu, irq;        /* irq: the IRQ number or the softirq vector */
+	int64_t cpu, irq;        /* cpu -1: all CPUs; irq: the IRQ number or softirq vector */
 	char name[32];           /* the handler's name (hard), or the vector's (soft) */
 	struct welford duration; /* ns */
 	struct welford period;   /* ns between successive entries */
@@ -43,9 +47,14 @@ struct irq_analysis;
 /* Hooks itself to the engine; run the engine, then read the lines. */
 struct irq_analysis *irq_analysis_new(struct an_engine *e);
 void irq_analysis_free(struct irq_analysis *a);
+/* Before the run: one line per IRQ and per vector for all CPUs together (cpu -1), as
+ * lttng-irqstats shows them: durations merged exactly, periods between entries on any CPU. */
+void irq_analysis_all_cpus(struct irq_analysis *a);
 /* The lines, sorted by kind (hard first), CPU, number; totals. Call after the run. */
 size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines);
 const struct irq_totals *irq_analysis_totals(const struct irq_analysis *a);
+/* Whether memory ran out during the run (some runs were not counted). */
+bool irq_analysis_oom(const struct irq_analysis *a);
 const char *irq_softirq_name(int64_t vec);
 
 #endif

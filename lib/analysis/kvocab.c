@@ -50,6 +50,7 @@ static const struct kind_def defs[] = {
     {KEV_BLOCK_COMPLETE,
      {"block_rq_complete"},
      {{"dev"}, {"sector"}, {"nr_sector"}, {"error", "errors"}, {"rwbs"}}},
+    {KEV_BLOCK_DEVICE, {"lttng_statedump_block_device"}, {{"dev"}, {"diskname"}}},
 };
 
 static const char *const hints[KEV_COUNT] = {

@@ -43,7 +43,8 @@ enum kev {
 	KEV_BLOCK_INSERT,   /* DEV SECTOR NR_SECTOR BYTES RWBS */
 	KEV_BLOCK_ISSUE,    /* DEV SECTOR NR_SECTOR BYTES RWBS */
 	KEV_BLOCK_COMPLETE, /* DEV SECTOR NR_SECTOR ERROR RWBS */
-	KEV_COUNT
+	KEV_BLOCK_DEVICE,   /* DEV DISKNAME (lttng_statedump_block_device) */
+	KEV_COUNT /* new kinds go before this, and into include/spoor/plugin.h (same order) */
 };
 
 /* Slots: the fields a kind uses, by meaning. */
@@ -86,6 +87,7 @@ enum kslot {
 	KS_BYTES,
 	KS_RWBS,
 	KS_ERROR = 3,
+	KS_DISKNAME = 1,
 	KSLOTS = 8
 };
 

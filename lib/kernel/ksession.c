@@ -18,6 +18,7 @@
 #include "kclass.h"
 #include "kcpu.h"
 #include "ksession.h"
+#include "partitions.h"
 #include "record/clock.h"
 #include "select.h"
 #include "spoor/spoor.h"
@@ -312,6 +313,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	}
 	if ((rc = write_metadata(k, clock, err, errlen)))
 		return rc;
+	partitions_write(k->dir); /* device names for spoor disk; without them, major:minor */
 	for (size_t i = 0; i < k->events.n; i++) {
 		const struct kevent_ref *r = &k->events.v[i];
 		if (!strcmp(r->system, "ftrace"))

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd-sched.c: `spoor sched TRACE...`: CPU time, waits and wake-up latencies per thread,
+ * process and CPU, or each task's state changes (lib/analysis/sched.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis-cli.h"
+#include "analysis/sched.h"
+#include "command.h"
+
+enum { OPT_WORST = AN_OPT_COMMON, OPT_TIMELINE };
+
+static const struct cmd_option sched_options[] = {
+    AN_COMMON_OPTIONS,
+    [OPT_WORST] = {"worst", 'w', "N", "list the N worst wake-up latencies (default 10)"},
+    [OPT_TIMELINE] = {"timeline", 0, NULL,
+                      "print each task's state changes in time order instead of the tables"},
+    {NULL, 0, NULL, NULL},
+};
+
+struct sched_opts {
+	long worst;
+	bool timeline;
+	bool json;
+	const struct an_engine *e;
+	const struct sched_analysis *a;
+	size_t lines;
+};
+
+static int own_option(int row, const char *arg, void *data)
+{
+	struct sched_opts *o = data;
+	char *end;
+	switch (row) {
+	case OPT_WORST:
+		errno = 0;
+		o->worst = strtol(arg, &end, 10);
+		if (!errno && end != arg && !*end && o->worst >= 0 && o->worst <= 1000000)
+			return 0;
+		fprintf(stderr, "spoor sched: invalid --worst '%s' (0 to 1000000)\n", arg);
+		return 2;
+	case OPT_TIMELINE: o->timeline = true; return 0;
+	default: return 2;
+	}
+}
+
+static const char *state_name(const struct sched_analysis *a, enum sched_state s,
+                              int64_t prev_state, char buf[32])
+{
+	static const char *const names[] = {"unknown", "running", "runnable", "blocked", "dead"};
+	char letters[16];
+	if (s != SCHED_BLOCKED)
+		return names[s];
+	snprintf(buf, 32, "blocked(%s)", sched_analysis_state_letters(a, prev_state, letters));
+	return buf;
+}
+
+static void print_change(void *data, const struct sched_change *c)
+{
+	struct sched_opts *o = data;
+	const char *comm = an_task_comm(o->e, c->tid);
+	char b1[32], b2[32];
+	const char *from = state_name(o->a, c->from, c->prev_state, b1);
+	const char *to = state_name(o->a, c->to, c->prev_state, b2);
+	if (o->json)
+		printf("%s\n {\"ts\": %lld, \"tid\": %lld, \"comm\": \"%s\", \"from\": \"%s\", "
+		       "\"to\": \"%s\", \"cpu\": %lld}",
+		       o->lines ? "," : "", (long long) c->ts, (long long) c->tid, comm ? comm : "",
+		       from, to, (long long) c->cpu);
+	else
+		printf("%lld.%09lld %7lld %-16s %-14s -> %-14s cpu %lld\n",
+		       (long long) (c->ts / 1000000000), (long long) (c->ts % 1000000000),
+		       (long long) c->tid, comm ? comm : "?", from, to, (long long) c->cpu);
+	o->lines++;
+}
+
+static double ms(int64_t ns)
+{
+	return (double) ns / 1e6;
+}
+
+static void print_latency(const struct welford *w)
+{
+	if (!w->n)
+		printf(" %8s %9s %9s %9s %9s\n", "0", "-", "-", "-", "-");
+	else
+		printf(" %8llu %9.3f %9.3f %9.3f %9.3f\n", (unsigned long long) w->n, w->min / 1e3,
+		       w->mean / 1e3, w->max / 1e3, welford_stddev(w) / 1e3);
+}
+
+static void print_tables(struct sched_analysis *a, const struct an_engine *e, double span)
+{
+	const struct sched_thread *t;
+	const struct sched_proc *p;
+	const struct sched_cpu *c;
+	const struct sched_wake *w;
+	size_t nt = sched_analysis_threads(a, &t), np = sched_analysis_procs(a, &p);
+	size_t nc = sched_analysis_cpus(a, &c), nw = sched_analysis_worst(a, &w);
+	const char *head = "%11s %9s %11s %11s %8s %9s %9s %9s %9s\n";
+
+	printf("CPUs (span %.6f s)\n%4s %9s %11s %11s %11s %7s %9s\n", span, "cpu", "switches",
+	       "busy ms", "idle ms", "unknown ms", "util %", "lost");
+	for (size_t i = 0; i < nc; i++) {
+		int64_t known = c[i].busy_ns + c[i].idle_ns;
+		printf("%4lld %9llu %11.3f %11.3f %11.3f %7.2f %9llu\n", (long long) c[i].cpu,
+		       (unsigned long long) c[i].switches, ms(c[i].busy_ns), ms(c[i].idle_ns),
+		       ms(c[i].unknown_ns),
+		       known ? 100.0 * (double) c[i].busy_ns / (double) known : 0,
+		       (unsigned long long) c[i].lost);
+	}
+	printf("\nProcesses%43s wake-up latency (us)\n%7s %-16s %7s", "", "pid", "name", "threads");
+	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
+	       "stddev");
+	for (size_t i = 0; i < np; i++) {
+		const char *comm = an_task_comm(e, p[i].pid);
+		printf("%7lld %-16s %7llu %11.3f %9llu %11.3f %11.3f", (long long) p[i].pid,
+		       comm ? comm : "?", (unsigned long long) p[i].threads, ms(p[i].cpu_ns),
+		       (unsigned long long) p[i].switches, ms(p[i].wait_ns), ms(p[i].blocked_ns));
+		print_latency(&p[i].latency);
+	}
+	printf("\nThreads%45s wake-up latency (us)\n%7s %7s %-16s", "", "tid", "pid", "name");
+	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
+	       "stddev");
+	for (size_t i = 0; i < nt; i++) {
+		const char *comm = an_task_comm(e, t[i].tid);
+		printf("%7lld %7lld %-16s %11.3f %9llu %11.3f %11.3f", (long long) t[i].tid,
+		       (long long) an_task_pid(e, t[i].tid), comm ? comm : "?", ms(t[i].cpu_ns),
+		       (unsigned long long) t[i].switches, ms(t[i].wait_ns), ms(t[i].blocked_ns));
+		print_latency(&t[i].latency);
+	}
+	printf("\nWorst wake-up latencies\n%20s %20s %11s %7s %-16s %4s %7s\n", "woken", "run",
+	       "latency us", "tid", "name", "cpu", "waker");
+	for (size_t i = 0; i < nw; i++) {
+		const char *comm = an_task_comm(e, w[i].tid);
+		printf("%10lld.%09lld %10lld.%09lld %11.3f %7lld %-16s %4lld %7lld\n",
+		       (long long) (w[i].wake / 1000000000), (long long) (w[i].wake % 1000000000),
+		       (long long) (w[i].run / 1000000000), (long long) (w[i].run % 1000000000),
+		       (double) w[i].latency / 1e3, (long long) w[i].tid, comm ? comm : "?",
+		       (long long) w[i].cpu, (long long) w[i].waker);
+	}
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++)
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char) *s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	putchar('"');
+}
+
+static void json_latency(const struct welford *w)
+{
+	printf("\"latency\": {\"count\": %llu, \"min_ns\": %.0f, \"mean_ns\": %.3f, \"max_ns\": "
+	       "%.0f, \"stddev_ns\": %.3f}}",
+	       (unsigned long long) w->n, w->n ? w->min : 0, w->mean, w->n ? w->max : 0,
+	       welford_stddev(w));
+}
+
+static void print_json(struct sched_analysis *a, const struct an_engine *e, double span)
+{
+	const struct sched_thread *t;
+	const struct sched_proc *p;
+	const struct sched_cpu *c;
+	const struct sched_wake *w;
+	size_t nt = sched_analysis_threads(a, &t), np = sched_analysis_procs(a, &p);
+	size_t nc = sched_analysis_cpus(a, &c), nw = sched_analysis_worst(a, &w);
+	const struct sched_totals *s = sched_analysis_totals(a);
+	printf("{\"span_s\": %.9f, \"lost_events\": %llu, \"cut_intervals\": %llu, "
+	       "\"dropped_wakeups\": %llu, \"pending_wakeups\": %llu, \"unwoken\": %llu,\n"
+	       "\"cpus\": [",
+	       span, (unsigned long long) an_events_lost(e), (unsigned long long) s->cut_intervals,
+	       (unsigned long long) s->dropped_wakeups, (unsigned long long) s->pending_wakeups,
+	       (unsigned long long) s->unwoken);
+	for (size_t i = 0; i < nc; i++)
+		printf("%s\n {\"cpu\": %lld, \"switches\": %llu, \"busy_ns\": %lld, \"idle_ns\": "
+		       "%lld, "
+		       "\"unknown_ns\": %lld, \"lost\": %llu}",
+		       i ? "," : "", (long long) c[i].cpu, (unsigned long long) c[i].switches,
+		       (long long) c[i].busy_ns, (long long) c[i].idle_ns,
+		       (long long) c[i].unknown_ns, (unsigned long long) c[i].lost);
+	printf("],\n\"processes\": [");
+	for (size_t i = 0; i < np; i++) {
+		printf("%s\n {\"pid\": %lld, \"name\": ", i ? "," : "", (long long) p[i].pid);
+		json_str(an_task_comm(e, p[i].pid));
+		printf(
+		    ", \"threads\": %llu, \"cpu_ns\": %lld, \"switches\": %llu, \"wait_ns\": %lld, "
+		    "\"blocked_ns\": %lld, ",
+		    (unsigned long long) p[i].threads, (long long) p[i].cpu_ns,
+		    (unsigned long long) p[i].switches, (long long) p[i].wait_ns,
+		    (long long) p[i].blocked_ns);
+		json_latency(&p[i].latency);
+	}
+	printf("],\n\"threads\": [");
+	for (size_t i = 0; i < nt; i++) {
+		printf("%s\n {\"tid\": %lld, \"pid\": %lld, \"name\": ", i ? "," : "",
+		       (long long) t[i].tid, (long long) an_task_pid(e, t[i].tid));
+		json_str(an_task_comm(e, t[i].tid));
+		printf(", \"cpu_ns\": %lld, \"switches\": %llu, \"wait_ns\": %lld, \"blocked_ns\": "
+		       "%lld, ",
+		       (long long) t[i].cpu_ns, (unsigned long long) t[i].switches,
+		       (long long) t[i].wait_ns, (long long) t[i].blocked_ns);
+		json_latency(&t[i].latency);
+	}
+	printf("],\n\"worst\": [");
+	for (size_t i = 0; i < nw; i++)
+		printf("%s\n {\"latency_ns\": %lld, \"wake_ts\": %lld, \"run_ts\": %lld, \"tid\": "
+		       "%lld, \"cpu\": %lld, \"waker\": %lld}",
+		       i ? "," : "", (long long) w[i].latency, (long long) w[i].wake,
+		       (long long) w[i].run, (long long) w[i].tid, (long long) w[i].cpu,
+		       (long long) w[i].waker);
+	printf("\n]}\n");
+}
+
+static void print_notes(const struct sched_totals *s)
+{
+	if (s->cut_intervals || s->dropped_wakeups || s->pending_wakeups || s->unwoken)
+		printf("\nNot counted: %llu CPU intervals cut by lost events (unknown ms), %llu "
+		       "wake-ups dropped by lost events, %llu wake-ups still waiting at the end; "
+		       "%llu switch-ins of blocked threads without a wake-up in the trace\n",
+		       (unsigned long long) s->cut_intervals,
+		       (unsigned long long) s->dropped_wakeups,
+		       (unsigned long long) s->pending_wakeups, (unsigned long long) s->unwoken);
+}
+
+static int run_sched(const struct command *cmd, int argc, char **argv)
+{
+	struct an_cli c;
+	struct sched_opts o = {.worst = 10};
+	bool done;
+	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &o, &done);
+	if (rc || done)
+		goto out;
+	static const enum kev need[] = {KEV_SCHED_SWITCH};
+	if ((rc = an_cli_require(cmd, &c, need, 1)))
+		goto out;
+	struct sched_analysis *a = sched_analysis_new(c.e, (size_t) o.worst);
+	if (!a) {
+		rc = cmd_error(cmd, "out of memory");
+		goto out;
+	}
+	o.json = c.json;
+	o.e = c.e;
+	o.a = a;
+	if (o.timeline) {
+		sched_analysis_on_change(a, print_change, &o);
+		if (o.json)
+			printf("{\"timeline\": [");
+	}
+	if (!(rc = an_cli_run(cmd, &c))) {
+		int64_t b, e;
+		an_span(c.e, &b, &e);
+		double span = (double) (e - b) / 1e9;
+		if (o.timeline && o.json)
+			printf("\n]}\n");
+		else if (c.json)
+			print_json(a, c.e, span);
+		else if (!o.timeline) {
+			print_tables(a, c.e, span);
+			print_notes(sched_analysis_totals(a));
+		}
+	}
+	sched_analysis_free(a);
+out:
+	an_cli_free(&c);
+	return rc;
+}
+
+const struct command cmd_sched = {
+    .name = "sched",
+    .summary = "scheduling per thread, process and CPU: CPU time, waits, wake-up latencies",
+    .usage = "[options] TRACE...",
+    .options = sched_options,
+    .run = run_sched,
+};

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * idmap.h: a map from 64-bit keys (a tid, or two small numbers packed) to 32-bit values
+ * (indices into the caller's dense arrays): open addressing, linear probing, grows at half
+ * full, so a look-up is O(1) whatever the trace's size.
+ */
+#ifndef ANALYSIS_IDMAP_H
+#define ANALYSIS_IDMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct idmap_slot {
+	uint64_t key;
+	uint32_t val;
+	bool used;
+};
+
+struct idmap {
+	struct idmap_slot *tab;
+	size_t cap, used; /* cap: 0 or a power of two */
+};
+
+static inline size_t idmap_hash(uint64_t key, size_t cap)
+{
+	return (size_t) ((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
+
+/* The value of key, or NULL. */
+static inline uint32_t *idmap_find(const struct idmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	for (size_t i = idmap_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->tab[i].used)
+			return NULL;
+		if (m->tab[i].key == key)
+			return &m->tab[i].val;
+	}
+}
+
+/* Add key with val (key must be absent). 0 or -ENOMEM. */
+int idmap_add(struct idmap *m, uint64_t key, uint32_t val);
+void idmap_free(struct idmap *m);
+
+#endif

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: MIT */
+/* sched.c: scheduling statistics and state changes (see sched.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+#define MAX_CPUS 4096
+
+struct sched_analysis {
+	struct an_engine *e;
+	struct sched_thread *th; /* every thread seen; tid 0 (the idle tasks) never */
+	size_t nth, capth;
+	uint32_t *slots; /* open addressing: tid -> index + 1 */
+	size_t nslots;
+	struct sched_cpu *cpus; /* MAX_CPUS, by number */
+	bool *cpu_seen;
+	struct sched_wake *worst; /* a min-heap of the `nworst` largest */
+	size_t nworst, maxworst;
+	struct sched_totals t;
+	sched_change_fn change;
+	void *change_data;
+	bool oom, finished;
+	bool raw_states; /* kernels before 4.14 report prev_state raw (see runnable_state) */
+	/* the reports */
+	struct sched_thread *rth;
+	struct sched_proc *procs;
+	struct sched_cpu *rcpus;
+	size_t nrth, nprocs, nrcpus;
+};
+
+/* ---- threads by tid ---- */
+
+static size_t hash_tid(int64_t tid, size_t mask)
+{
+	return (size_t) (((uint64_t) tid * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+}
+
+static bool grow_slots(struct sched_analysis *a)
+{
+	size_t n = a->nslots ? 2 * a->nslots : 1024;
+	uint32_t *s = calloc(n, sizeof(*s));
+	if (!s)
+		return false;
+	for (size_t i = 0; i < a->nth; i++) {
+		size_t h = hash_tid(a->th[i].tid, n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (uint32_t) i + 1;
+	}
+	free(a->slots);
+	a->slots = s;
+	a->nslots = n;
+	return true;
+}
+
+static bool make_room(struct sched_analysis *a)
+{
+	if (a->nth == a->capth) {
+		size_t cap = a->capth ? 2 * a->capth : 256;
+		struct sched_thread *v = realloc(a->th, cap * sizeof(*v));
+		if (!v)
+			return false;
+		a->th = v;
+		a->capth = cap;
+	}
+	return 2 * (a->nth + 1) <= a->nslots || grow_slots(a); /* at most half full */
+}
+
+/* The thread's record, made on first sight. Pointers last until the next new thread. */
+static struct sched_thread *thread_of(struct sched_analysis *a, int64_t tid)
+{
+	if (tid <= 0)
+		return NULL;
+	size_t mask = a->nslots - 1, h = a->nslots ? hash_tid(tid, mask) : 0;
+	for (; a->nslots && a->slots[h]; h = (h + 1) & mask)
+		if (a->th[a->slots[h] - 1].tid == tid)
+			return &a->th[a->slots[h] - 1];
+	if (!make_room(a)) {
+		a->oom = true;
+		return NULL;
+	}
+	mask = a->nslots - 1;
+	for (h = hash_tid(tid, mask); a->slots[h]; h = (h + 1) & mask)
+		;
+	a->th[a->nth] =
+	    (struct sched_thread){.tid = tid, .cpu = -1, .wake = -1, .wake_cpu = -1, .waker = -1};
+	a->slots[h] = (uint32_t) ++a->nth;
+	return &a->th[a->nth - 1];
+}
+
+/* ---- helpers ---- */
+
+static struct sched_cpu *cpu_of(struct sched_analysis *a, int64_t cpu)
+{
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		return NULL;
+	if (!a->cpus) {
+		a->cpus = calloc(MAX_CPUS, sizeof(*a->cpus));
+		a->cpu_seen = calloc(MAX_CPUS, sizeof(*a->cpu_seen));
+		if (!a->cpus || !a->cpu_seen) {
+			a->oom = true;
+			return NULL;
+		}
+	}
+	if (!a->cpu_seen[cpu]) {
+		a->cpu_seen[cpu] = true;
+		a->cpus[cpu] = (struct sched_cpu){.cpu = cpu, .cur = -1};
+	}
+	return &a->cpus[cpu];
+}
+
+static void set_state(struct sched_analysis *a, struct sched_thread *t, enum sched_state to,
+                      int64_t ts, int64_t cpu)
+{
+	if (a->change && t->state != to && an_task_selected(a->e, t->tid) &&
+	    an_cpu_selected(a->e, cpu)) {
+		struct sched_change c = {ts, t->tid,       cpu, (enum sched_state) t->state,
+		                         to, t->prev_state};
+		a->change(a->change_data, &c);
+	}
+	t->state = (uint8_t) to;
+	t->since = ts;
+}
+
+static void heap_down(struct sched_wake *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && h[l].latency < h[m].latency)
+			m = l;
+		if (l + 1 < n && h[l + 1].latency < h[m].latency)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct sched_wake x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+		i = m;
+	}
+}
+
+static void keep_worst(struct sched_analysis *a, const struct sched_wake *w)
+{
+	if (!a->maxworst)
+		return;
+	if (a->nworst < a->maxworst) {
+		size_t i = a->nworst++;
+		a->worst[i] = *w;
+		while (i && a->worst[(i - 1) / 2].latency > a->worst[i].latency) {
+			struct sched_wake x = a->worst[i];
+			a->worst[i] = a->worst[(i - 1) / 2];
+			a->worst[(i - 1) / 2] = x;
+			i = (i - 1) / 2;
+		}
+	} else if (w->latency > a->worst[0].latency) {
+		a->worst[0] = *w;
+		heap_down(a->worst, a->nworst, 0);
+	}
+}
+
+/*
+ * Whether a switch-out leaves its task runnable (preempted or yielding). Kernels 4.14+ report
+ * prev_state as one bit per state (S D T t X Z P I: 0x1 to 0x80) and preemption as 0x100;
+ * older ones (LTTng 2.8's traces) the raw task state (S D T t X Z x K W P N: 0x1 to 0x400)
+ * and preemption as TASK_STATE_MAX (0x800 or 0x1000).
+ */
+static bool runnable_state(const struct sched_analysis *a, int64_t s)
+{
+	return (s & (a->raw_states ? 0x7ff : 0xff)) == 0;
+}
+
+/* Before 4.14 (kernel_release "MAJOR.MINOR..."), or unknown: the current encoding. */
+static bool raw_states(const struct spoor_reader *r)
+{
+	const char *rel =
+	    spoor_reader_trace_count(r) ? spoor_reader_trace_env(r, 0, "kernel_release") : NULL;
+	int major, minor;
+	if (!rel || sscanf(rel, "%d.%d", &major, &minor) != 2)
+		return false;
+	return major < 4 || (major == 4 && minor < 14);
+}
+
+/* ---- the hooks ---- */
+
+/* The interval [since, ts] on CPU c ends: give it to its task t (NULL: idle), or to
+ * nobody when a loss cut it. */
+static void close_interval(struct sched_analysis *a, struct sched_cpu *c, struct sched_thread *t,
+                           int64_t ts, bool sel)
+{
+	int64_t since = c->since, end;
+	if (c->known == 0) /* the first switch here: prev ran since the span's start */
+		an_span(a->e, &since, &end);
+	int64_t d = ts - since;
+	if (d < 0 || !sel)
+		return;
+	if (c->known == 2)
+		c->unknown_ns += d;
+	else if (!t)
+		c->idle_ns += d;
+	else {
+		c->busy_ns += d;
+		t->cpu_ns += d;
+	}
+}
+
+static void switch_out(struct sched_analysis *a, struct sched_thread *t, int64_t state, int64_t ts,
+                       int64_t cpu)
+{
+	t->prev_state = state;
+	t->cpu = cpu;
+	if (t->exiting)
+		set_state(a, t, SCHED_DEAD, ts, cpu);
+	else
+		set_state(a, t, runnable_state(a, state) ? SCHED_RUNNABLE : SCHED_BLOCKED, ts, cpu);
+}
+
+static void switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t ts, int64_t cpu,
+                      bool sel)
+{
+	if (sel) {
+		t->switches++;
+		if (t->state == SCHED_RUNNABLE)
+			t->wait_ns += ts - t->since;
+		else if (t->state == SCHED_BLOCKED) /* its wake-up was not in the trace */
+			a->t.unwoken++;
+		if (t->wake >= 0) {
+			struct sched_wake w = {ts - t->wake, t->wake, ts, t->tid, cpu, t->waker};
+			welford_add(&t->latency, (double) w.latency);
+			keep_worst(a, &w);
+		}
+	}
+	t->wake = -1;
+	t->cpu = cpu;
+	set_state(a, t, SCHED_RUNNING, ts, cpu);
+}
+
+static void on_switch(void *data, const struct an_event *ev)
+{
+	struct sched_analysis *a = data;
+	int64_t prev, next, state;
+	struct sched_cpu *c = cpu_of(a, ev->cpu);
+	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) ||
+	    !kv_int(ev->ev, ev->cls, KS_NEXT_TID, &next))
+		return;
+	if (!kv_int(ev->ev, ev->cls, KS_PREV_STATE, &state))
+		state = 0;
+	bool sel = an_cpu_selected(a->e, ev->cpu);
+	struct sched_thread *p = thread_of(a, prev);
+	close_interval(a, c, p, ev->ts, sel);
+	if (sel)
+		c->switches++;
+	if (p)
+		switch_out(a, p, state, ev->ts, ev->cpu);
+	struct sched_thread *n = thread_of(a, next); /* after p's last use: may move it */
+	if (n)
+		switch_in(a, n, ev->ts, ev->cpu, sel);
+	c->cur = next;
+	c->since = ev->ts;
+	c->known = 1;
+}
+
+static void on_wakeup(void *data, const struct an_event *ev)
+{
+	struct sched_analysis *a = data;
+	int64_t tid, target;
+	if (!kv_int(ev->ev, ev->cls, KS_TID, &tid))
+		return;
+	struct sched_thread *t = thread_of(a, tid);
+	/* a task on a CPU needs no wake-up; later wake-ups of a woken task change nothing */
+	if (!t || t->state == SCHED_RUNNING || t->wake >= 0)
+		return;
+	if (!kv_int(ev->ev, ev->cls, KS_TARGET_CPU, &target))
+		target = ev->cpu;
+	t->wake = ev->ts;
+	t->wake_cpu = target;
+	t->waker = ev->tid;
+	if (t->state == SCHED_BLOCKED && an_cpu_selected(a->e, ev->cpu))
+		t->blocked_ns += ev->ts - t->since;
+	if (t->state != SCHED_RUNNABLE)
+		set_state(a, t, SCHED_RUNNABLE, ev->ts, ev->cpu);
+}
+
+static void on_fork(void *data, const struct an_event *ev)
+{
+	struct sched_analysis *a = data;
+	int64_t child;
+	struct sched_thread *t;
+	if (kv_int(ev->ev, ev->cls, KS_CHILD_TID, &child) && (t = thread_of(a, child)) &&
+	    t->state == SCHED_UNKNOWN)
+		set_state(a, t, SCHED_RUNNABLE, ev->ts, ev->cpu); /* new tasks start runnable */
+}
+
+static void on_task_exit(void *data, const struct an_event *ev)
+{
+	struct sched_analysis *a = data;
+	int64_t tid;
+	struct sched_thread *t;
+	if (kv_int(ev->ev, ev->cls, KS_EXIT_TID, &tid) && (t = thread_of(a, tid)))
+		t->exiting = true;
+}
+
+/* Events lost on `cpu` (-1: somewhere): what ran there, and what may have, is unknown. */
+static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
+{
+	struct sched_analysis *a = data;
+	(void) ts;
+	a->t.lost_events += count;
+	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
+		if (!a->cpu_seen[k] || (cpu >= 0 && k != cpu))
+			continue;
+		a->cpus[k].lost += cpu >= 0 ? count : 0;
+		if (a->cpus[k].known == 1)
+			a->t.cut_intervals++;
+		if (a->cpus[k].known)
+			a->cpus[k].known = 2;
+	}
+	for (size_t i = 0; i < a->nth; i++) {
+		struct sched_thread *t = &a->th[i];
+		bool there = cpu < 0 || t->cpu == cpu || t->wake_cpu == cpu;
+		if (!there || t->state == SCHED_BLOCKED || t->state == SCHED_DEAD)
+			continue;
+		if (t->wake >= 0) {
+			a->t.dropped_wakeups++;
+			t->wake = -1;
+		}
+		t->state = SCHED_UNKNOWN;
+	}
+}
+
+struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst)
+{
+	struct sched_analysis *a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->e = e;
+	a->maxworst = worst;
+	a->raw_states = raw_states(an_reader(e));
+	if ((worst && !(a->worst = calloc(worst, sizeof(*a->worst)))) ||
+	    an_engine_on(e, KEV_SCHED_SWITCH, on_switch, a) ||
+	    an_engine_on(e, KEV_SCHED_WAKING, on_wakeup, a) ||
+	    an_engine_on(e, KEV_SCHED_WAKEUP, on_wakeup, a) ||
+	    an_engine_on(e, KEV_PROCESS_FORK, on_fork, a) ||
+	    an_engine_on(e, KEV_PROCESS_EXIT, on_task_exit, a)) {
+		sched_analysis_free(a);
+		return NULL;
+	}
+	an_engine_on_lost(e, on_lost, a);
+	return a;
+}
+
+void sched_analysis_free(struct sched_analysis *a)
+{
+	if (!a)
+		return;
+	free(a->th);
+	free(a->slots);
+	free(a->cpus);
+	free(a->cpu_seen);
+	free(a->worst);
+	free(a->rth);
+	free(a->procs);
+	free(a->rcpus);
+	free(a);
+}
+
+void sched_analysis_on_change(struct sched_analysis *a, sched_change_fn fn, void *data)
+{
+	a->change = fn;
+	a->change_data = data;
+}
+
+const struct sched_totals *sched_analysis_totals(const struct sched_analysis *a)
+{
+	return &a->t;
+}
+
+const char *sched_analysis_state_letters(const struct sched_analysis *a, int64_t s, char buf[16])
+{
+	const char *letters = a->raw_states ? "SDTtXZxKWPN" : "SDTtXZPI";
+	int64_t known = ((int64_t) 1 << strlen(letters)) - 1;
+	size_t n = 0;
+	for (int b = 0; letters[b]; b++)
+		if (s & ((int64_t) 1 << b))
+			buf[n++] = letters[b];
+	buf[n] = '\0';
+	if (s & ~known) /* the preempted flag, or bits this table does not know */
+		snprintf(buf + n, 16 - n, "%s%#llx", n ? "|" : "",
+		         (unsigned long long) (s & ~known));
+	if (!s)
+		strcpy(buf, "R");
+	return buf;
+}
+
+/* ---- the reports ---- */
+
+void sched_analysis_finish(struct sched_analysis *a)
+{
+	int64_t begin, end;
+	if (a->finished)
+		return;
+	a->finished = true;
+	an_span(a->e, &begin, &end);
+	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) /* what runs at the end runs to it */
+		if (a->cpu_seen[k] && a->cpus[k].known)
+			close_interval(a, &a->cpus[k], thread_of(a, a->cpus[k].cur), end,
+			               an_cpu_selected(a->e, k));
+	for (size_t i = 0; i < a->nth; i++) {
+		struct sched_thread *t = &a->th[i];
+		bool sel = t->cpu < 0 || an_cpu_selected(a->e, t->cpu);
+		if (t->state == SCHED_RUNNABLE && sel)
+			t->wait_ns += end - t->since;
+		else if (t->state == SCHED_BLOCKED && sel)
+			t->blocked_ns += end - t->since;
+		if (t->wake >= 0)
+			a->t.pending_wakeups++;
+	}
+}
+
+static int by_cpu_time(const void *x, const void *y)
+{
+	const struct sched_thread *a = x, *b = y;
+	if (a->cpu_ns != b->cpu_ns)
+		return a->cpu_ns > b->cpu_ns ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+size_t sched_analysis_threads(struct sched_analysis *a, const struct sched_thread **out)
+{
+	sched_analysis_finish(a);
+	if (!a->rth) {
+		a->rth = malloc((a->nth + 1) * sizeof(*a->rth));
+		for (size_t i = 0; a->rth && i < a->nth; i++)
+			if (an_task_selected(a->e, a->th[i].tid))
+				a->rth[a->nrth++] = a->th[i];
+		if (a->nrth > 1)
+			qsort(a->rth, a->nrth, sizeof(*a->rth), by_cpu_time);
+	}
+	*out = a->rth;
+	return a->nrth;
+}
+
+/* Two samples' statistics as one (Chan, Golub and LeVeque's pairwise update). */
+static void welford_merge(struct welford *w, const struct welford *o)
+{
+	if (!o->n)
+		return;
+	if (!w->n) {
+		*w = *o;
+		return;
+	}
+	double n = (double) (w->n + o->n), d = o->mean - w->mean;
+	w->m2 += o->m2 + d * d * (double) w->n * (double) o->n / n;
+	w->mean += d * (double) o->n / n;
+	w->sum += o->sum;
+	w->min = o->min < w->min ? o->min : w->min;
+	w->max = o->max > w->max ? o->max : w->max;
+	w->n += o->n;
+}
+
+static int by_pid(const void *x, const void *y)
+{
+	const struct sched_proc *a = x, *b = y;
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+static int by_proc_time(const void *x, const void *y)
+{
+	const struct sched_proc *a = x, *b = y;
+	if (a->cpu_ns != b->cpu_ns)
+		return a->cpu_ns > b->cpu_ns ? -1 : 1;
+	return by_pid(x, y);
+}
+
+size_t sched_analysis_procs(struct sched_analysis *a, const struct sched_proc **out)
+{
+	const struct sched_thread *t;
+	size_t n = sched_analysis_threads(a, &t);
+	if (!a->procs && (a->procs = malloc((n + 1) * sizeof(*a->procs)))) {
+		/* one line per thread with its pid, sorted, then the runs of one pid merged */
+		for (size_t i = 0; i < n; i++)
+			a->procs[i] = (struct sched_proc){an_task_pid(a->e, t[i].tid),
+			                                  1,
+			                                  t[i].switches,
+			                                  t[i].cpu_ns,
+			                                  t[i].wait_ns,
+			                                  t[i].blocked_ns,
+			                                  t[i].latency};
+		qsort(a->procs, n, sizeof(*a->procs), by_pid);
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct sched_proc *p =
+			    &a->procs[m - (m && a->procs[m - 1].pid == a->procs[i].pid)];
+			if (p == &a->procs[m]) {
+				a->procs[m++] = a->procs[i];
+				continue;
+			}
+			p->threads++;
+			p->switches += a->procs[i].switches;
+			p->cpu_ns += a->procs[i].cpu_ns;
+			p->wait_ns += a->procs[i].wait_ns;
+			p->blocked_ns += a->procs[i].blocked_ns;
+			welford_merge(&p->latency, &a->procs[i].latency);
+		}
+		qsort(a->procs, m, sizeof(*a->procs), by_proc_time);
+		a->nprocs = m;
+	}
+	*out = a->procs;
+	return a->nprocs;
+}
+
+size_t sched_analysis_cpus(struct sched_analysis *a, const struct sched_cpu **out)
+{
+	sched_analysis_finish(a);
+	if (!a->rcpus && a->cpus && (a->rcpus = malloc(MAX_CPUS * sizeof(*a->rcpus))))
+		for (int64_t k = 0; k < MAX_CPUS; k++)
+			if (a->cpu_seen[k] && an_cpu_selected(a->e, k))
+				a->rcpus[a->nrcpus++] = a->cpus[k];
+	*out = a->rcpus;
+	return a->nrcpus;
+}
+
+static int by_latency(const void *x, const void *y)
+{
+	const struct sched_wake *a = x, *b = y;
+	if (a->latency != b->latency)
+		return a->latency > b->latency ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+size_t sched_analysis_worst(struct sched_analysis *a, const struct sched_wake **out)
+{
+	sched_analysis_finish(a);
+	if (a->nworst > 1)
+		qsort(a->worst, a->nworst, sizeof(*a->worst), by_latency);
+	a->maxworst = 0; /* no longer a heap */
+	*out = a->worst;
+	return a->nworst;
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* syscall-names.h: names of x86-64 system calls and of errno values, as traces show them. */
+#ifndef ANALYSIS_SYSCALL_NAMES_H
+#define ANALYSIS_SYSCALL_NAMES_H
+
+#include <stdint.h>
+
+/* The call's name ("read"), or NULL for a number the table lacks. */
+const char *sc_x86_64_name(int64_t id);
+/* An errno's symbolic name ("ENOENT"), kernel-internal ones included ("ERESTARTSYS"), or
+ * NULL. */
+const char *sc_errno_name(int64_t err);
+
+#endif

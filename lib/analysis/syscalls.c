@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: MIT */
+/* syscalls.c: system call statistics (see syscalls.h). */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+#include "syscall-names.h"
+#include "syscalls.h"
+
+#define RAW_IDS 1024 /* raw call numbers cached in an array; others go through names */
+
+enum { CALL_NONE = -1, CALL_RAW = -2, CALL_UNRESOLVED = -3 };
+enum { F_NORETURN = 1, F_FORKS = 2 };
+
+struct thread {
+	int64_t tid, start;
+	int32_t call;  /* the open call, -1: none */
+	int32_t group; /* -1: not yet resolved */
+	int64_t cpu;   /* where it was last seen */
+};
+
+struct stat_rec {
+	uint32_t group;
+	struct sc_stat s;
+};
+
+#define GROW(a, n, cap, oom)                                                                       \
+	((n) < (cap) || grow((void **) &(a), &(cap), sizeof(*(a))) ? true : ((oom) = true, false))
+
+struct sc_analysis {
+	struct an_engine *e;
+	struct sc_options o;
+	int32_t *class_call; /* per event class */
+	size_t nclasses;
+	int32_t raw_call[RAW_IDS];
+	struct sc_call *calls;
+	uint8_t *flags;
+	size_t ncalls, capcalls;
+	struct idmap call_by_hash;
+	struct thread *threads;
+	size_t nthreads, capthreads;
+	struct idmap thread_by_tid;
+	struct sc_group *groups;
+	size_t ngroups, capgroups;
+	struct idmap group_by_id;
+	struct stat_rec *recs;
+	size_t nrecs, caprecs;
+	struct idmap rec_by_key; /* group << 32 | call */
+	struct sc_errno *errs;
+	size_t nerrs, caperrs;
+	struct idmap err_by_key; /* call << 16 | errno */
+	struct sc_stat *out;     /* the groups' stats, in order, after finish */
+	struct sc_totals t;
+	bool oom;
+};
+
+static bool grow(void **v, size_t *cap, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 64;
+	void *bigger = realloc(*v, n * size);
+	if (!bigger)
+		return false;
+	*v = bigger;
+	*cap = n;
+	return true;
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
+	return h;
+}
+
+static bool selected_name(const struct sc_options *o, const char *name)
+{
+	for (size_t i = 0; i < o->ncalls; i++)
+		if (!fnmatch(o->calls[i], name, 0))
+			return true;
+	return !o->ncalls;
+}
+
+static bool in_names(const char *name, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(name, *names))
+			return true;
+	return false;
+}
+
+/* Calls that never return to their caller: exit ends the thread, and rt_sigreturn's exit
+ * is not traced (it sets the saved call number to -1, which the exit tracepoint skips).
+ * Calls whose new thread returns too, with 0 and without an entry of its own. */
+static uint8_t call_flags(const char *name)
+{
+	static const char *const noreturn[] = {"exit", "exit_group", "rt_sigreturn", "sigreturn",
+	                                       NULL};
+	static const char *const forks[] = {"clone", "clone3", "fork", "vfork", NULL};
+	return (uint8_t) ((in_names(name, noreturn) ? F_NORETURN : 0) |
+	                  (in_names(name, forks) ? F_FORKS : 0));
+}
+
+/* The call's index by name, added on first sight (once per class or raw number). */
+static int32_t intern(struct sc_analysis *a, const char *name)
+{
+	uint64_t h = name_hash(name);
+	uint32_t *v = idmap_find(&a->call_by_hash, h);
+	if (v && !strncmp(a->calls[*v].name, name, SC_NAME_MAX - 1))
+		return (int32_t) *v;
+	for (size_t i = 0; v && i < a->ncalls; i++) /* a 64-bit hash collision: never seen */
+		if (!strncmp(a->calls[i].name, name, SC_NAME_MAX - 1))
+			return (int32_t) i;
+	if (!GROW(a->calls, a->ncalls, a->capcalls, a->oom))
+		return CALL_NONE;
+	size_t cap = a->capcalls;
+	uint8_t *flags = realloc(a->flags, cap);
+	if (!flags) {
+		a->oom = true;
+		return CALL_NONE;
+	}
+	a->flags = flags;
+	if (!v && idmap_add(&a->call_by_hash, h, (uint32_t) a->ncalls)) {
+		a->oom = true;
+		return CALL_NONE;
+	}
+	struct sc_call *c = &a->calls[a->ncalls];
+	*c = (struct sc_call){.selected = selected_name(&a->o, name)};
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	a->flags[a->ncalls] = call_flags(name);
+	return (int32_t) a->ncalls++;
+}
+
+static int32_t raw_call(struct sc_analysis *a, int64_t id)
+{
+	if (id >= 0 && id < RAW_IDS && a->raw_call[id] != CALL_UNRESOLVED)
+		return a->raw_call[id];
+	const char *name = sc_x86_64_name(id);
+	char buf[32];
+	if (!name) {
+		snprintf(buf, sizeof(buf), "syscall %lld", (long long) id);
+		name = buf;
+	}
+	int32_t c = intern(a, name);
+	if (id >= 0 && id < RAW_IDS)
+		a->raw_call[id] = c;
+	return c;
+}
+
+/* The event's call: per-name events by their class, raw ones by their number (id_slot);
+ * CALL_RAW for a raw exit without a number (it closes whatever call is open). */
+static int32_t call_of(struct sc_analysis *a, const struct an_event *ev, int id_slot)
+{
+	size_t k = spoor_event_class_index(spoor_event_class(ev->ev));
+	if (k >= a->nclasses)
+		return CALL_NONE;
+	int32_t c = a->class_call[k];
+	if (c == CALL_UNRESOLVED)
+		c = a->class_call[k] = ev->cls->syscall ? intern(a, ev->cls->syscall) : CALL_RAW;
+	if (c != CALL_RAW)
+		return c;
+	int64_t id;
+	return kv_int(ev->ev, ev->cls, id_slot, &id) ? raw_call(a, id) : CALL_RAW;
+}
+
+static struct thread *thread_find(struct sc_analysis *a, int64_t tid)
+{
+	uint32_t *v = idmap_find(&a->thread_by_tid, (uint64_t) tid);
+	return v ? &a->threads[*v] : NULL;
+}
+
+static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
+{
+	struct thread *th = thread_find(a, tid);
+	if (th)
+		return th;
+	if (!GROW(a->threads, a->nthreads, a->capthreads, a->oom) ||
+	    idmap_add(&a->thread_by_tid, (uint64_t) tid, (uint32_t) a->nthreads)) {
+		a->oom = true;
+		return NULL;
+	}
+	th = &a->threads[a->nthreads++];
+	*th = (struct thread){.tid = tid, .call = -1, .group = -1, .cpu = -1};
+	return th;
+}
+
+static void copy_comm(char *dst, const char *comm)
+{
+	snprintf(dst, 16, "%s", comm ? comm : "");
+}
+
+static int32_t group_of(struct sc_analysis *a, struct thread *th)
+{
+	if (th->group >= 0)
+		return th->group;
+	int64_t pid = an_task_pid(a->e, th->tid);
+	int64_t id = a->o.per_thread ? th->tid : pid;
+	uint32_t *v = idmap_find(&a->group_by_id, (uint64_t) id);
+	if (v)
+		return th->group = (int32_t) *v;
+	if (!GROW(a->groups, a->ngroups, a->capgroups, a->oom) ||
+	    idmap_add(&a->group_by_id, (uint64_t) id, (uint32_t) a->ngroups)) {
+		a->oom = true;
+		return -1;
+	}
+	struct sc_group *g = &a->groups[a->ngroups];
+	*g = (struct sc_group){.id = id, .pid = pid};
+	copy_comm(g->comm, an_task_comm(a->e, th->tid));
+	return th->group = (int32_t) a->ngroups++;
+}
+
+static struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, int32_t call)
+{
+	int32_t g = group_of(a, th);
+	if (g < 0)
+		return NULL;
+	uint64_t key = (uint64_t) g << 32 | (uint32_t) call;
+	uint32_t *v = idmap_find(&a->rec_by_key, key);
+	if (v)
+		return &a->recs[*v].s;
+	if (!GROW(a->recs, a->nrecs, a->caprecs, a->oom) ||
+	    idmap_add(&a->rec_by_key, key, (uint32_t) a->nrecs)) {
+		a->oom = true;
+		return NULL;
+	}
+	struct stat_rec *r = &a->recs[a->nrecs++];
+	*r = (struct stat_rec){.group = (uint32_t) g, .s = {.call = (uint32_t) call}};
+	return &r->s;
+}
+
+/* An entry that will never complete: counted under its call, and in one of the totals. */
+static void no_exit(struct sc_analysis *a, struct thread *th, uint64_t *why)
+{
+	struct sc_stat *s = stat_of(a, th, th->call);
+	if (s)
+		s->noexit++;
+	(*why)++;
+	th->call = -1;
+}
+
+static void count_errno(struct sc_analysis *a, int32_t call, int64_t err)
+{
+	uint64_t key = (uint64_t) call << 16 | (uint64_t) err;
+	uint32_t *v = idmap_find(&a->err_by_key, key);
+	if (v) {
+		a->errs[*v].count++;
+		return;
+	}
+	if (!GROW(a->errs, a->nerrs, a->caperrs, a->oom) ||
+	    idmap_add(&a->err_by_key, key, (uint32_t) a->nerrs)) {
+		a->oom = true;
+		return;
+	}
+	a->errs[a->nerrs++] = (struct sc_errno){(uint32_t) call, err, 1};
+}
+
+static bool task_selected(struct sc_analysis *a, const struct an_event *ev)
+{
+	return an_cpu_selected(a->e, ev->cpu) && an_task_selected(a->e, ev->tid);
+}
+
+static void on_entry(void *data, const struct an_event *ev)
+{
+	struct sc_analysis *a = data;
+	int32_t c = call_of(a, ev, KS_SYSCALL_ID);
+	if (c < 0)
+		return;
+	if (ev->tid < 0) {
+		a->t.no_task++;
+		return;
+	}
+	if (!a->calls[c].selected || !task_selected(a, ev))
+		return;
+	struct thread *th = thread_get(a, ev->tid);
+	if (!th)
+		return;
+	th->cpu = ev->cpu;
+	if (th->call >= 0)
+		no_exit(a, th, &a->t.superseded);
+	th->call = c;
+	th->start = ev->ts;
+	if (a->flags[c] & F_NORETURN)
+		no_exit(a, th, &a->t.noreturn);
+}
+
+static void on_exit_event(void *data, const struct an_event *ev)
+{
+	struct sc_analysis *a = data;
+	int32_t c = call_of(a, ev, KS_SYSCALL_EXIT_ID);
+	if (c == CALL_NONE)
+		return;
+	if (ev->tid < 0) {
+		a->t.no_task++;
+		return;
+	}
+	int64_t ret = 0;
+	bool has_ret = kv_int(ev->ev, ev->cls, KS_SYSCALL_RET, &ret);
+	struct thread *th = thread_find(a, ev->tid);
+	if (!th || th->call < 0) {
+		if ((c >= 0 && !a->calls[c].selected) || !task_selected(a, ev))
+			return;
+		if (c >= 0 && (a->flags[c] & F_FORKS) && has_ret && ret == 0)
+			a->t.child_returns++;
+		else
+			a->t.unmatched++;
+		return;
+	}
+	if (c >= 0 && c != th->call) {
+		no_exit(a, th, &a->t.mismatched);
+		return;
+	}
+	c = th->call;
+	th->call = -1;
+	th->cpu = ev->cpu;
+	struct sc_stat *s = stat_of(a, th, c);
+	if (!s)
+		return;
+	welford_add(&s->dur, (double) (ev->ts >= th->start ? ev->ts - th->start : 0));
+	a->t.calls++;
+	if (has_ret && ret < 0 && ret > -4096) {
+		s->errors++;
+		count_errno(a, c, -ret);
+	}
+}
+
+/* A thread switched in elsewhere: a later loss there may hold its exit. */
+static void on_switch(void *data, const struct an_event *ev)
+{
+	struct sc_analysis *a = data;
+	int64_t next;
+	if (!kv_int(ev->ev, ev->cls, KS_NEXT_TID, &next))
+		return;
+	struct thread *th = thread_find(a, next);
+	if (th)
+		th->cpu = ev->cpu;
+}
+
+/* A thread that ends inside a call (killed) never returns from it; its tid may come back
+ * as another process's thread. */
+static void on_task_exit(void *data, const struct an_event *ev)
+{
+	struct sc_analysis *a = data;
+	int64_t tid;
+	if (!kv_int(ev->ev, ev->cls, KS_EXIT_TID, &tid))
+		tid = ev->tid;
+	struct thread *th = thread_find(a, tid);
+	if (!th)
+		return;
+	if (th->call >= 0)
+		no_exit(a, th, &a->t.unfinished);
+	th->group = -1;
+}
+
+static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
+{
+	struct sc_analysis *a = data;
+	(void) count;
+	(void) ts;
+	for (size_t i = 0; i < a->nthreads; i++) {
+		struct thread *th = &a->threads[i];
+		if (th->call >= 0 && (cpu < 0 || th->cpu == cpu))
+			no_exit(a, th, &a->t.dropped);
+	}
+}
+
+struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options *o)
+{
+	struct sc_analysis *a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->e = e;
+	if (o)
+		a->o = *o;
+	a->nclasses = spoor_reader_event_class_count(an_reader(e));
+	a->class_call = malloc((a->nclasses + 1) * sizeof(*a->class_call));
+	if (!a->class_call) {
+		free(a);
+		return NULL;
+	}
+	for (size_t i = 0; i < a->nclasses; i++)
+		a->class_call[i] = CALL_UNRESOLVED;
+	for (size_t i = 0; i < RAW_IDS; i++)
+		a->raw_call[i] = CALL_UNRESOLVED;
+	if (an_engine_on(e, KEV_SYSCALL_ENTRY, on_entry, a) ||
+	    an_engine_on(e, KEV_SYSCALL_EXIT, on_exit_event, a) ||
+	    an_engine_on(e, KEV_SCHED_SWITCH, on_switch, a) ||
+	    an_engine_on(e, KEV_PROCESS_EXIT, on_task_exit, a)) {
+		sc_analysis_free(a);
+		return NULL;
+	}
+	an_engine_on_lost(e, on_lost, a);
+	return a;
+}
+
+void sc_analysis_free(struct sc_analysis *a)
+{
+	if (!a)
+		return;
+	free(a->class_call);
+	free(a->calls);
+	free(a->flags);
+	free(a->threads);
+	free(a->groups);
+	free(a->recs);
+	free(a->errs);
+	free(a->out);
+	idmap_free(&a->call_by_hash);
+	idmap_free(&a->thread_by_tid);
+	idmap_free(&a->group_by_id);
+	idmap_free(&a->rec_by_key);
+	idmap_free(&a->err_by_key);
+	free(a);
+}
+
+/* Chan et al.'s pairwise combination of two Welford summaries. */
+static void welford_merge(struct welford *w, const struct welford *x)
+{
+	if (!x->n)
+		return;
+	if (!w->n) {
+		*w = *x;
+		return;
+	}
+	double n = (double) (w->n + x->n), d = x->mean - w->mean;
+	w->m2 += x->m2 + d * d * (double) w->n * (double) x->n / n;
+	w->mean += d * (double) x->n / n;
+	w->sum += x->sum;
+	w->min = x->min < w->min ? x->min : w->min;
+	w->max = x->max > w->max ? x->max : w->max;
+	w->n += x->n;
+}
+
+static void stat_merge(struct sc_stat *s, const struct sc_stat *x)
+{
+	welford_merge(&s->dur, &x->dur);
+	s->errors += x->errors;
+	s->noexit += x->noexit;
+}
+
+static int stat_order(const struct sc_stat *x, const struct sc_stat *y)
+{
+	if (x->dur.n != y->dur.n)
+		return x->dur.n > y->dur.n ? -1 : 1;
+	if (x->noexit != y->noexit)
+		return x->noexit > y->noexit ? -1 : 1;
+	return 0;
+}
+
+static int call_cmp(const void *p, const void *q, void *data)
+{
+	const struct sc_call *calls = data;
+	const struct sc_call *x = &calls[*(const uint32_t *) p], *y = &calls[*(const uint32_t *) q];
+	int o = stat_order(&x->all, &y->all);
+	return o ? o : strcmp(x->name, y->name);
+}
+
+static int group_cmp(const void *p, const void *q, void *data)
+{
+	const struct sc_group *groups = data;
+	const struct sc_group *x = &groups[*(const uint32_t *) p],
+	                      *y = &groups[*(const uint32_t *) q];
+	int o = stat_order(&x->total, &y->total);
+	return o ? o : (x->id > y->id) - (x->id < y->id);
+}
+
+static int rec_cmp(const void *p, const void *q)
+{
+	const struct stat_rec *x = p, *y = q;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	int o = stat_order(&x->s, &y->s);
+	return o ? o : (x->s.call > y->s.call) - (x->s.call < y->s.call);
+}
+
+static int err_cmp(const void *p, const void *q)
+{
+	const struct sc_errno *x = p, *y = q;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->call != y->call)
+		return x->call < y->call ? -1 : 1;
+	return (x->err > y->err) - (x->err < y->err);
+}
+
+/* Sort n elements of size `size` at base through an index order, and give each old index
+ * its new one (rank). */
+static int reorder(void *base, size_t n, size_t size,
+                   int (*cmp)(const void *, const void *, void *), uint32_t **rank)
+{
+	uint32_t *order = malloc((n + 1) * sizeof(*order));
+	char *copy = malloc(n * size + 1);
+	*rank = malloc((n + 1) * sizeof(**rank));
+	if (!order || !copy || !*rank) {
+		free(order);
+		free(copy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t) i;
+	qsort_r(order, n, sizeof(*order), cmp, base);
+	memcpy(copy, base, n * size);
+	for (size_t i = 0; i < n; i++) {
+		memcpy((char *) base + i * size, copy + (size_t) order[i] * size, size);
+		(*rank)[order[i]] = (uint32_t) i;
+	}
+	free(order);
+	free(copy);
+	return 0;
+}
+
+int sc_analysis_finish(struct sc_analysis *a)
+{
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (a->threads[i].call >= 0)
+			no_exit(a, &a->threads[i], &a->t.unfinished);
+	for (size_t i = 0; i < a->nrecs; i++) {
+		stat_merge(&a->calls[a->recs[i].s.call].all, &a->recs[i].s);
+		stat_merge(&a->groups[a->recs[i].group].total, &a->recs[i].s);
+	}
+	for (size_t i = 0; i < a->ngroups; i++) {
+		struct sc_group *g = &a->groups[i];
+		const char *comm = an_task_comm(a->e, a->o.per_thread ? g->id : g->pid);
+		if (comm)
+			copy_comm(g->comm, comm);
+	}
+	uint32_t *call_rank, *group_rank;
+	if (reorder(a->calls, a->ncalls, sizeof(*a->calls), call_cmp, &call_rank))
+		return -ENOMEM;
+	if (reorder(a->groups, a->ngroups, sizeof(*a->groups), group_cmp, &group_rank)) {
+		free(call_rank);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < a->nrecs; i++) {
+		a->recs[i].s.call = call_rank[a->recs[i].s.call];
+		a->recs[i].group = group_rank[a->recs[i].group];
+	}
+	for (size_t i = 0; i < a->nerrs; i++)
+		a->errs[i].call = call_rank[a->errs[i].call];
+	free(call_rank);
+	free(group_rank);
+	qsort(a->recs, a->nrecs, sizeof(*a->recs), rec_cmp);
+	qsort(a->errs, a->nerrs, sizeof(*a->errs), err_cmp);
+	if (!(a->out = malloc((a->nrecs + 1) * sizeof(*a->out))))
+		return -ENOMEM;
+	for (size_t i = 0; i < a->nrecs; i++) {
+		struct sc_group *g = &a->groups[a->recs[i].group];
+		if (!g->n)
+			g->first = i;
+		g->n++;
+		a->out[i] = a->recs[i].s;
+	}
+	return a->oom ? -ENOMEM : 0;
+}
+
+size_t sc_analysis_calls(const struct sc_analysis *a, const struct sc_call **calls)
+{
+	*calls = a->calls;
+	return a->ncalls;
+}
+
+size_t sc_analysis_groups(const struct sc_analysis *a, const struct sc_group **groups)
+{
+	*groups = a->groups;
+	return a->ngroups;
+}
+
+const struct sc_stat *sc_analysis_group_stats(const struct sc_analysis *a, const struct sc_group *g)
+{
+	return a->out + g->first;
+}
+
+size_t sc_analysis_errnos(const struct sc_analysis *a, const struct sc_errno **errs)
+{
+	*errs = a->errs;
+	return a->nerrs;
+}
+
+const struct sc_totals *sc_analysis_totals(const struct sc_analysis *a)
+{
+	return &a->t;
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""spoor sched on small synthetic kernel traces (tests/data/gen_kernel.py), in both naming
+styles, against numbers computed by hand (docs/analyses/sched.md explains the rules).
+Env: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+import gen_kernel  # noqa: E402
+
+SPOOR = os.environ["SPOOR"]
+BASE = gen_kernel.G.ns_since_epoch(0)  # ns since the epoch of cycle 0
+failed = 0
+A, B, C = 100, 101, 200  # A and B: threads of process 100 "alpha"; C: process "gamma"
+S, D = 1, 2
+
+
+def check(what, got, want):
+    global failed
+    ok = got == want
+    print("%s - %s: got %r, want %r" % ("ok" if ok else "FAIL", what, got, want))
+    failed += not ok
+
+
+class Trace:
+    """Events in one naming style: ftrace's (spoor) or lttng-modules'."""
+
+    def __init__(self, style):
+        self.style, self.evs = style, []
+        self.lt = style == "lttng"
+        self.preempt = 2048 if self.lt else 0x100  # the preempted flag of each era
+        self.cur = {}  # per CPU, the task on it (ftrace's common_pid)
+
+    def add(self, ts, cpu, name, fields):
+        if not self.lt:
+            fields["common_pid"] = self.cur.get(cpu, 0)
+        self.evs.append((ts, cpu, name, fields))
+
+    def switch(self, ts, cpu, prev, state, nxt):
+        k = "tid" if self.lt else "pid"
+        comm = {0: "swapper/%d" % cpu, A: "alpha", B: "alpha", C: "gamma"}
+        self.add(ts, cpu, "sched_switch", {
+            "prev_comm": comm[prev], "prev_" + k: prev, "prev_prio": 20, "prev_state": state,
+            "next_comm": comm[nxt], "next_" + k: nxt, "next_prio": 20})
+        self.cur[cpu] = nxt
+
+    def wake(self, ts, cpu, name, tid, target):
+        self.add(ts, cpu, name, {"comm": "x", "tid" if self.lt else "pid": tid, "prio": 20,
+                                 "target_cpu": target})
+
+    def dump(self, ts, tid, pid, name):
+        ev = "lttng_statedump_process_state" if self.lt else "statedump_process"
+        self.add(ts, 0, ev, {"tid": tid, "pid": pid, "ppid": 1, "name": name})
+
+    def write(self, d, losses=None):
+        return gen_kernel.write(d, self.evs, style=self.style, losses=losses)
+
+
+def main_trace(style):
+    """Two CPUs, 1000..20000 ns: preemption, blocking, two wake-up latencies (500, 400),
+    a wake-up pending at the end and a task still running at the end (no last switch)."""
+    t = Trace(style)
+    t.dump(1000, A, 100, "alpha")
+    t.dump(1000, B, 100, "alpha")
+    t.dump(1000, C, 200, "gamma")
+    t.switch(1500, 1, 0, 0, B)
+    t.switch(2000, 0, 0, 0, A)
+    t.switch(5000, 0, A, t.preempt, C)  # A preempted: runnable
+    t.switch(6000, 0, C, S, A)  # A waited 1000; C blocks
+    t.wake(7000, 1, "sched_waking", C, 1)  # latency starts here (C blocked 1000)
+    t.wake(7100, 1, "sched_wakeup", C, 1)  # a second wake-up changes nothing
+    t.switch(7500, 1, B, D, C)  # C: latency 500; B blocks (D)
+    t.switch(9000, 1, C, S, 0)
+    t.wake(10000, 0, "sched_wakeup", B, 0)  # B blocked 2500
+    t.switch(10400, 0, A, t.preempt, B)  # B: latency 400
+    t.switch(11000, 0, B, S, A)
+    t.wake(20000, 1, "sched_waking", C, 1)  # pending at the end; C blocked 11000
+    return t
+
+
+def lost_trace(style):
+    """Events lost on CPU 0 between 1000 and 6000: that interval is unknown, C's pending
+    wake-up aimed at CPU 0 is dropped."""
+    t = Trace(style)
+    t.switch(1000, 0, 0, 0, A)
+    t.switch(2000, 1, 0, 0, B)
+    t.wake(3000, 1, "sched_waking", C, 0)
+    t.switch(6000, 0, C, S, A)  # after the loss
+    t.switch(8000, 1, B, S, 0)
+    t.switch(9000, 0, A, S, 0)
+    return t
+
+
+def sched(d, *args):
+    p = subprocess.run([SPOOR, "sched", *args, d], capture_output=True, text=True)
+    if p.returncode:
+        print(p.stderr, file=sys.stderr)
+        return None
+    return json.loads(p.stdout)
+
+
+def by(doc, part, key):
+    return {x[key]: x for x in doc[part]}
+
+
+def test_main(tmp, style):
+    d = main_trace(style).write(os.path.join(tmp, "main-" + style))
+    doc = sched(d, "--json")
+    if not doc:
+        check(style + ": runs", False, True)
+        return
+    s = style + ": "
+    check(s + "span ns", round(doc["span_s"] * 1e9), 19000)
+    cpus = by(doc, "cpus", "cpu")
+    check(s + "cpu 0", [cpus[0][k] for k in ("switches", "busy_ns", "idle_ns", "unknown_ns")],
+          [5, 18000, 1000, 0])
+    check(s + "cpu 1", [cpus[1][k] for k in ("switches", "busy_ns", "idle_ns", "unknown_ns")],
+          [3, 7500, 11500, 0])
+    th = by(doc, "threads", "tid")
+    fields = ("cpu_ns", "switches", "wait_ns", "blocked_ns")
+    check(s + "A", [th[A][k] for k in fields], [16400, 3, 1600, 0])
+    check(s + "B", [th[B][k] for k in fields], [6600, 2, 400, 11500])
+    check(s + "C", [th[C][k] for k in fields], [2500, 2, 500, 12000])
+    lat = [(th[x]["latency"]["count"], th[x]["latency"]["max_ns"]) for x in (A, B, C)]
+    check(s + "latencies", lat, [(0, 0), (1, 400), (1, 500)])
+    check(s + "names", [th[x]["name"] for x in (A, B, C)], ["alpha", "alpha", "gamma"])
+    pr = by(doc, "processes", "pid")
+    check(s + "process 100", [pr[100][k] for k in ("threads",) + fields],
+          [2, 23000, 5, 2000, 11500])
+    lat = pr[100]["latency"]
+    check(s + "process 100 latency", (lat["count"], lat["min_ns"], lat["max_ns"]), (1, 400, 400))
+    check(s + "worst", [(w["latency_ns"], w["wake_ts"] - BASE, w["run_ts"] - BASE, w["tid"],
+                         w["cpu"], w["waker"]) for w in doc["worst"]],
+          [(500, 7000, 7500, C, 1, B), (400, 10000, 10400, B, 0, A)])
+    check(s + "pending wake-ups", doc["pending_wakeups"], 1)
+    one = sched(d, "--json", "--worst", "1")
+    check(s + "--worst 1", [w["latency_ns"] for w in one["worst"]], [500])
+    only = sched(d, "--json", "--pid", "100", "--cpu", "0")
+    check(s + "--pid 100 threads", sorted(by(only, "threads", "tid")), [A, B])
+    check(s + "--cpu 0", [c["cpu"] for c in only["cpus"]], [0])
+    check(s + "--cpu 0: B's CPU time there only", by(only, "threads", "tid")[B]["cpu_ns"], 600)
+    tl = sched(d, "--json", "--timeline", "--tid", str(C))["timeline"]
+    check(s + "timeline of C", [(x["ts"] - BASE, x["from"], x["to"], x["cpu"]) for x in tl], [
+        (5000, "unknown", "running", 0), (6000, "running", "blocked(S)", 0),
+        (7000, "blocked(S)", "runnable", 1), (7500, "runnable", "running", 1),
+        (9000, "running", "blocked(S)", 1), (20000, "blocked(S)", "runnable", 1)])
+    tl = sched(d, "--json", "--timeline", "--cpu", "1")["timeline"]
+    check(s + "timeline on cpu 1", {x["cpu"] for x in tl}, {1})
+    check(s + "timeline on cpu 1: B blocked in D",
+          [x["to"] for x in tl if x["tid"] == B and x["ts"] - BASE == 7500], ["blocked(D)"])
+    p = subprocess.run([SPOOR, "sched", "--timeline", "--comm", "gam*", d],
+                       capture_output=True, text=True)
+    check(s + "text timeline by name", (p.returncode, len(p.stdout.splitlines()),
+                                        "gamma" in p.stdout), (0, 6, True))
+
+
+def test_lost(tmp, style):
+    d = lost_trace(style).write(os.path.join(tmp, "lost-" + style), losses={0: [(1, 5)]})
+    doc = sched(d, "--json")
+    s = style + " lost: "
+    cpus = by(doc, "cpus", "cpu")
+    check(s + "cpu 0", [cpus[0][k] for k in ("busy_ns", "idle_ns", "unknown_ns", "lost")],
+          [3000, 0, 5000, 5])
+    check(s + "cpu 1", [cpus[1][k] for k in ("busy_ns", "idle_ns", "unknown_ns", "lost")],
+          [6000, 2000, 0, 0])
+    th = by(doc, "threads", "tid")
+    check(s + "A", [th[A][k] for k in ("cpu_ns", "switches", "wait_ns")], [3000, 2, 0])
+    check(s + "C", [th[C]["cpu_ns"], th[C]["latency"]["count"], th[C]["blocked_ns"]],
+          [0, 0, 3000])
+    check(s + "totals", [doc[k] for k in ("lost_events", "cut_intervals", "dropped_wakeups")],
+          [5, 1, 1])
+    p = subprocess.run([SPOOR, "sched", d], capture_output=True, text=True)
+    check(s + "reported", ("lost 5 events" in p.stderr, "cut by lost events" in p.stdout),
+          (True, True))
+
+
+def test_missing(tmp):
+    d = gen_kernel.write(os.path.join(tmp, "irq-only"), [
+        (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
+        (1500, 0, "irq_handler_exit", {"irq": 5, "ret": 1})])
+    p = subprocess.run([SPOOR, "sched", d], capture_output=True, text=True)
+    check("no sched events: the message", (p.returncode != 0, "spoor record -k sched" in p.stderr),
+          (True, True))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for style in ("ftrace", "lttng"):
+        test_main(tmp, style)
+        test_lost(tmp, style)
+    test_missing(tmp)
+print("%s" % ("all passed" if not failed else "%d failed" % failed))
+sys.exit(1 if failed else 0)

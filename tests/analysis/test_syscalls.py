@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""spoor syscalls on small synthetic kernel traces (tests/data/gen_kernel.py) whose figures
+are worked out by hand below: per-call durations and errors, per-process and per-thread
+tables, an exit without its entry, a new thread's return from clone, exit_group, an entry
+without its exit at the end, events lost mid-trace (with a thread that migrated away from
+the CPU of the loss), an exit of another call, raw sys_enter/sys_exit numbers, and every
+filter (--pid, --tid, --comm, --cpu, --syscall, --begin/--end, --top).
+
+Environment: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+import gen_kernel  # noqa: E402
+
+SPOOR = os.environ["SPOOR"]
+passed = failed = 0
+
+
+def check(what, ok):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - " + what)
+    else:
+        failed += 1
+        print("FAIL - " + what)
+
+
+def close(a, b, tol=1e-5):
+    return a is not None and abs(a - b) <= tol * max(1.0, abs(b))
+
+
+def run(*args):
+    return subprocess.run([SPOOR, "syscalls", *args], capture_output=True, text=True)
+
+
+def sc_json(*args):
+    p = run("--json", *args)
+    if p.returncode:
+        print(p.stderr, file=sys.stderr)
+        return None
+    return json.loads(p.stdout)
+
+
+def call(doc, name):
+    return next((x for x in (doc or {}).get("syscalls", []) if x["name"] == name), None)
+
+
+def group(doc, key, ident):
+    rows = (doc or {}).get("threads" if key == "tid" else "processes", [])
+    return next((x for x in rows if x[key] == ident), None)
+
+
+def sub(g, name):
+    return next((x for x in (g or {}).get("syscalls", []) if x["name"] == name), None)
+
+
+def stat_is(x, count, total, mn, mx, sd, errors=0, noexit=0):
+    return (x is not None and x["count"] == count and x["total_ns"] == total
+            and x["min_ns"] == mn and x["max_ns"] == mx and close(x["stddev_ns"], sd)
+            and close(x["mean_ns"], total / count if count else 0)
+            and x["errors"] == errors and x["no_exit"] == noexit)
+
+
+def E(ts, cpu, ev, pid=-1, **f):
+    return (ts, cpu, ev, dict(f, common_pid=pid))
+
+
+def dump(ts, tid, pid, name):
+    return (ts, 0, "statedump_process", {"tid": tid, "pid": pid, "ppid": 1, "name": name})
+
+
+# Trace A (ftrace names, the task from common_pid). Process 100 "app" has threads 100 and
+# 101; process 200 "other". Times in ns.
+#   read:   100: 1000-1500 (500, ret 10), 2000-2300 (300, -EAGAIN); 101: 1200-2200 (1000)
+#           count 3, total 1800, mean 600, deviations -100 -300 400:
+#           variance (1e4 + 9e4 + 16e4) / 2 = 130000, stddev 360.5551
+#   openat: 100: 3000-3900 (900, -ENOENT)
+#   write:  200: exit at 2500 without entry (unmatched); 3000-3100 (100);
+#           100: entry at 9000, no exit before the end (unfinished)
+#   exit_group: 200 at 4000 (never returns)
+#   clone:  201 returns 0 at 5000 without entry (a new thread's first event)
+#   close:  101: 6000-6050 (50)
+TRACE_A = [
+    dump(10, 100, 100, "app"), dump(11, 101, 100, "app"), dump(12, 200, 200, "other"),
+    E(1000, 0, "sys_enter_read", 100, fd=3), E(1500, 0, "sys_exit_read", 100, ret=10),
+    E(2000, 0, "sys_enter_read", 100, fd=3), E(2300, 0, "sys_exit_read", 100, ret=-11),
+    E(3000, 0, "sys_enter_openat", 100, dfd=-100), E(3900, 0, "sys_exit_openat", 100, ret=-2),
+    E(9000, 0, "sys_enter_write", 100, fd=1),
+    E(1200, 1, "sys_enter_read", 101, fd=4), E(2200, 1, "sys_exit_read", 101, ret=5),
+    E(2500, 1, "sys_exit_write", 200, ret=1),
+    E(3000, 1, "sys_enter_write", 200, fd=1), E(3100, 1, "sys_exit_write", 200, ret=1),
+    E(4000, 1, "sys_enter_exit_group", 200, error_code=0),
+    E(5000, 1, "sys_exit_clone", 201, ret=0),
+    E(6000, 1, "sys_enter_close", 101, fd=4), E(6050, 1, "sys_exit_close", 101, ret=0),
+]
+READ_SD = math.sqrt(130000)
+
+
+def test_basic(d):
+    doc = sc_json(d)
+    check("A: totals", doc and doc["calls"] == 6 and doc["unmatched_exits"] == 1
+          and doc["child_returns"] == 1 and doc["unfinished"] == 1 and doc["noreturn"] == 1
+          and doc["superseded"] == 0 and doc["mismatched"] == 0 and doc["dropped_by_loss"] == 0)
+    check("A: read 3 calls, 1800 ns, 300..1000, sd 360.555, 1 error",
+          stat_is(call(doc, "read"), 3, 1800, 300, 1000, READ_SD, errors=1))
+    check("A: read's errno EAGAIN", (call(doc, "read") or {}).get("errno") == {"EAGAIN": 1})
+    check("A: openat 900 ns, ENOENT", stat_is(call(doc, "openat"), 1, 900, 900, 900, 0, errors=1)
+          and call(doc, "openat")["errno"] == {"ENOENT": 1})
+    check("A: write 1 completed, 1 unfinished", stat_is(call(doc, "write"), 1, 100, 100, 100, 0,
+                                                         noexit=1))
+    check("A: exit_group never returns", stat_is(call(doc, "exit_group"), 0, 0, 0, 0, 0, noexit=1))
+    check("A: close 50 ns", stat_is(call(doc, "close"), 1, 50, 50, 50, 0))
+    check("A: calls by count", doc and doc["syscalls"][0]["name"] == "read")
+    p100, p200 = group(doc, "pid", 100), group(doc, "pid", 200)
+    check("A: process 100 'app': 5 calls, 2 errors, 2750 ns",
+          p100 and p100["name"] == "app" and p100["count"] == 5 and p100["errors"] == 2
+          and p100["total_ns"] == 2750 and p100["no_exit"] == 1)
+    check("A: process 100's read (both threads)",
+          stat_is(sub(p100, "read"), 3, 1800, 300, 1000, READ_SD, errors=1))
+    check("A: process 200 'other': write, exit_group",
+          p200 and p200["name"] == "other" and stat_is(sub(p200, "write"), 1, 100, 100, 100, 0)
+          and stat_is(sub(p200, "exit_group"), 0, 0, 0, 0, 0, noexit=1))
+    check("A: processes by count", doc and [g["pid"] for g in doc["processes"]] == [100, 200])
+
+    doc = sc_json("--per-thread", d)
+    t100, t101 = group(doc, "tid", 100), group(doc, "tid", 101)
+    check("A --per-thread: 100 read 2 (500, 300), openat",
+          t100 and t100["pid"] == 100 and stat_is(sub(t100, "read"), 2, 800, 300, 500,
+                                                  math.sqrt(20000), errors=1)
+          and stat_is(sub(t100, "openat"), 1, 900, 900, 900, 0, errors=1))
+    check("A --per-thread: 101 read 1000, close 50",
+          t101 and t101["pid"] == 100 and stat_is(sub(t101, "read"), 1, 1000, 1000, 1000, 0)
+          and stat_is(sub(t101, "close"), 1, 50, 50, 50, 0))
+
+    doc = sc_json("--pid", "200", d)
+    check("A --pid 200: its write and exit_group, its stray exit",
+          doc and doc["calls"] == 1 and doc["unmatched_exits"] == 1 and call(doc, "read") is None
+          and stat_is(call(doc, "write"), 1, 100, 100, 100, 0) and len(doc["processes"]) == 1)
+    doc = sc_json("--tid", "101", d)
+    check("A --tid 101: read 1000, close 50",
+          doc and doc["calls"] == 2 and stat_is(call(doc, "read"), 1, 1000, 1000, 1000, 0)
+          and stat_is(call(doc, "close"), 1, 50, 50, 50, 0) and doc["unmatched_exits"] == 0)
+    doc = sc_json("--comm", "ap*", d)
+    check("A --comm 'ap*': process 100 only",
+          doc and [g["pid"] for g in doc["processes"]] == [100] and doc["calls"] == 5)
+    doc = sc_json("--cpu", "1", d)
+    check("A --cpu 1: read, write, close; exit_group; stray exit and clone return",
+          doc and doc["calls"] == 3 and doc["unmatched_exits"] == 1 and doc["child_returns"] == 1
+          and doc["noreturn"] == 1 and stat_is(call(doc, "read"), 1, 1000, 1000, 1000, 0))
+    doc = sc_json("--syscall", "read", d)
+    check("A --syscall read", doc and [x["name"] for x in doc["syscalls"]] == ["read"]
+          and doc["calls"] == 3 and doc["unmatched_exits"] == 0 and doc["unfinished"] == 0)
+    doc = sc_json("-s", "open*", "--syscall", "clo?e", d)
+    check("A --syscall 'open*' --syscall 'clo?e'",
+          doc and sorted(x["name"] for x in doc["syscalls"]) == ["close", "openat"])
+    # ns since the epoch: the generator's clock starts at its offset
+    base = gen_kernel.gen_ctf.ns_since_epoch(0)
+    doc = sc_json("--begin", str(base + 2000), "--end", str(base + 3950), d)
+    check("A --begin/--end: calls inside the range; exits of earlier entries unmatched",
+          doc and doc["calls"] == 3 and doc["unmatched_exits"] == 2 and doc["unfinished"] == 0
+          and stat_is(call(doc, "read"), 1, 300, 300, 300, 0, errors=1)
+          and stat_is(call(doc, "write"), 1, 100, 100, 100, 0))
+    doc = sc_json("--top", "1", d)
+    check("A --top 1", doc and len(doc["syscalls"]) == 1 and len(doc["processes"]) == 1
+          and len(doc["processes"][0]["syscalls"]) == 1)
+    p = run(d)
+    check("A: text tables", p.returncode == 0 and "read" in p.stdout and "EAGAIN" in p.stdout
+          and "Process 100 app" in p.stdout and "unfinished" in p.stdout)
+
+
+# Trace B (LTTng names, the task from sched_switch). Process 300 "srv" (threads 300, 301),
+# process 400 "sleeper". 5 events are lost on CPU 0 just before its exit_poll at 3000.
+#   300: read 1000-1400 on CPU 0 (400); futex from 2000 on CPU 0, switched out at 2100,
+#        switched in on CPU 1 at 2500, exits at 3500 there: 1500, kept (last seen on 1)
+#   301: poll from 2200 on CPU 0: open at the loss there, dropped; its exit is unmatched
+#   400: nanosleep 1000-3700 on CPU 1 (2700); write entry at 4000 closed by a read exit at
+#        4100: an exit of another call (both dropped)
+COMMS = {0: "swapper", 300: "srv", 301: "srv", 400: "sleeper"}
+
+
+def SW(ts, cpu, prev, nxt):
+    return (ts, cpu, "sched_switch", {"prev_comm": COMMS[prev], "prev_tid": prev,
+                                      "prev_prio": 20, "prev_state": 1,
+                                      "next_comm": COMMS[nxt], "next_tid": nxt, "next_prio": 20})
+
+
+def L(ts, cpu, ev, **f):
+    return (ts, cpu, ev, f)
+
+
+def ldump(ts, tid, pid, name):
+    return L(ts, 0, "lttng_statedump_process_state", tid=tid, pid=pid, ppid=1, name=name)
+
+
+TRACE_B = [
+    ldump(10, 300, 300, "srv"), ldump(11, 301, 300, "srv"), ldump(12, 400, 400, "sleeper"),
+    SW(100, 0, 0, 300),
+    L(1000, 0, "syscall_entry_read", fd=3), L(1400, 0, "syscall_exit_read", ret=4),
+    L(2000, 0, "syscall_entry_futex", op=0),
+    SW(2100, 0, 300, 301),
+    L(2200, 0, "syscall_entry_poll", nfds=1),
+    L(3000, 0, "syscall_exit_poll", ret=1),  # index 9 on CPU 0: the loss is before it
+    SW(100, 1, 0, 400),
+    L(1000, 1, "syscall_entry_nanosleep", rqtp=0),
+    SW(2500, 1, 400, 300),
+    L(3500, 1, "syscall_exit_futex", ret=0),
+    SW(3600, 1, 300, 400),
+    L(3700, 1, "syscall_exit_nanosleep", ret=0),
+    L(4000, 1, "syscall_entry_write", fd=1), L(4100, 1, "syscall_exit_read", ret=0),
+]
+
+
+def test_lttng_loss(d):
+    p = run("--json", d)
+    doc = json.loads(p.stdout) if p.returncode == 0 else None
+    check("B: the loss is reported", doc and doc["lost_events"] == 5 and "lost" in p.stderr)
+    check("B: totals", doc and doc["calls"] == 3 and doc["dropped_by_loss"] == 1
+          and doc["unmatched_exits"] == 1 and doc["mismatched"] == 1 and doc["unfinished"] == 0)
+    check("B: read 400", stat_is(call(doc, "read"), 1, 400, 400, 400, 0))
+    check("B: futex across a migration, kept", stat_is(call(doc, "futex"), 1, 1500, 1500, 1500, 0))
+    check("B: poll cut by the loss", stat_is(call(doc, "poll"), 0, 0, 0, 0, 0, noexit=1))
+    check("B: nanosleep 2700", stat_is(call(doc, "nanosleep"), 1, 2700, 2700, 2700, 0))
+    check("B: write closed by a read exit: dropped", stat_is(call(doc, "write"), 0, 0, 0, 0, 0,
+                                                              noexit=1))
+    p300 = group(doc, "pid", 300)
+    check("B: process 300 'srv' from LTTng's state dump",
+          p300 and p300["name"] == "srv" and p300["count"] == 2 and p300["no_exit"] == 1)
+
+
+# Trace C: raw sys_enter/sys_exit (ftrace's raw_syscalls), x86-64 numbers.
+#   0 read 100-250 -EINTR; 9999 (no name) 300-400 -512 (ERESTARTSYS); 1 write 500-600
+TRACE_C = [
+    dump(10, 500, 500, "raw"),
+    E(100, 0, "sys_enter", 500, id=0), E(250, 0, "sys_exit", 500, id=0, ret=-4),
+    E(300, 0, "sys_enter", 500, id=9999), E(400, 0, "sys_exit", 500, id=9999, ret=-512),
+    E(500, 0, "sys_enter", 500, id=1), E(600, 0, "sys_exit", 500, id=1, ret=3),
+]
+
+
+def test_raw(d):
+    doc = sc_json(d)
+    check("C: raw numbers named", stat_is(call(doc, "read"), 1, 150, 150, 150, 0, errors=1)
+          and call(doc, "read")["errno"] == {"EINTR": 1}
+          and stat_is(call(doc, "write"), 1, 100, 100, 100, 0))
+    check("C: an unknown number, a kernel-internal errno",
+          stat_is(call(doc, "syscall 9999"), 1, 100, 100, 100, 0, errors=1)
+          and call(doc, "syscall 9999")["errno"] == {"ERESTARTSYS": 1})
+
+
+def test_no_syscalls(d):
+    p = run(d)
+    check("a trace without syscall events: says what to record",
+          p.returncode != 0 and "spoor record -k syscalls" in p.stderr)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        a = gen_kernel.write(os.path.join(tmp, "a"), TRACE_A, style="ftrace")
+        b = gen_kernel.write(os.path.join(tmp, "b"), TRACE_B, style="lttng", losses={0: [(9, 5)]})
+        c = gen_kernel.write(os.path.join(tmp, "c"), TRACE_C, style="ftrace")
+        n = gen_kernel.write(os.path.join(tmp, "n"), [
+            E(100, 0, "irq_handler_entry", irq=1, name="x"),
+            E(200, 0, "irq_handler_exit", irq=1, ret=1)], style="ftrace")
+        test_basic(a)
+        test_lttng_loss(b)
+        test_raw(c)
+        test_no_syscalls(n)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
