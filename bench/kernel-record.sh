@@ -89,18 +89,7 @@
 #   --keep                keep the work directory (traces, logs)
 # Environment: SPOOR (spoor binary, default build/spoor; copied first, as others may
 # rebuild build/ meanwhile), CC (compiler for pingpong, default cc).
-set -eu -o pipefail
-
-prog=kernel-record.sh
-die() {
-	echo "$prog: error: $*" >&2
-	exit 1
-}
-note() { echo "$prog: $*" >&2; }
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-doc=$top/docs/PERFORMANCE.md
+. "$(dirname "$0")/common.sh"
 section=kernel-record
 heading='## kernel-record: spoor record -k vs trace-cmd'
 

@@ -28,18 +28,7 @@
 # Environment: SPOOR (spoor binary, default build/spoor), BENCH_RUNS (N, 5),
 # BENCH_KEEP (keep the work directory with the JSON exports), BENCH_NO_HYPERFINE
 # (use the best-of-N loop even if hyperfine is installed).
-set -eu -o pipefail
-
-prog=reader.sh
-die() {
-	echo "$prog: error: $*" >&2
-	exit 1
-}
-note() { echo "$prog: $*" >&2; }
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-doc=$top/docs/PERFORMANCE.md
+. "$(dirname "$0")/common.sh"
 
 trace=
 update_doc=
@@ -285,12 +274,5 @@ report=$work/report.md
 cat "$report"
 
 if [ -n "$update_doc" ]; then
-	tmp=$(mktemp "$doc.XXXXXX")
-	awk -v b="<!-- $section:begin -->" -v e="<!-- $section:end -->" -v f="$report" '
-		$0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
-		$0 == e { skip = 0 }
-		!skip { print }' "$doc" >"$tmp"
-	chmod --reference="$doc" "$tmp"
-	mv "$tmp" "$doc"
-	note "updated section '$section' of $doc"
+	update_section "$report"
 fi

@@ -73,18 +73,7 @@
 # directory first and the spoor emitter is linked against (and run with) that
 # copy: other people rebuild build/ while this runs, and an emitter compiled
 # against one tracepoint.h must not load another build's library.
-set -eu -o pipefail
-
-prog=ust-emit.sh
-die() {
-	echo "$prog: error: $*" >&2
-	exit 1
-}
-note() { echo "$prog: $*" >&2; }
-
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-doc=$top/docs/PERFORMANCE.md
+. "$(dirname "$0")/common.sh"
 section=ust-emit
 heading='## User-space tracing: spoor vs LTTng-UST'
 

@@ -26,8 +26,11 @@ struct an_engine {
 	size_t nhooks[KEV_COUNT];
 	struct hook **class_hooks; /* per class, from an_engine_on_name */
 	size_t *nclass_hooks;
-	an_lost_fn lost_fn;
-	void *lost_data;
+	struct {
+		an_lost_fn fn;
+		void *data;
+	} lost_hooks[16]; /* one per analysis or plug-in in the pass */
+	size_t nlost;
 	uint64_t *stream_discarded;
 	size_t nstreams;
 	uint64_t lost;
@@ -139,10 +142,13 @@ int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, v
 	return 0;
 }
 
-void an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data)
+int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data)
 {
-	e->lost_fn = fn;
-	e->lost_data = data;
+	if (e->nlost == sizeof(e->lost_hooks) / sizeof(e->lost_hooks[0]))
+		return -ENOSPC;
+	e->lost_hooks[e->nlost].fn = fn;
+	e->lost_hooks[e->nlost++].data = data;
+	return 0;
 }
 
 static bool in_range(const struct an_engine *e, int64_t ts)
@@ -159,8 +165,8 @@ static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_
 	uint64_t n = d - e->stream_discarded[s];
 	e->stream_discarded[s] = d;
 	e->lost += n;
-	if (e->lost_fn)
-		e->lost_fn(e->lost_data, cpu, n, ts);
+	for (size_t i = 0; i < e->nlost; i++)
+		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
 }
 
 int an_engine_run(struct an_engine *e)
@@ -261,8 +267,6 @@ void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
 {
 	*begin = e->any_ts ? e->first : 0;
 	*end = e->any_ts ? e->last : 0;
-	if (e->f.has_begin && e->any_ts && e->f.begin < *begin)
-		*begin = *begin; /* the trace starts later than asked: its start */
 }
 
 uint64_t an_events_lost(const struct an_engine *e)

@@ -52,7 +52,8 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data);
 /* A hook for every event whose name matches a shell wildcard (any event, user space too:
  * e->kind may be KEV_NONE). Resolved against the classes once, here. */
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data);
-void an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
+/* Several analyses may watch losses; -ENOSPC past 16. */
+int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
 /* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader). */
 int an_engine_run(struct an_engine *e);
 

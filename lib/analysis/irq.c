@@ -281,24 +281,6 @@ void irq_analysis_free(struct irq_analysis *a)
 	free(a);
 }
 
-/* Chan, Golub and LeVeque's pairwise combination: b's values added to a, as if one pass. */
-static void welford_merge(struct welford *a, const struct welford *b)
-{
-	if (!b->n)
-		return;
-	if (!a->n) {
-		*a = *b;
-		return;
-	}
-	double n = (double) (a->n + b->n), d = b->mean - a->mean;
-	a->mean += d * (double) b->n / n;
-	a->m2 += b->m2 + d * d * (double) a->n * (double) b->n / n;
-	a->sum += b->sum;
-	a->min = b->min < a->min ? b->min : a->min;
-	a->max = b->max > a->max ? b->max : a->max;
-	a->n += b->n;
-}
-
 /* Fold each CPU's durations into its all-CPU line, then keep only those. */
 static void merge_cpus(struct irq_analysis *a)
 {
@@ -311,7 +293,7 @@ static void merge_cpus(struct irq_analysis *a)
 			continue;
 		l = &a->lines[i]; /* line_of may have moved the table */
 		struct irq_line *all = &a->lines[ai];
-		welford_merge(&all->duration, &l->duration);
+		welford_combine(&all->duration, &l->duration);
 		for (int b = 0; b < IRQ_HIST_BUCKETS; b++)
 			all->hist[b] += l->hist[b];
 		if (!all->name[0])

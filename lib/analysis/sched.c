@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idmap.h"
 #include "sched.h"
 
 #define MAX_CPUS 4096
@@ -12,8 +13,7 @@ struct sched_analysis {
 	struct an_engine *e;
 	struct sched_thread *th; /* every thread seen; tid 0 (the idle tasks) never */
 	size_t nth, capth;
-	uint32_t *slots; /* open addressing: tid -> index + 1 */
-	size_t nslots;
+	struct idmap by_tid;    /* tid -> index in th */
 	struct sched_cpu *cpus; /* MAX_CPUS, by number */
 	bool *cpu_seen;
 	struct sched_wake *worst; /* a min-heap of the `nworst` largest */
@@ -32,62 +32,31 @@ struct sched_analysis {
 
 /* ---- threads by tid ---- */
 
-static size_t hash_tid(int64_t tid, size_t mask)
-{
-	return (size_t) (((uint64_t) tid * 0x9e3779b97f4a7c15ull) >> 20) & mask;
-}
-
-static bool grow_slots(struct sched_analysis *a)
-{
-	size_t n = a->nslots ? 2 * a->nslots : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
-	if (!s)
-		return false;
-	for (size_t i = 0; i < a->nth; i++) {
-		size_t h = hash_tid(a->th[i].tid, n - 1);
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = (uint32_t) i + 1;
-	}
-	free(a->slots);
-	a->slots = s;
-	a->nslots = n;
-	return true;
-}
-
-static bool make_room(struct sched_analysis *a)
-{
-	if (a->nth == a->capth) {
-		size_t cap = a->capth ? 2 * a->capth : 256;
-		struct sched_thread *v = realloc(a->th, cap * sizeof(*v));
-		if (!v)
-			return false;
-		a->th = v;
-		a->capth = cap;
-	}
-	return 2 * (a->nth + 1) <= a->nslots || grow_slots(a); /* at most half full */
-}
-
 /* The thread's record, made on first sight. Pointers last until the next new thread. */
 static struct sched_thread *thread_of(struct sched_analysis *a, int64_t tid)
 {
 	if (tid <= 0)
 		return NULL;
-	size_t mask = a->nslots - 1, h = a->nslots ? hash_tid(tid, mask) : 0;
-	for (; a->nslots && a->slots[h]; h = (h + 1) & mask)
-		if (a->th[a->slots[h] - 1].tid == tid)
-			return &a->th[a->slots[h] - 1];
-	if (!make_room(a)) {
+	uint32_t *i = idmap_find(&a->by_tid, (uint64_t) tid);
+	if (i)
+		return &a->th[*i];
+	if (a->nth == a->capth) {
+		size_t cap = a->capth ? 2 * a->capth : 256;
+		struct sched_thread *v = realloc(a->th, cap * sizeof(*v));
+		if (!v) {
+			a->oom = true;
+			return NULL;
+		}
+		a->th = v;
+		a->capth = cap;
+	}
+	if (idmap_add(&a->by_tid, (uint64_t) tid, (uint32_t) a->nth)) {
 		a->oom = true;
 		return NULL;
 	}
-	mask = a->nslots - 1;
-	for (h = hash_tid(tid, mask); a->slots[h]; h = (h + 1) & mask)
-		;
 	a->th[a->nth] =
 	    (struct sched_thread){.tid = tid, .cpu = -1, .wake = -1, .wake_cpu = -1, .waker = -1};
-	a->slots[h] = (uint32_t) ++a->nth;
-	return &a->th[a->nth - 1];
+	return &a->th[a->nth++];
 }
 
 /* ---- helpers ---- */
@@ -355,7 +324,7 @@ void sched_analysis_free(struct sched_analysis *a)
 	if (!a)
 		return;
 	free(a->th);
-	free(a->slots);
+	idmap_free(&a->by_tid);
 	free(a->cpus);
 	free(a->cpu_seen);
 	free(a->worst);
@@ -441,24 +410,6 @@ size_t sched_analysis_threads(struct sched_analysis *a, const struct sched_threa
 	return a->nrth;
 }
 
-/* Two samples' statistics as one (Chan, Golub and LeVeque's pairwise update). */
-static void welford_merge(struct welford *w, const struct welford *o)
-{
-	if (!o->n)
-		return;
-	if (!w->n) {
-		*w = *o;
-		return;
-	}
-	double n = (double) (w->n + o->n), d = o->mean - w->mean;
-	w->m2 += o->m2 + d * d * (double) w->n * (double) o->n / n;
-	w->mean += d * (double) o->n / n;
-	w->sum += o->sum;
-	w->min = o->min < w->min ? o->min : w->min;
-	w->max = o->max > w->max ? o->max : w->max;
-	w->n += o->n;
-}
-
 static int by_pid(const void *x, const void *y)
 {
 	const struct sched_proc *a = x, *b = y;
@@ -501,7 +452,7 @@ size_t sched_analysis_procs(struct sched_analysis *a, const struct sched_proc **
 			p->cpu_ns += a->procs[i].cpu_ns;
 			p->wait_ns += a->procs[i].wait_ns;
 			p->blocked_ns += a->procs[i].blocked_ns;
-			welford_merge(&p->latency, &a->procs[i].latency);
+			welford_combine(&p->latency, &a->procs[i].latency);
 		}
 		qsort(a->procs, m, sizeof(*a->procs), by_proc_time);
 		a->nprocs = m;

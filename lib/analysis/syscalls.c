@@ -415,27 +415,9 @@ void sc_analysis_free(struct sc_analysis *a)
 	free(a);
 }
 
-/* Chan et al.'s pairwise combination of two Welford summaries. */
-static void welford_merge(struct welford *w, const struct welford *x)
-{
-	if (!x->n)
-		return;
-	if (!w->n) {
-		*w = *x;
-		return;
-	}
-	double n = (double) (w->n + x->n), d = x->mean - w->mean;
-	w->m2 += x->m2 + d * d * (double) w->n * (double) x->n / n;
-	w->mean += d * (double) x->n / n;
-	w->sum += x->sum;
-	w->min = x->min < w->min ? x->min : w->min;
-	w->max = x->max > w->max ? x->max : w->max;
-	w->n += x->n;
-}
-
 static void stat_merge(struct sc_stat *s, const struct sc_stat *x)
 {
-	welford_merge(&s->dur, &x->dur);
+	welford_combine(&s->dur, &x->dur);
 	s->errors += x->errors;
 	s->noexit += x->noexit;
 }

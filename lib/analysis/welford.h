@@ -25,6 +25,24 @@ static inline void welford_add(struct welford *w, double x)
 	w->m2 += d * (x - w->mean);
 }
 
+/* o's values added to w, as one pass over both would give (Chan, Golub and LeVeque). */
+static inline void welford_combine(struct welford *w, const struct welford *o)
+{
+	if (!o->n)
+		return;
+	if (!w->n) {
+		*w = *o;
+		return;
+	}
+	double n = (double) (w->n + o->n), d = o->mean - w->mean;
+	w->m2 += o->m2 + d * d * (double) w->n * (double) o->n / n;
+	w->mean += d * (double) o->n / n;
+	w->sum += o->sum;
+	w->min = o->min < w->min ? o->min : w->min;
+	w->max = o->max > w->max ? o->max : w->max;
+	w->n += o->n;
+}
+
 /* The sample standard deviation (divided by n - 1, as lttng-analyses' statistics.stdev),
  * 0 below 2 values. */
 static inline double welford_stddev(const struct welford *w)
