@@ -190,6 +190,11 @@ struct row {
 	uint64_t count;
 };
 
+static int row_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct row *) a)->name, ((const struct row *) b)->name);
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -267,6 +272,16 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 			rows[n++] =
 			    (struct row){spoor_event_class_name(spoor_reader_event_class(r, c)),
 			                 (int64_t) c, st->by_class[c]};
+	/* classes of the same name in several traces or stream classes add up */
+	qsort(rows, n, sizeof(*rows), row_name_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && !strcmp(rows[m - 1].name, rows[i].name))
+			rows[m - 1].count += rows[i].count;
+		else
+			rows[m++] = rows[i];
+	}
+	n = m;
 	qsort(rows, n, sizeof(*rows), row_cmp);
 	fprintf(out, "\nEvents by name:\n%12s  %s\n", "count", "name");
 	for (size_t i = 0; i < n; i++)

@@ -328,6 +328,7 @@ struct disk_analysis *disk_analysis_new(struct an_engine *e)
 	if (!a)
 		return NULL;
 	a->e = e;
+	an_engine_want_threads(e); /* tasks are shown by name */
 	/* -2 is no task and no CPU: only a filter rejects it */
 	a->filtering = !an_cpu_selected(e, -2) || !an_task_selected(e, -2);
 	if (an_engine_on(e, KEV_BLOCK_INSERT, on_insert, a) ||

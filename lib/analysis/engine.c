@@ -37,6 +37,7 @@ struct an_engine {
 	int64_t cur[MAX_CPUS];
 	struct threads *threads;
 	bool has[KEV_COUNT];
+	bool want_threads;
 	bool any_ts;
 	int64_t first, last;
 };
@@ -87,8 +88,14 @@ int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_e
 	}
 	for (size_t i = 0; i < MAX_CPUS; i++)
 		e->cur[i] = -1;
+	e->want_threads = e->f.npids || e->f.ncomms;
 	*out = e;
 	return 0;
+}
+
+void an_engine_want_threads(struct an_engine *e)
+{
+	e->want_threads = true;
 }
 
 void an_engine_free(struct an_engine *e)
@@ -182,7 +189,8 @@ int an_engine_run(struct an_engine *e)
 		int64_t ts = spoor_event_has_timestamp(ev) ? spoor_event_timestamp(ev) : 0;
 		int64_t cpu = spoor_event_cpu(ev);
 		check_lost(e, ev, cpu, ts);
-		threads_update(e->threads, ev);
+		if (e->want_threads)
+			threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1};
 		if (e->tid_index[c] >= 0) {
 			struct spoor_field f;

@@ -54,6 +54,10 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data);
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data);
 /* Several analyses may watch losses; -ENOSPC past 16. */
 int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
+/* Thread names and pids (an_task_comm, an_task_pid) cost a decode of every fork, exec,
+ * rename and sched_switch: the engine keeps them only for an analysis that asks (and
+ * always for task filters and plug-ins). */
+void an_engine_want_threads(struct an_engine *e);
 /* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader). */
 int an_engine_run(struct an_engine *e);
 

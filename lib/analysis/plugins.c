@@ -191,6 +191,7 @@ int an_plugins_load(struct an_engine *e, const char *const *paths, size_t n,
 		return -ENOMEM;
 	}
 	ps->e = e;
+	an_engine_want_threads(e); /* a plug-in may ask for any task's name */
 	for (size_t i = 0; i < n; i++) {
 		int rc = load_one(ps, paths[i], err, errlen);
 		if (rc) {

@@ -372,6 +372,7 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 	if (!a)
 		return NULL;
 	a->e = e;
+	an_engine_want_threads(e); /* tasks are shown by name */
 	if (o)
 		a->o = *o;
 	a->nclasses = spoor_reader_event_class_count(an_reader(e));
@@ -482,8 +483,10 @@ static int reorder(void *base, size_t n, size_t size,
 	}
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t) i;
-	qsort_r(order, n, sizeof(*order), cmp, base);
-	memcpy(copy, base, n * size);
+	if (n > 1)
+		qsort_r(order, n, sizeof(*order), cmp, base);
+	if (n)
+		memcpy(copy, base, n * size);
 	for (size_t i = 0; i < n; i++) {
 		memcpy((char *) base + i * size, copy + (size_t) order[i] * size, size);
 		(*rank)[order[i]] = (uint32_t) i;
@@ -523,8 +526,11 @@ int sc_analysis_finish(struct sc_analysis *a)
 		a->errs[i].call = call_rank[a->errs[i].call];
 	free(call_rank);
 	free(group_rank);
-	qsort(a->recs, a->nrecs, sizeof(*a->recs), rec_cmp);
-	qsort(a->errs, a->nerrs, sizeof(*a->errs), err_cmp);
+	/* (qsort and memcpy take no NULL, even for nothing) */
+	if (a->nrecs > 1)
+		qsort(a->recs, a->nrecs, sizeof(*a->recs), rec_cmp);
+	if (a->nerrs > 1)
+		qsort(a->errs, a->nerrs, sizeof(*a->errs), err_cmp);
 	if (!(a->out = malloc((a->nrecs + 1) * sizeof(*a->out))))
 		return -ENOMEM;
 	for (size_t i = 0; i < a->nrecs; i++) {

@@ -52,4 +52,13 @@ e=1700000001.497000000
 n_dump=$("$SPOOR" dump --begin=$b --end=$e "$TMP/synth/synth-le" | wc -l)
 n_stats=$("$SPOOR" stats --json --begin=$b --end=$e "$TMP/synth/synth-le" | python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')
 check "stats --begin/--end counts what dump prints ($n_dump)" test "$n_dump" = "$n_stats"
+# two traces with the same event names: one line per name, their counts added up
+"$SPOOR" stats "$TMP/synth/synth-le" "$TMP/synth/synth-be" |
+	sed -n '/^Events by name:/,/^$/p' | awk 'NR > 2 && NF == 2 {print $2, $1}' | sort >"$TMP/both.names"
+dup=$(cut -d' ' -f1 "$TMP/both.names" | uniq -d | wc -l)
+check "stats of two traces: each name once in 'Events by name'" test "$dup" -eq 0
+"$SPOOR" stats "$TMP/synth/synth-le" | sed -n '/^Events by name:/,/^$/p' |
+	awk 'NR > 2 && NF == 2 {print $2, 2 * $1}' | sort >"$TMP/le.twice"
+check "stats of two traces: counts of both (twice one copy's)" cmp -s "$TMP/both.names" "$TMP/le.twice"
+
 finish
