@@ -8,7 +8,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
 	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 \
-		libtracefs-dev libtraceevent-dev >/dev/null
+		libtracefs-dev libtraceevent-dev libluajit-5.1-dev >/dev/null
 fi
 [ -d build ] || meson setup build --buildtype=release >/dev/null
 ninja -C build >/dev/null

@@ -69,6 +69,13 @@ static int common(const struct command *cmd, struct an_cli *c, int row, const ch
 int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **argv,
                  int (*own)(int row, const char *arg, void *data), void *data, bool *done)
 {
+	return an_cli_start_after(cmd, c, argc, argv, own, data, done, 0);
+}
+
+int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, char **argv,
+                       int (*own)(int row, const char *arg, void *data), void *data, bool *done,
+                       int leading)
+{
 	const char *arg;
 	int first, row, rc;
 
@@ -87,8 +94,11 @@ int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **a
 		if (rc)
 			return rc;
 	}
+	c->leading = argv + first;
+	first += leading;
 	if (first >= argc)
-		return cmd_usage_error(cmd, "no trace given");
+		return cmd_usage_error(cmd, leading ? "give the operands, then the traces"
+		                                    : "no trace given");
 	c->f.pids = c->pids;
 	c->f.tids = c->tids;
 	c->f.cpus = c->cpus;

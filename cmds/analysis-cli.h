@@ -53,7 +53,8 @@ struct an_cli {
 	struct spoor_reader *r;
 	struct an_engine *e;
 	struct an_plugins *plugins;
-	bool ran; /* the pass finished: the plug-ins report when the command is done */
+	bool ran;       /* the pass finished: the plug-ins report when the command is done */
+	char **leading; /* an_cli_start_after's operands before the traces */
 };
 
 /*
@@ -63,6 +64,10 @@ struct an_cli {
  */
 int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **argv,
                  int (*own)(int row, const char *arg, void *data), void *data, bool *done);
+/* The same when the first `leading` operands are not traces (c->leading points to them). */
+int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, char **argv,
+                       int (*own)(int row, const char *arg, void *data), void *data, bool *done,
+                       int leading);
 /* 0 when the trace has at least one of the kinds, else an error naming what to record. */
 int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum kev *kinds,
                    size_t n);

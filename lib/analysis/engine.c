@@ -38,6 +38,7 @@ struct an_engine {
 	struct threads *threads;
 	bool has[KEV_COUNT];
 	bool want_threads;
+	bool stop; /* a hook asked to end the pass */
 	bool any_ts;
 	int64_t first, last;
 };
@@ -128,6 +129,33 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 	return 0;
 }
 
+void an_engine_stop(struct an_engine *e)
+{
+	e->stop = true;
+}
+
+/* Add a hook to one class's list. */
+static int add_class_hook(struct an_engine *e, size_t c, an_hook_fn fn, void *data)
+{
+	struct hook *h = realloc(e->class_hooks[c], (e->nclass_hooks[c] + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h[e->nclass_hooks[c]++] = (struct hook){fn, data};
+	e->class_hooks[c] = h;
+	return 0;
+}
+
+int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data)
+{
+	if (!e->class_hooks) {
+		e->class_hooks = calloc(e->nclasses + 1, sizeof(*e->class_hooks));
+		e->nclass_hooks = calloc(e->nclasses + 1, sizeof(*e->nclass_hooks));
+		if (!e->class_hooks || !e->nclass_hooks)
+			return -ENOMEM;
+	}
+	return class_index < e->nclasses ? add_class_hook(e, class_index, fn, data) : -EINVAL;
+}
+
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data)
 {
 	if (!e->class_hooks) {
@@ -179,9 +207,9 @@ static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_
 int an_engine_run(struct an_engine *e)
 {
 	const struct spoor_event *ev;
-	int rc;
+	int rc = 0;
 
-	while ((rc = spoor_reader_next(e->r, &ev)) > 0) {
+	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
 		size_t c = spoor_event_class_index(spoor_event_class(ev));
 		if (c >= e->nclasses)
 			continue;

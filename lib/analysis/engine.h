@@ -52,6 +52,10 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data);
 /* A hook for every event whose name matches a shell wildcard (any event, user space too:
  * e->kind may be KEV_NONE). Resolved against the classes once, here. */
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data);
+/* A hook for every event of one class (spoor_event_class_index's numbering). */
+int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data);
+/* End the pass after the current event (a script's spoor.stop()). */
+void an_engine_stop(struct an_engine *e);
 /* Several analyses may watch losses; -ENOSPC past 16. */
 int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
 /* Thread names and pids (an_task_comm, an_task_pid) cost a decode of every fork, exec,

@@ -222,6 +222,21 @@ static int run_struct(struct run *r, uint32_t i, uint32_t vi)
 	return 0;
 }
 
+/* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value below the
+ * current low bits means the clock wrapped once. */
+static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
+{
+	if (size >= 64) {
+		*clock = x;
+		return;
+	}
+	uint64_t mask = bits_mask(size);
+	uint64_t next = (*clock & ~mask) | x;
+	if (x < (*clock & mask))
+		next += mask + 1;
+	*clock = next;
+}
+
 static inline __attribute__((always_inline)) int run_int(struct decoder *d, const struct op *op,
                                                          struct val *v)
 {
@@ -236,20 +251,8 @@ static inline __attribute__((always_inline)) int run_int(struct decoder *d, cons
 		v->s = bits_sign_extend(x, op->size);
 	else
 		v->u = x;
-	if (op->flags & OPF_CLOCK) {
-		/* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value
-		 * below the current low bits means the clock wrapped once. */
-		uint64_t *clock = d->clock;
-		if (op->size >= 64) {
-			*clock = x;
-		} else {
-			uint64_t mask = bits_mask(op->size);
-			uint64_t next = (*clock & ~mask) | x;
-			if (x < (*clock & mask))
-				next += mask + 1;
-			*clock = next;
-		}
-	}
+	if (op->flags & OPF_CLOCK)
+		clock_update(d->clock, op->size, x);
 	if (op->flags & OPF_EVENT_ID) {
 		d->event_id = x;
 		d->has_event_id = 1;
@@ -361,44 +364,67 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 	}
 }
 
-/* LTTng's event header (see detect_lttng_header): the plan's reads without the
- * interpreter, leaving the same values the interpreter would (struct, id, variant, option
- * struct, its members), so header fields and references to them still work. */
+/* An unsigned header integer at its alignment: run_int's checks and read, without the flag
+ * tests (the caller knows what each header field is). */
+static inline __attribute__((always_inline)) int header_int(struct decoder *d, const struct op *op,
+                                                            uint64_t *x)
+{
+	struct bitsrc *s = d->src;
+	uint64_t at = (s->pos + op->align - 1) & ~(uint64_t) (op->align - 1);
+
+	if (at > s->end_bits)
+		return error(d, -SPOOR_ETRUNCATED,
+		             "alignment padding runs past the packet content");
+	if (op->size > s->end_bits - at)
+		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
+	*x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, at, op->size)
+	                        : bits_read_le(s->base, s->avail, at, op->size);
+	s->pos = at + op->size;
+	return 0;
+}
+
+/* LTTng's event header (see detect_lttng_header) in straight-line code: the id, then the
+ * compact timestamp or the extended id and timestamp. It leaves the values the interpreter
+ * would (struct, id, variant, option struct, its members), so header fields and references
+ * to them still work. */
 static int decode_lttng_header(struct decoder *d, const struct plan *p)
 {
 	const struct op *o = p->ops;
 	struct val_table *t = d->table;
+	uint64_t id, ext_id = 0, ts;
 	int rc;
 
 	if (grow_vals(t, 6) || grow_kids(t, 5))
 		return error(d, -SPOOR_ELIMIT, "event too large");
-	uint32_t vi = t->n, k = t->nk;
+	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) || (rc = header_int(d, &o[1], &id)))
+		return rc;
+	bool ext = id == p->extended_tag;
+	const struct op *ts_op = &o[ext ? 7 : 4];
+	if ((rc = align_to(d, o[ext ? 5 : 3].align)) ||
+	    (ext && (rc = header_int(d, &o[6], &ext_id))) || (rc = header_int(d, ts_op, &ts)))
+		return rc;
+	clock_update(d->clock, ts_op->size, ts);
+	d->event_id = ext ? ext_id : id;
+	d->has_event_id = 1;
+	/* struct {id, v}; v = variant {option}; option = struct {members} */
+	uint32_t vi = t->n, k = t->nk, members = ext ? 2 : 1;
+	struct val *v = &t->v[vi];
+	v[0] = (struct val){.kids = k, .len = 2};
+	v[1] = (struct val){.u = id};
+	v[2] = (struct val){.kids = k + 2, .len = ext};
+	v[3] = (struct val){.kids = k + 3, .len = members};
+	v[4] = (struct val){.u = ext ? ext_id : ts};
+	v[5] = (struct val){.u = ts};
+	uint32_t *kids = &t->kids[k];
+	kids[0] = vi + 1;
+	kids[1] = vi + 2;
+	kids[2] = vi + 3;
+	kids[3] = vi + 4;
+	kids[4] = vi + 5;
+	t->n += 4 + members;
+	t->nk += 3 + members;
 	d->scope_table[SPOOR_SCOPE_EVENT_HEADER] = t;
 	d->scope_root[SPOOR_SCOPE_EVENT_HEADER] = vi;
-	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) ||
-	    (o[1].align > 1 && (rc = align_to(d, o[1].align))) ||
-	    (rc = run_int(d, &o[1], &t->v[vi + 1])))
-		return rc;
-	bool ext = t->v[vi + 1].u == p->extended_tag;
-	int first = ext ? 5 : 3, members = ext ? 2 : 1;
-	/* struct {id, v}; v = variant {option}; option = struct {members} */
-	t->v[vi] = (struct val){.kids = k, .len = 2};
-	t->v[vi + 2] = (struct val){.kids = k + 2, .len = ext ? 1 : 0};
-	t->v[vi + 3] = (struct val){.kids = k + 3, .len = (uint32_t) members};
-	t->kids[k] = vi + 1;
-	t->kids[k + 1] = vi + 2;
-	t->kids[k + 2] = vi + 3;
-	if (o[first].align > 1 && (rc = align_to(d, o[first].align)))
-		return rc;
-	for (int m = 0; m < members; m++) {
-		const struct op *op = &o[first + 1 + m];
-		if ((op->align > 1 && (rc = align_to(d, op->align))) ||
-		    (rc = run_int(d, op, &t->v[vi + 4 + m])))
-			return rc;
-		t->kids[k + 3 + m] = vi + 4 + (uint32_t) m;
-	}
-	t->n += 4 + (uint32_t) members;
-	t->nk += 3 + (uint32_t) members;
 	return 0;
 }
 

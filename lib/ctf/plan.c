@@ -379,7 +379,11 @@ static void detect_lttng_header(struct plan *p)
 	    o[3].code != OP_STRUCT || o[3].arg != 1 || o[4].code != OP_INT ||
 	    !(o[4].flags & OPF_CLOCK) || o[5].code != OP_STRUCT || o[5].arg != 2 ||
 	    o[6].code != OP_INT || !(o[6].flags & OPF_EVENT_ID) || o[7].code != OP_INT ||
-	    !(o[7].flags & OPF_CLOCK) || (o[1].flags & OPF_SIGNED))
+	    !(o[7].flags & OPF_CLOCK))
+		return;
+	/* decode_lttng_header reads them as unsigned, with no other role */
+	if ((o[1].flags | o[6].flags) & (OPF_SIGNED | OPF_CLOCK) ||
+	    (o[4].flags | o[7].flags) & (OPF_SIGNED | OPF_EVENT_ID))
 		return;
 	const struct variant_table *vt = &p->variants[o[2].arg];
 	const struct ref *r = &p->refs[vt->ref];

@@ -1,0 +1,5 @@
+-- count-events.lua: every event, counted by name (the map prints itself at the end)
+local by_name = map("events")
+on("*", function(e)
+  by_name:count(e.name)
+end)

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# spoor script: the example scripts (examples/scripts/) over recorded traces, against
+# independent counts from babeltrace2's output and against spoor's own analyses; errors.
+. "$(dirname "$0")/lib.sh"
+: "${SCRIPTS:?}"
+need babeltrace2 babeltrace2
+trace="${SHARED_TRACES:-}/lttng/many-threads"
+if [ ! -d "$trace" ]; then
+	echo "SKIP: $trace is not there (../shared/traces)"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 77
+fi
+babeltrace2 "$trace" >"$TMP/bt2.txt"
+table() { sed -n '/^@/,$p' | awk 'NF >= 2 && $1 !~ /^@/ {print $NF, $1}' | sort; }
+
+# count-events: every name, as babeltrace2 counts them
+"$SPOOR" script "$SCRIPTS/count-events.lua" "$trace" | table >"$TMP/count.spoor"
+awk '{print $4}' "$TMP/bt2.txt" | sed 's/:$//' | sort | uniq -c | awk '{print $1, $2}' | sort >"$TMP/count.bt2"
+check "count-events: every event name counted as babeltrace2 does" cmp -s "$TMP/count.spoor" "$TMP/count.bt2"
+
+# syscalls-by-name: entries by call name
+"$SPOOR" script "$SCRIPTS/syscalls-by-name.lua" "$trace" | table >"$TMP/sc.spoor"
+sed -n 's/.* syscall_entry_\([a-z0-9_]*\): .*/\1/p' "$TMP/bt2.txt" | sort | uniq -c |
+	awk '{print $1, $2}' | sort >"$TMP/sc.bt2"
+check "syscalls-by-name: as babeltrace2 counts the entries" cmp -s "$TMP/sc.spoor" "$TMP/sc.bt2"
+
+# syscalls-per-process: the same total, processes named from the trace
+"$SPOOR" script "$SCRIPTS/syscalls-per-process.lua" "$trace" >"$TMP/pp.txt"
+sum=$(awk 'NF == 2 && $1 !~ /^@/ {s += $2} END {print s}' "$TMP/pp.txt")
+check "syscalls-per-process: every entry counted once" test "$sum" -eq "$(awk '{s += $1} END {print s}' "$TMP/sc.bt2")"
+check "syscalls-per-process: processes named from the trace" grep -q '^  multithread\[[0-9]*\] ' "$TMP/pp.txt"
+
+# syscall-time for one process: the same totals as spoor syscalls (its own pairing code)
+pid=$("$SPOOR" syscalls --json "$trace" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(max(d["processes"], key=lambda p: p["count"])["pid"])' 2>/dev/null)
+if [ -n "$pid" ]; then
+	PID=$pid "$SPOOR" script "$SCRIPTS/syscall-time.lua" "$trace" | sed -n '/^@ns per syscall/,/^@/p' |
+		awk 'NF == 2 && $1 !~ /^@/ {print $1, $2}' | sort >"$TMP/st.spoor"
+	"$SPOOR" syscalls --json --pid "$pid" "$trace" 2>/dev/null | python3 -c '
+import json, sys
+for s in json.load(sys.stdin)["syscalls"]:
+    if s["count"]:
+        print(s["name"], s["total_ns"])' | sort >"$TMP/st.analysis"
+	check "syscall-time (pid $pid): the totals spoor syscalls finds" cmp -s "$TMP/st.spoor" "$TMP/st.analysis"
+else
+	fail "syscall-time: no process found by spoor syscalls --json"
+fi
+
+# longest-irq: the max per IRQ that spoor irq --all-cpus finds
+"$SPOOR" script "$SCRIPTS/longest-irq.lua" "$trace" >"$TMP/li.txt"
+awk '$1 ~ /^[0-9]+$/ {print $1, $NF}' "$TMP/li.txt" | sort >"$TMP/li.spoor"
+"$SPOOR" irq --all-cpus --json "$trace" | python3 -c '
+import json, sys
+for l in json.load(sys.stdin)["lines"]:
+    if l["kind"] == "irq":
+        print(l["irq"], int(l["max_ns"]))' | sort >"$TMP/li.irq"
+check "longest-irq: the longest run of each IRQ, as spoor irq" cmp -s "$TMP/li.spoor" "$TMP/li.irq"
+check "longest-irq: names the IRQ (e:field, not the event's name)" grep -q '^longest: irq 30 (i915)' "$TMP/li.txt"
+
+# who-killed: a synthetic trace where one process kills another
+python3 - "$TMP/kill" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+import gen_kernel
+gen_kernel.write(sys.argv[1], [
+    (100, 0, "statedump_process", {"common_pid": 500, "tid": 500, "pid": 500, "ppid": 1, "name": "killer"}),
+    (100, 0, "statedump_process", {"common_pid": 600, "tid": 600, "pid": 600, "ppid": 1, "name": "victim"}),
+    (200, 1, "signal_generate", {"common_pid": 500, "sig": 10, "errno": 0, "code": 0, "comm": "victim", "pid": 600, "group": 1, "result": 0}),
+    (300, 1, "signal_generate", {"common_pid": 500, "sig": 9, "errno": 0, "code": 0, "comm": "victim", "pid": 600, "group": 1, "result": 0}),
+    (400, 1, "signal_generate", {"common_pid": 500, "sig": 15, "errno": 0, "code": 0, "comm": "victim", "pid": 600, "group": 1, "result": 0}),
+], style="ftrace")
+PY
+PID=600 "$SPOOR" script "$SCRIPTS/who-killed.lua" "$TMP/kill" >"$TMP/kill.txt"
+check "who-killed: the sender, named from the trace, and it stops there" \
+	test "$(cat "$TMP/kill.txt")" = "victim (pid 600) was sent SIGKILL by killer (pid 500, tid 500)"
+
+# the script's API
+cat >"$TMP/api.lua" <<'LUA'
+local n, first = 0, nil
+function start() print("start") end
+function sched_switch(e)
+  n = n + 1
+  if n == 1 then first = e.ts end
+  if n == 5 then
+    print(e.name, e.cpu >= 0, e.ts >= first, type(e.prev_comm), e.next_tid == e:field("next_tid"))
+    spoor.stop()
+  end
+end
+function finish() print("seen", n) end
+LUA
+"$SPOOR" script "$TMP/api.lua" "$trace" >"$TMP/api.txt"
+check "start, fields, e:field, spoor.stop, finish" \
+	test "$(tr '\t' ' ' <"$TMP/api.txt")" = "$(printf 'start\nsched_switch true true string true\nseen 5')"
+
+# errors: file:line, the event being handled, non-zero exits
+printf 'function sched_switch(e)\n  local x = e.prev_comm .. nil\nend\n' >"$TMP/bad1.lua"
+"$SPOOR" script "$TMP/bad1.lua" "$trace" 2>"$TMP/bad1.err"
+check "run-time error: exit 1" test $? -eq 1
+check "run-time error: file:line and the event" \
+	grep -q "bad1.lua:2: attempt to concatenate .* (in the handler of sched_switch, at ts [0-9]* ns)" "$TMP/bad1.err"
+printf 'function sched_switch(e)\n  x = = 1\nend\n' >"$TMP/bad2.lua"
+"$SPOOR" script "$TMP/bad2.lua" "$trace" 2>"$TMP/bad2.err"
+check "syntax error: exit 1 with file:line" bash -c "test $? -eq 1 && grep -q 'bad2.lua:2:' '$TMP/bad2.err'"
+printf 'function finish() error("boom") end\n' >"$TMP/bad3.lua"
+"$SPOOR" script "$TMP/bad3.lua" "$trace" 2>"$TMP/bad3.err"
+check "error in finish(): exit 1, says where" bash -c "test $? -eq 1 && grep -q 'bad3.lua:1: boom (in finish())' '$TMP/bad3.err'"
+"$SPOOR" script "$TMP/nope.lua" "$trace" 2>"$TMP/bad4.err"
+check "missing script: exit 1" test $? -eq 1
+"$SPOOR" script "$TMP/api.lua" 2>/dev/null
+check "no trace: usage error" test $? -eq 2
+finish
