@@ -7,6 +7,7 @@
 
 #include "engine.h"
 #include "model/threads.h"
+#include "reader/reader.h" /* per-event facts without calls */
 
 #define MAX_CPUS 4096
 
@@ -193,8 +194,8 @@ static bool in_range(const struct an_engine *e, int64_t ts)
 
 static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_t cpu, int64_t ts)
 {
-	size_t s = spoor_event_stream(ev);
-	uint64_t d = spoor_event_discarded(ev);
+	size_t s = reader_event_stream(ev);
+	uint64_t d = reader_event_discarded(ev);
 	if (s >= e->nstreams || d == e->stream_discarded[s])
 		return;
 	uint64_t n = d - e->stream_discarded[s];
@@ -210,12 +211,12 @@ int an_engine_run(struct an_engine *e)
 	int rc = 0;
 
 	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
-		size_t c = spoor_event_class_index(spoor_event_class(ev));
+		size_t c = reader_event_class_index(ev);
 		if (c >= e->nclasses)
 			continue;
 		const struct kclass_ref *cls = &e->classes[c];
-		int64_t ts = spoor_event_has_timestamp(ev) ? spoor_event_timestamp(ev) : 0;
-		int64_t cpu = spoor_event_cpu(ev);
+		int64_t ts = reader_event_timestamp(ev);
+		int64_t cpu = reader_event_cpu(ev);
 		check_lost(e, ev, cpu, ts);
 		if (e->want_threads)
 			threads_update(e->threads, ev);

@@ -222,6 +222,13 @@ static int run_struct(struct run *r, uint32_t i, uint32_t vi)
 	return 0;
 }
 
+/* op's bits at pos, in its byte order; the caller checked that they fit. */
+static inline uint64_t read_bits(const struct bitsrc *s, const struct op *op, uint64_t pos)
+{
+	return op->flags & OPF_BE ? bits_read_be(s->base, s->avail, pos, op->size)
+	                          : bits_read_le(s->base, s->avail, pos, op->size);
+}
+
 /* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value below the
  * current low bits means the clock wrapped once. */
 static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
@@ -244,8 +251,7 @@ static inline __attribute__((always_inline)) int run_int(struct decoder *d, cons
 
 	if (op->size > s->end_bits - s->pos)
 		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
-	uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
-	                                : bits_read_le(s->base, s->avail, s->pos, op->size);
+	uint64_t x = read_bits(s, op, s->pos);
 	s->pos += op->size;
 	if (op->flags & OPF_SIGNED)
 		v->s = bits_sign_extend(x, op->size);
@@ -272,8 +278,7 @@ static inline int run_scalar(struct run *r, const struct op *op, struct val *v)
 	case OP_FLOAT64: {
 		if (op->size > s->end_bits - s->pos)
 			return error(d, -SPOOR_ETRUNCATED, "float runs past the packet content");
-		uint64_t x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, s->pos, op->size)
-		                                : bits_read_le(s->base, s->avail, s->pos, op->size);
+		uint64_t x = read_bits(s, op, s->pos);
 		s->pos += op->size;
 		if (op->code == OP_FLOAT32) {
 			uint32_t x32 = (uint32_t) x;
@@ -365,9 +370,9 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 }
 
 /* An unsigned header integer at its alignment: run_int's checks and read, without the flag
- * tests (the caller knows what each header field is). */
+ * tests (the caller knows what each header field is; be is a constant). */
 static inline __attribute__((always_inline)) int header_int(struct decoder *d, const struct op *op,
-                                                            uint64_t *x)
+                                                            bool be, uint64_t *x)
 {
 	struct bitsrc *s = d->src;
 	uint64_t at = (s->pos + op->align - 1) & ~(uint64_t) (op->align - 1);
@@ -377,8 +382,8 @@ static inline __attribute__((always_inline)) int header_int(struct decoder *d, c
 		             "alignment padding runs past the packet content");
 	if (op->size > s->end_bits - at)
 		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
-	*x = op->flags & OPF_BE ? bits_read_be(s->base, s->avail, at, op->size)
-	                        : bits_read_le(s->base, s->avail, at, op->size);
+	*x = be ? bits_read_be(s->base, s->avail, at, op->size)
+	        : bits_read_le(s->base, s->avail, at, op->size);
 	s->pos = at + op->size;
 	return 0;
 }
@@ -387,7 +392,8 @@ static inline __attribute__((always_inline)) int header_int(struct decoder *d, c
  * compact timestamp or the extended id and timestamp. It leaves the values the interpreter
  * would (struct, id, variant, option struct, its members), so header fields and references
  * to them still work. */
-static int decode_lttng_header(struct decoder *d, const struct plan *p)
+static inline __attribute__((always_inline)) int lttng_header(struct decoder *d,
+                                                              const struct plan *p, bool be)
 {
 	const struct op *o = p->ops;
 	struct val_table *t = d->table;
@@ -396,12 +402,14 @@ static int decode_lttng_header(struct decoder *d, const struct plan *p)
 
 	if (grow_vals(t, 6) || grow_kids(t, 5))
 		return error(d, -SPOOR_ELIMIT, "event too large");
-	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) || (rc = header_int(d, &o[1], &id)))
+	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) ||
+	    (rc = header_int(d, &o[1], be, &id)))
 		return rc;
 	bool ext = id == p->extended_tag;
 	const struct op *ts_op = &o[ext ? 7 : 4];
 	if ((rc = align_to(d, o[ext ? 5 : 3].align)) ||
-	    (ext && (rc = header_int(d, &o[6], &ext_id))) || (rc = header_int(d, ts_op, &ts)))
+	    (ext && (rc = header_int(d, &o[6], be, &ext_id))) ||
+	    (rc = header_int(d, ts_op, be, &ts)))
 		return rc;
 	clock_update(d->clock, ts_op->size, ts);
 	d->event_id = ext ? ext_id : id;
@@ -426,6 +434,12 @@ static int decode_lttng_header(struct decoder *d, const struct plan *p)
 	d->scope_table[SPOOR_SCOPE_EVENT_HEADER] = t;
 	d->scope_root[SPOOR_SCOPE_EVENT_HEADER] = vi;
 	return 0;
+}
+
+/* One copy per byte order (detect_lttng_header checks that they all share one). */
+static int decode_lttng_header(struct decoder *d, const struct plan *p)
+{
+	return p->ops[1].flags & OPF_BE ? lttng_header(d, p, true) : lttng_header(d, p, false);
 }
 
 int decode_scope(struct decoder *d, const struct plan *p, int scope)
@@ -461,4 +475,45 @@ int decode_skip(struct decoder *d, const struct plan *p, int scope)
 		return 0;
 	}
 	return decode_scope(d, p, scope);
+}
+
+bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, int member,
+                 struct val *v)
+{
+	if (member < 0 || (uint32_t) member >= p->nmembers)
+		return false;
+	const struct op *op = &p->ops[p->members[member].op];
+	uint64_t pos = ((start + p->ops[0].align - 1) & ~(uint64_t) (p->ops[0].align - 1));
+	/* what a decode would reject first: a scope that cannot fit */
+	if (pos > s->end_bits || p->ops[0].min_bits > s->end_bits - pos)
+		return false;
+	pos += p->members[member].bit;
+	if (pos > s->end_bits)
+		return false;
+	uint64_t left = s->end_bits - pos;
+	const char *text = (const char *) s->base + pos / 8;
+	switch (op->code) {
+	case OP_INT:
+		if (op->size > left)
+			return false;
+		v->u = read_bits(s, op, pos);
+		if (op->flags & OPF_SIGNED)
+			v->s = bits_sign_extend(v->u, op->size);
+		return true;
+	case OP_TEXT_ARRAY:
+		if (op->arg > left / 8)
+			return false;
+		v->str = text;
+		v->len = (uint32_t) strnlen(text, op->arg);
+		return true;
+	case OP_STRING: {
+		const char *nul = memchr(text, 0, (size_t) (left / 8));
+		if (!nul)
+			return false;
+		v->str = text;
+		v->len = (uint32_t) (nul - text);
+		return true;
+	}
+	}
+	return false;
 }

@@ -9,6 +9,7 @@
 #ifndef CTF_DECODE_H
 #define CTF_DECODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "plan.h"
@@ -58,6 +59,11 @@ struct decoder {
 int decode_scope(struct decoder *d, const struct plan *p, int scope);
 /* Advance over a scope without keeping values (uses the fixed layout when there is one). */
 int decode_skip(struct decoder *d, const struct plan *p, int scope);
+/* One member of the root struct of scope plan p, starting at bit start, read in place when
+ * its offset is fixed (plan_member) and it is an integer or text: false otherwise, or when a
+ * decode of the scope would fail before it. v is what decode_scope would store. */
+bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, int member,
+                 struct val *v);
 void val_table_reset(struct val_table *t);
 void val_table_free(struct val_table *t);
 

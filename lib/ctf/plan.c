@@ -331,18 +331,29 @@ static int emit_type(struct compiler *c, const struct ctf_type *t, const char *n
 }
 
 /* A layout is fixed when nothing in it has a data-dependent size and no member needs more
- * alignment than the whole: then it always spans the same bits from an aligned start. */
-static void compute_fixed(struct plan *p)
+ * alignment than the whole: then it always spans the same bits from an aligned start. Until
+ * the first member that breaks that, the root's members start at fixed offsets. */
+static int compute_fixed(struct arena *a, struct plan *p)
 {
 	uint64_t pos = 0;
 	uint32_t root_align = p->nops ? p->ops[0].align : 1;
+	bool root_struct = p->nops && p->ops[0].code == OP_STRUCT;
+	uint32_t member = 1; /* op index of the root's next member */
 
 	p->fixed = false;
+	p->nmembers = 0;
+	p->members = arena_alloc(a, ((root_struct ? p->ops[0].arg : 0) + 1) * sizeof(*p->members));
+	if (!p->members)
+		return -1;
 	for (uint32_t i = 0; i < p->nops; i++) {
 		const struct op *op = &p->ops[i];
 		if (op->align > root_align || (op->flags & (OPF_CLOCK | OPF_EVENT_ID)))
-			return;
+			return 0;
 		pos = (pos + op->align - 1) & ~(uint64_t) (op->align - 1);
+		if (root_struct && i == member && pos <= UINT32_MAX) {
+			p->members[p->nmembers++] = (struct plan_member){i, (uint32_t) pos};
+			member = op->next;
+		}
 		switch (op->code) {
 		case OP_INT:
 		case OP_FLOAT32:
@@ -357,16 +368,17 @@ static void compute_fixed(struct plan *p)
 			/* Only arrays of plain scalars, whose elements pack without gaps. */
 			if (op->next != i + 2 || p->ops[i + 1].code != OP_INT ||
 			    p->ops[i + 1].size % p->ops[i + 1].align)
-				return;
+				return 0;
 			pos += (uint64_t) op->arg * p->ops[i + 1].size;
 			i++;
 			break;
-		default: return;
+		default: return 0;
 		}
 	}
 	p->fixed = true;
 	p->fixed_align = root_align;
 	p->fixed_bits = pos;
+	return 0;
 }
 
 /* struct { enum id; variant <id> { struct { ts } compact; struct { id; ts } extended; } v; } */
@@ -384,6 +396,10 @@ static void detect_lttng_header(struct plan *p)
 	/* decode_lttng_header reads them as unsigned, with no other role */
 	if ((o[1].flags | o[6].flags) & (OPF_SIGNED | OPF_CLOCK) ||
 	    (o[4].flags | o[7].flags) & (OPF_SIGNED | OPF_EVENT_ID))
+		return;
+	/* and in one byte order */
+	if ((o[1].flags ^ o[4].flags) & OPF_BE || (o[1].flags ^ o[6].flags) & OPF_BE ||
+	    (o[1].flags ^ o[7].flags) & OPF_BE)
 		return;
 	const struct variant_table *vt = &p->variants[o[2].arg];
 	const struct ref *r = &p->refs[vt->ref];
@@ -436,7 +452,10 @@ int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_sc
 		memcpy(p->refs, c.refs, c.nrefs * sizeof(*p->refs));
 	if (c.nvars)
 		memcpy(p->variants, c.vars, c.nvars * sizeof(*p->variants));
-	compute_fixed(p);
+	if (compute_fixed(a, p)) {
+		rc = -SPOOR_ELIMIT;
+		goto out;
+	}
 	if (scope == SPOOR_SCOPE_EVENT_HEADER)
 		detect_lttng_header(p);
 	*out = p;

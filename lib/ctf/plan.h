@@ -68,6 +68,11 @@ struct variant_table {
 	uint32_t noptions;
 };
 
+struct plan_member {
+	uint32_t op;
+	uint32_t bit;
+};
+
 /* One scope's compiled plan. */
 struct plan {
 	struct op *ops;
@@ -81,6 +86,11 @@ struct plan {
 	bool fixed;
 	uint32_t fixed_align;
 	uint64_t fixed_bits;
+	/* The root struct's leading members whose start does not depend on the data: op index
+	 * and bit offset from the scope's start aligned to ops[0].align, so one field can be
+	 * read without decoding the scope (decode_peek). All members when fixed is set. */
+	struct plan_member *members;
+	uint32_t nmembers;
 	/* LTTng's compact and large event headers, recognised at compile time and decoded
 	 * without the interpreter: ops 1 (id), 2 (variant), 3-4 (compact), 5-7 (extended). */
 	bool lttng_header;

@@ -227,6 +227,33 @@ int ctf_stream_decode(struct ctf_stream *s, int scope)
 	return 0;
 }
 
+/* Where scope starts, if every scope between the last decoded and it has a fixed layout
+ * (what decode_skip would step over); UINT64_MAX otherwise. */
+static uint64_t scope_start(const struct ctf_stream *s, int scope)
+{
+	uint64_t pos = s->src.pos;
+
+	for (int next = s->decoded + 1; next < scope; next++) {
+		const struct plan *p = scope_plan(s, next);
+		if (!p)
+			continue;
+		if (!p->fixed)
+			return UINT64_MAX;
+		pos =
+		    ((pos + p->fixed_align - 1) & ~(uint64_t) (p->fixed_align - 1)) + p->fixed_bits;
+	}
+	return pos;
+}
+
+bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v)
+{
+	if (!s->ec || s->damaged || s->decoded >= scope || scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT)
+		return false;
+	const struct plan *p = scope_plan(s, scope);
+	uint64_t start = scope_start(s, scope);
+	return p && start != UINT64_MAX && decode_peek(&s->src, p, start, index, v);
+}
+
 static int finish_event(struct ctf_stream *s)
 {
 	while (s->decoded < SPOOR_SCOPE_PAYLOAD) {

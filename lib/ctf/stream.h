@@ -57,5 +57,8 @@ void ctf_stream_close(struct ctf_stream *s);
 int ctf_stream_next(struct ctf_stream *s);
 /* Decode the current event up to and including scope. 0 or < 0 (damage, as above). */
 int ctf_stream_decode(struct ctf_stream *s, int scope);
+/* A root-level integer or text field of a scope not decoded yet, read in place when the
+ * layouts allow (decode_peek); false: decode the scope instead. */
+bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v);
 
 #endif

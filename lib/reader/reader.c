@@ -24,6 +24,13 @@ struct hook {
 	void *data;
 };
 
+/* The streams' keys live in the merge heap itself: comparisons touch no stream. */
+struct heap_ent {
+	int64_t ts;
+	uint32_t rank;
+	uint32_t stream;
+};
+
 struct spoor_reader {
 	struct ctf_trace **traces;
 	size_t ntraces;
@@ -31,7 +38,7 @@ struct spoor_reader {
 	size_t nstreams;
 	struct spoor_event_class *classes;
 	size_t nclasses;
-	uint32_t *heap;
+	struct heap_ent *heap;
 	size_t nheap;
 	uint32_t *rank;
 	bool ordered, started, has_range;
@@ -309,44 +316,59 @@ void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
 
 /* ---- the merge ---- */
 
-static inline bool earlier(const struct spoor_reader *r, uint32_t a, uint32_t b)
+static inline bool earlier(const struct heap_ent *a, const struct heap_ent *b)
 {
-	int64_t ta = r->streams[a].ts_ns, tb = r->streams[b].ts_ns;
-	return ta < tb || (ta == tb && r->rank[a] < r->rank[b]);
+	return a->ts < b->ts || (a->ts == b->ts && a->rank < b->rank);
+}
+
+static inline struct heap_ent heap_key(const struct spoor_reader *r, uint32_t s)
+{
+	return (struct heap_ent){r->streams[s].ts_ns, r->rank[s], s};
 }
 
 static void heap_push(struct spoor_reader *r, uint32_t s)
 {
+	struct heap_ent e = heap_key(r, s);
 	size_t i = r->nheap++;
+
 	while (i) {
 		size_t parent = (i - 1) / 2;
-		if (!earlier(r, s, r->heap[parent]))
+		if (!earlier(&e, &r->heap[parent]))
 			break;
 		r->heap[i] = r->heap[parent];
 		i = parent;
 	}
-	r->heap[i] = s;
+	r->heap[i] = e;
 }
 
-static uint32_t heap_pop(struct spoor_reader *r)
+/* Put e at the top and let it sink; when it is still the earliest (a stream's events
+ * often come in runs) that is two comparisons. */
+static void sift_down(struct spoor_reader *r, struct heap_ent e)
 {
-	uint32_t top = r->heap[0], last = r->heap[--r->nheap];
+	struct heap_ent *h = r->heap;
 	size_t i = 0, n = r->nheap;
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && earlier(r, r->heap[c + 1], r->heap[c]))
+		if (c + 1 < n && earlier(&h[c + 1], &h[c]))
 			c++;
-		if (!earlier(r, r->heap[c], last))
+		if (!earlier(&h[c], &e))
 			break;
-		r->heap[i] = r->heap[c];
+		h[i] = h[c];
 		i = c;
 	}
-	if (n)
-		r->heap[i] = last;
-	return top;
+	h[i] = e;
+}
+
+/* The top stream moved on (one, 1) or ended (0). */
+static void heap_update_top(struct spoor_reader *r, bool has_event)
+{
+	if (has_event)
+		sift_down(r, heap_key(r, r->heap[0].stream));
+	else if (--r->nheap)
+		sift_down(r, r->heap[r->nheap]);
 }
 
 /* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
@@ -400,16 +422,15 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 		start(r);
 	if (!r->ordered)
 		return next_unordered(r, ev);
+	/* The current event's stream is the heap's top until it moves on. */
 	if (r->cur) {
-		if (advance(r, r->cur))
-			heap_push(r, (uint32_t) r->cur->index);
+		heap_update_top(r, advance(r, r->cur));
 		r->cur = NULL;
 	}
 	while (r->nheap) {
-		struct ctf_stream *s = &r->streams[heap_pop(r)];
+		struct ctf_stream *s = &r->streams[r->heap[0].stream];
 		if (r->has_range && s->ts_ns < r->begin) {
-			if (advance(r, s))
-				heap_push(r, (uint32_t) s->index);
+			heap_update_top(r, advance(r, s));
 			continue;
 		}
 		if (r->has_range && s->ts_ns > r->end) {
@@ -647,19 +668,18 @@ int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
 	return 0;
 }
 
-static void fill(struct spoor_field *out, const char *name, const struct ctf_type *t,
-                 const struct val_table *table, uint32_t vi)
+/* v is the value of type t: from a value table, or read in place (ctf_stream_peek). */
+static void fill_value(struct spoor_field *out, const char *name, const struct ctf_type *t,
+                       const struct val *v)
 {
-	const struct val *v = &table->v[vi];
-
 	out->kind = SPOOR_FIELD_NONE;
 	out->label = NULL;
 	out->count = 0;
 	out->base = 10;
 	out->name = name;
 	out->priv[0] = t;
-	out->priv[1] = table;
-	out->priv[2] = (const void *) (uintptr_t) vi;
+	out->priv[1] = NULL; /* no children */
+	out->priv[2] = NULL;
 	const struct ctf_type *it = t->kind == CTF_ENUM ? t->e.container : t;
 	switch (t->kind) {
 	case CTF_INT:
@@ -708,6 +728,14 @@ static void fill(struct spoor_field *out, const char *name, const struct ctf_typ
 	}
 }
 
+static void fill(struct spoor_field *out, const char *name, const struct ctf_type *t,
+                 const struct val_table *table, uint32_t vi)
+{
+	fill_value(out, name, t, &table->v[vi]);
+	out->priv[1] = table;
+	out->priv[2] = (const void *) (uintptr_t) vi;
+}
+
 bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, int index,
                           struct spoor_field *out)
 {
@@ -717,6 +745,12 @@ bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, 
 
 	if (!t || index < 0 || (unsigned) index >= t->s.n)
 		return false;
+	/* One scalar of a scope not decoded yet: read in place, the scope stays undecoded. */
+	struct val pv;
+	if (ctf_stream_peek(ev->s, scope, index, &pv)) {
+		fill_value(out, t->s.fields[index].shown, t->s.fields[index].type, &pv);
+		return true;
+	}
 	if (reader_scope_values(ev, scope, &table, &root) || root == VAL_NONE)
 		return false;
 	uint32_t vi = table->kids[table->v[root].kids + (uint32_t) index];
@@ -737,8 +771,10 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 {
 	const struct ctf_type *t = f->priv[0];
 	const struct val_table *table = f->priv[1];
-	const struct val *v = &table->v[(uintptr_t) f->priv[2]];
 
+	if (!table)
+		return false;
+	const struct val *v = &table->v[(uintptr_t) f->priv[2]];
 	switch (f->kind) {
 	case SPOOR_FIELD_STRUCT:
 		if (i >= v->len)

@@ -18,6 +18,35 @@ struct spoor_event {
 	struct ctf_stream *s;
 };
 
+/* The current event's facts without a call through the public API, for loops over every
+ * event (the analysis engine): the same values as spoor_event_class_index(spoor_event_class
+ * (ev)), spoor_event_timestamp (0 without a clock), spoor_event_cpu, spoor_event_stream and
+ * spoor_event_discarded. */
+static inline size_t reader_event_class_index(const struct spoor_event *ev)
+{
+	return ev->s->ec->global_index;
+}
+
+static inline int64_t reader_event_timestamp(const struct spoor_event *ev)
+{
+	return ev->s->sc->clock ? ev->s->ts_ns : 0;
+}
+
+static inline int64_t reader_event_cpu(const struct spoor_event *ev)
+{
+	return ev->s->cpu;
+}
+
+static inline size_t reader_event_stream(const struct spoor_event *ev)
+{
+	return ev->s->index;
+}
+
+static inline uint64_t reader_event_discarded(const struct spoor_event *ev)
+{
+	return ev->s->discarded;
+}
+
 /* The type of a scope of an event class of a stream class (NULL when absent). */
 const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
                                                const struct ctf_event_class *ec,

@@ -103,7 +103,8 @@ check "no instance left, global tracefs settings unchanged" no_leftovers
 
 # 2. the same sched_switch events as trace-cmd, recorded at the same time on the same clock
 if command -v trace-cmd >/dev/null; then
-	"$SPOOR" record -a -k sched:sched_switch -o "$TMP/tc-spoor" -d 4s 2>/dev/null &
+	# spoor records until trace-cmd is done (SIGINT), so its span covers trace-cmd's
+	"$SPOOR" record -a -k sched:sched_switch -o "$TMP/tc-spoor" 2>/dev/null &
 	sp=$!
 	started "$TMP/tc-spoor" "$sp"
 	# -B -k -d: trace-cmd's default refuses to run here (docs/kernel.md says why); in an
@@ -112,6 +113,7 @@ if command -v trace-cmd >/dev/null; then
 		-o "$TMP/tc.dat" -- sh -c 'for i in $(seq 100); do sleep 0.002; done') >"$TMP/tc.log" 2>&1
 	tc=$?
 	rmdir "$T/instances/spoortest-tc-$$" 2>/dev/null
+	kill -INT "$sp"
 	wait "$sp"
 	check "spoor and trace-cmd recorded side by side" test "$tc" -eq 0
 	trace-cmd report -R -i "$TMP/tc.dat" >"$TMP/tc.txt" 2>/dev/null
@@ -119,7 +121,11 @@ if command -v trace-cmd >/dev/null; then
 	python3 "$here/kernel-compare.py" trace-cmd "$TMP/tc-spoor.bt2" "$TMP/tc.txt" >"$TMP/tc.cmp"
 	check "sched_switch (comm, pid, prio, state) identical to trace-cmd's, same times and order" test $? -eq 0
 	cat "$TMP/tc.cmp"
-	[ "$tc" -eq 0 ] || cat "$TMP/tc.log"
+	if ! grep -q '^compared [1-9]' "$TMP/tc.cmp"; then
+		echo "trace-cmd's log and report, for the record:"
+		tail -n 20 "$TMP/tc.log"
+		head -n 5 "$TMP/tc.txt"
+	fi
 else
 	echo "note: trace-cmd is not installed: the comparison with it is skipped"
 fi
@@ -130,12 +136,13 @@ mkdir "$inst"
 echo 0 >"$inst/tracing_on"
 echo x86-tsc >"$inst/trace_clock"
 echo 1 >"$inst/events/sched/sched_switch/enable"
-"$SPOOR" record -a -k sched:sched_switch -o "$TMP/ft" -d 3s 2>/dev/null &
+"$SPOOR" record -a -k sched:sched_switch -o "$TMP/ft" 2>/dev/null &
 sp=$!
 started "$TMP/ft" "$sp"
 echo 1 >"$inst/tracing_on"
 sh -c 'for i in $(seq 100); do sleep 0.002; done'
 echo 0 >"$inst/tracing_on"
+kill -INT "$sp"
 wait "$sp"
 cat "$inst/trace" >"$TMP/ft.kernel"
 rmdir "$inst"
