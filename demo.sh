@@ -31,6 +31,9 @@ if [ -d "$out/trace/kernel" ]; then
 	echo "== spoor dump --format=ftrace $out/trace: kernel and user-space events of hello, interleaved"
 	./build/spoor dump --format=ftrace "$out/trace" | grep ' hello-[0-9]' | grep -m 1 -B 8 'hello:request' || true
 	echo
+	echo "== spoor syscalls --comm hello --top 6 $out/trace   (an analysis: hello's system calls)"
+	./build/spoor syscalls --comm hello --top 6 "$out/trace"
+	echo
 fi
 demo=tests/data/traces/ust-types
 echo "== spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 $demo   (a trace LTTng wrote)"
