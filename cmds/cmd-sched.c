@@ -8,6 +8,7 @@
 #include "analysis-cli.h"
 #include "analysis/sched.h"
 #include "command.h"
+#include "json.h"
 
 enum { OPT_WORST = AN_OPT_COMMON, OPT_TIMELINE };
 
@@ -141,19 +142,6 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 	}
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++)
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char) *s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	putchar('"');
-}
-
 static void json_latency(const struct welford *w)
 {
 	printf("\"latency\": {\"count\": %llu, \"min_ns\": %.0f, \"mean_ns\": %.3f, \"max_ns\": "
@@ -187,7 +175,7 @@ static void print_json(struct sched_analysis *a, const struct an_engine *e, doub
 	printf("],\n\"processes\": [");
 	for (size_t i = 0; i < np; i++) {
 		printf("%s\n {\"pid\": %lld, \"name\": ", i ? "," : "", (long long) p[i].pid);
-		json_str(an_task_comm(e, p[i].pid));
+		json_string(stdout, an_task_comm(e, p[i].pid));
 		printf(
 		    ", \"threads\": %llu, \"cpu_ns\": %lld, \"switches\": %llu, \"wait_ns\": %lld, "
 		    "\"blocked_ns\": %lld, ",
@@ -200,7 +188,7 @@ static void print_json(struct sched_analysis *a, const struct an_engine *e, doub
 	for (size_t i = 0; i < nt; i++) {
 		printf("%s\n {\"tid\": %lld, \"pid\": %lld, \"name\": ", i ? "," : "",
 		       (long long) t[i].tid, (long long) an_task_pid(e, t[i].tid));
-		json_str(an_task_comm(e, t[i].tid));
+		json_string(stdout, an_task_comm(e, t[i].tid));
 		printf(", \"cpu_ns\": %lld, \"switches\": %llu, \"wait_ns\": %lld, \"blocked_ns\": "
 		       "%lld, ",
 		       (long long) t[i].cpu_ns, (unsigned long long) t[i].switches,

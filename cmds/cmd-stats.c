@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "command.h"
+#include "json.h"
 #include "spoor/trace.h"
 
 enum { OPT_BEGIN, OPT_END, OPT_JSON, OPT_HELP };
@@ -214,21 +215,6 @@ static void put_time(FILE *out, int64_t ns)
 	gmtime_r(&sec, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(out, "%s.%09" PRId64, buf, ns % 1000000000);
-}
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char) *s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
 }
 
 static void print_text(struct spoor_reader *r, const struct stats *st, double secs, FILE *out)

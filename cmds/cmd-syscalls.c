@@ -9,6 +9,7 @@
 #include "analysis/syscall-names.h"
 #include "analysis/syscalls.h"
 #include "command.h"
+#include "json.h"
 
 enum { OPT_TOP = AN_OPT_COMMON, OPT_SYSCALL, OPT_PER_THREAD };
 
@@ -151,21 +152,6 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char) *s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_stat(FILE *out, const struct sc_stat *s)
 {
 	const struct welford *d = &s->dur;
@@ -200,7 +186,7 @@ static void print_json(FILE *out, const struct sc_analysis *a, double span_s, si
 		if (!shown(&calls[i].all))
 			continue;
 		fprintf(out, "%s\n  {\"name\": ", k++ ? "," : "");
-		json_str(out, calls[i].name);
+		json_string(out, calls[i].name);
 		fprintf(out, ", ");
 		json_stat(out, &calls[i].all);
 		fprintf(out, ", \"errno\": {");
@@ -222,13 +208,13 @@ static void print_json(FILE *out, const struct sc_analysis *a, double span_s, si
 		if (per_thread)
 			fprintf(out, "\"pid\": %lld, ", (long long) g->pid);
 		fprintf(out, "\"name\": ");
-		json_str(out, g->comm);
+		json_string(out, g->comm);
 		fprintf(out, ", ");
 		json_stat(out, &g->total);
 		fprintf(out, ", \"syscalls\": [");
 		for (size_t k = 0; k < limit(g->n, top); k++) {
 			fprintf(out, "%s\n   {\"name\": ", k ? "," : "");
-			json_str(out, calls[s[k].call].name);
+			json_string(out, calls[s[k].call].name);
 			fprintf(out, ", ");
 			json_stat(out, &s[k]);
 			fprintf(out, "}");

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "elf-events.h"
+#include "record/events.h"
 #include "elf-image.h"
 #include "spoor/spoor.h"
 #include "util/mapfile.h"
@@ -245,19 +246,7 @@ static int read_field(struct ctx *c, const unsigned char *p, uint64_t vaddr,
 
 void elf_event_free(struct spoor_event_desc *d)
 {
-	if (!d)
-		return;
-	for (uint32_t f = 0; d->fields && f < d->nfields; f++) {
-		const struct spoor_field_desc *fd = &d->fields[f];
-		for (uint32_t e = 0; fd->entries && e < fd->nentries; e++)
-			free((char *) fd->entries[e].label);
-		free((void *) fd->entries);
-		free((char *) fd->name);
-	}
-	free((void *) d->fields);
-	free((char *) d->provider);
-	free((char *) d->name);
-	free(d);
+	event_desc_free(d);
 }
 
 /* The descriptor whose file bytes are p (at least EV_MIN_SIZE) at address vaddr. */

@@ -17,12 +17,14 @@
 #define MAX_NAME    128
 #define MAX_LINE    4096
 
-static void free_event(struct spoor_event_desc *d)
+/* Descriptors made by the heap (from a program's text or from a binary's file): every
+ * string and array is its own allocation. */
+void event_desc_free(struct spoor_event_desc *d)
 {
 	if (!d)
 		return;
 	for (uint32_t f = 0; d->fields && f < d->nfields; f++) {
-		struct spoor_field_desc *fd = (struct spoor_field_desc *) &d->fields[f];
+		const struct spoor_field_desc *fd = &d->fields[f];
 		for (uint32_t e = 0; fd->entries && e < fd->nentries; e++)
 			free((char *) fd->entries[e].label);
 		free((void *) fd->entries);
@@ -149,7 +151,7 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 	*out = d;
 	return 0;
 fail:
-	free_event(d);
+	event_desc_free(d);
 	return -1;
 }
 
@@ -177,14 +179,14 @@ int rec_events_parse(struct rec_events *e, const char *text, size_t len, char *e
 		for (size_t k = 0; k < e->n; k++)
 			if (e->evs[k]->id == d->id) {
 				snprintf(err, errlen, "event id %u sent twice", d->id);
-				free_event(d);
+				event_desc_free(d);
 				goto fail;
 			}
 		if (e->n == e->cap) {
 			size_t cap = e->cap ? 2 * e->cap : 64;
 			struct spoor_event_desc **bigger = realloc(e->evs, cap * sizeof(*bigger));
 			if (!bigger) {
-				free_event(d);
+				event_desc_free(d);
 				goto fail;
 			}
 			e->evs = bigger;
@@ -195,14 +197,14 @@ int rec_events_parse(struct rec_events *e, const char *text, size_t len, char *e
 	return 0;
 fail:
 	while (e->n > first)
-		free_event(e->evs[--e->n]);
+		event_desc_free(e->evs[--e->n]);
 	return -1;
 }
 
 void rec_events_free(struct rec_events *e)
 {
 	for (size_t i = 0; i < e->n; i++)
-		free_event(e->evs[i]);
+		event_desc_free(e->evs[i]);
 	free(e->evs);
 	e->evs = NULL;
 	e->n = e->cap = 0;

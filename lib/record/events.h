@@ -16,5 +16,7 @@ struct rec_events {
  * this text is kept). */
 int rec_events_parse(struct rec_events *e, const char *text, size_t len, char *err, size_t errlen);
 void rec_events_free(struct rec_events *e);
+/* Free one heap-made descriptor (also lib/elf's). */
+void event_desc_free(struct spoor_event_desc *d);
 
 #endif
