@@ -31,20 +31,8 @@
 # BENCH_ANALYSES (which to run, default "irq sched syscalls disk").
 . "$(dirname "$0")/common.sh"
 section=analyses
-trace= update_doc= runs=${BENCH_RUNS:-5}
 lruns=${BENCH_LTTNG_RUNS:-1}
-for arg; do
-	case $arg in
-	--update-doc) update_doc=1 ;;
-	--runs=*) runs=${arg#*=} ;;
-	-h | --help)
-		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
-		exit 0
-		;;
-	-*) die "unknown option '$arg'" ;;
-	*) trace=$arg ;;
-	esac
-done
+trace_options "$@"
 trace=${trace:-/tmp/spoor-bench-lttng}
 spoor=${SPOOR:-$top/build/spoor}
 [ -x "$spoor" ] || die "no spoor binary at $spoor"
@@ -55,10 +43,7 @@ if [ ! -d "$trace" ]; then
 	note "making $trace ..."
 	"$here/replicate-trace.sh" "$top/../shared/traces/lttng/many-threads" "$trace" 16 >&2
 fi
-if [ -n "$update_doc" ]; then
-	grep -qx "<!-- $section:begin -->" "$doc" && grep -qx "<!-- $section:end -->" "$doc" ||
-		die "$doc lacks the <!-- $section:begin --> / <!-- $section:end --> lines"
-fi
+[ -z "$update_doc" ] || need_section
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-analyses-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$spoor" "$work/spoor" # others may rebuild it meanwhile

@@ -39,10 +39,7 @@ for arg; do
 	--update-doc) update_doc=1 ;;
 	--section=*) section=${arg#*=} ;;
 	--runs=*) runs=${arg#*=} ;;
-	-h | --help)
-		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
-		exit 0
-		;;
+	-h | --help) usage ;;
 	-*) die "unknown option '$arg'" ;;
 	*)
 		[ -z "$trace" ] || die "only one TRACE"
@@ -59,12 +56,7 @@ spoor=${SPOOR:-$top/build/spoor}
 [ -x "$spoor" ] || die "no spoor binary at $spoor (cd $top && ninja -C build)"
 command -v babeltrace2 >/dev/null 2>&1 || die "'babeltrace2' not found (apt-get install -y babeltrace2)"
 [ -f "$trace/metadata" ] || die "no CTF trace in '$trace' (make one with bench/make-ust-trace.sh $trace)"
-if [ -n "$update_doc" ]; then
-	[ -f "$doc" ] || die "no $doc"
-	if ! grep -qx "<!-- $section:begin -->" "$doc" || ! grep -qx "<!-- $section:end -->" "$doc"; then
-		die "$doc lacks the <!-- $section:begin --> / <!-- $section:end --> lines"
-	fi
-fi
+[ -z "$update_doc" ] || need_section
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-reader-bench.XXXXXX")
 if [ -n "${BENCH_KEEP:-}" ]; then

@@ -12,19 +12,7 @@
 # docs/PERFORMANCE.md is replaced. Environment: SPOOR (default build/spoor).
 . "$(dirname "$0")/common.sh"
 section=script
-trace= update_doc= runs=${BENCH_RUNS:-5}
-for arg; do
-	case $arg in
-	--update-doc) update_doc=1 ;;
-	--runs=*) runs=${arg#*=} ;;
-	-h | --help)
-		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
-		exit 0
-		;;
-	-*) die "unknown option '$arg'" ;;
-	*) trace=$arg ;;
-	esac
-done
+trace_options "$@"
 trace=${trace:-$top/../shared/traces/lttng/many-threads}
 spoor=${SPOOR:-$top/build/spoor}
 [ -x "$spoor" ] || die "no spoor binary at $spoor"
@@ -74,6 +62,5 @@ cmp -s "$work/s" "$work/p" && same=yes
 cat "$work/report"
 [ "$same" = yes ] || die "the two handlers disagree (see $work)"
 if [ -n "$update_doc" ]; then
-	grep -qx "<!-- $section:begin -->" "$doc" || printf '\n## script: spoor script vs babeltrace2 Python\n\n<!-- %s:begin -->\n<!-- %s:end -->\n' "$section" "$section" >>"$doc"
-	update_section "$work/report"
+	update_section "$work/report" '## script: spoor script vs babeltrace2 Python'
 fi

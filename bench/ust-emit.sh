@@ -95,10 +95,7 @@ for arg; do
 	--no-build) do_build= ;;
 	--no-bt2) do_bt2= ;;
 	--no-perf) do_perf= ;;
-	-h | --help)
-		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
-		exit 0
-		;;
+	-h | --help) usage ;;
 	*) die "unknown argument '$arg' (see --help)" ;;
 	esac
 done
@@ -173,13 +170,7 @@ cleanup() {
 			kill -KILL "$sessiond_pid"
 		fi
 	fi
-	if [ -n "${UST_EMIT_KEEP:-}" ]; then
-		note "work directory kept: $work"
-	else
-		rm -rf "$work"
-	fi
-	[ "$rc" -eq 0 ] || note "FAILED (exit $rc)"
-	exit "$rc"
+	end_work "$rc" "${UST_EMIT_KEEP:-}"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -614,23 +605,5 @@ goal_lines=$work/goals.md
 cat "$report"
 
 if [ -n "$update_doc" ]; then
-	tmp=$(mktemp "$doc.XXXXXX")
-	if grep -qx "<!-- $section:begin -->" "$doc" && grep -qx "<!-- $section:end -->" "$doc"; then
-		awk -v b="<!-- $section:begin -->" -v e="<!-- $section:end -->" -v f="$report" '
-			$0 == b { print; while ((getline l < f) > 0) print l; skip = 1; next }
-			$0 == e { skip = 0 }
-			!skip { print }' "$doc" >"$tmp"
-	else
-		{
-			cat "$doc"
-			grep -qxF "$heading" "$doc" || printf '\n%s\n' "$heading"
-			echo
-			echo "<!-- $section:begin -->"
-			cat "$report"
-			echo "<!-- $section:end -->"
-		} >"$tmp"
-	fi
-	chmod --reference="$doc" "$tmp"
-	mv "$tmp" "$doc"
-	note "updated section '$section' of $doc"
+	update_section "$report" "$heading"
 fi

@@ -5,25 +5,17 @@ Env: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check_eq as check  # noqa: E402
 import gen_kernel  # noqa: E402
 
-SPOOR = os.environ["SPOOR"]
 SDA, SDB, SDC = 8 << 20, (8 << 20) | 16, (8 << 20) | 32
 # lttng-modules' rwbs bits
 W, D, R, SYNC, FLUSH = 1, 2, 4, 32, 256
-failed = 0
-
-
-def check(what, got, want, tol=0.0):
-    global failed
-    ok = abs(got - want) <= tol if isinstance(want, float) else got == want
-    print("%s - %s: got %r, want %r" % ("ok" if ok else "FAIL", what, got, want))
-    failed += not ok
 
 
 def requests(style):
@@ -72,7 +64,7 @@ def requests(style):
 
 
 def disk(trace, *opts, rc=0):
-    p = subprocess.run([SPOOR, "disk", "--json", *opts, trace], capture_output=True, text=True)
+    p = common.spoor("disk", "--json", *opts, trace)
     check("spoor disk %s exit code" % " ".join(opts), p.returncode, rc)
     if p.returncode:
         return p
@@ -170,11 +162,10 @@ def main():
         filters(ft)
         losses(tmp)
         no_block(tmp)
-        p = subprocess.run([SPOOR, "disk", ft], capture_output=True, text=True)
+        p = common.spoor("disk", ft)
         check("text table names the device", " sda " in p.stdout and "pending" in p.stdout,
               True)
-    print("%s" % ("FAILED" if failed else "all passed"))
-    return 1 if failed else 0
+    return common.finish()
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@
 latencies equal an independent count over babeltrace2's text output. Skips (77) without
 root, tracefs, babeltrace2, a real disk under the build directory, or block events.
 Env: SPOOR, SPOOR_BUILD (a directory on a real disk)."""
-import json
 import os
 import re
 import shutil
@@ -11,20 +10,9 @@ import subprocess
 import sys
 import tempfile
 
-SPOOR = os.environ["SPOOR"]
-failed = 0
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(77)
-
-
-def check(what, got, want):
-    global failed
-    ok = got == want
-    print("%s - %s: got %r, want %r" % ("ok" if ok else "FAIL", what, got, want))
-    failed += not ok
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check_eq as check, skip_all as skip  # noqa: E402
 
 
 def op_of(rwbs):
@@ -81,9 +69,9 @@ def main():
     try:
         trace = os.path.join(tmp, "trace")
         data = os.path.join(tmp, "data")
-        p = subprocess.run([SPOOR, "record", "-k", "block", "-o", trace, "--", "sh", "-c",
-                            "dd if=/dev/zero of=%s bs=1M count=20 oflag=direct 2>/dev/null; "
-                            "sync" % data], capture_output=True, text=True)
+        p = common.spoor("record", "-k", "block", "-o", trace, "--", "sh", "-c",
+                         "dd if=/dev/zero of=%s bs=1M count=20 oflag=direct 2>/dev/null; "
+                         "sync" % data)
         if p.returncode:
             skip("spoor record -k block failed: " + p.stderr.strip().splitlines()[-1])
         check("the device names were saved",
@@ -91,9 +79,8 @@ def main():
         want = bt2_counts(trace)
         if not want:
             skip("the workload produced no block_rq_complete events")
-        p = subprocess.run([SPOOR, "disk", "--json", trace], capture_output=True, text=True)
-        check("spoor disk exit code", p.returncode, 0)
-        top = json.loads(p.stdout)
+        top = common.spoor_json("disk", trace)
+        check("spoor disk exit code", top is not None, True)
         got = {d["dev"]: d for d in top["devices"]}
         check("the same devices", sorted(got), sorted(want))
         for dev, w in sorted(want.items()):
@@ -106,8 +93,7 @@ def main():
         print("devices: " + ", ".join("%s %s" % (d, got[d]["name"]) for d in sorted(got)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("FAILED" if failed else "all passed")
-    return 1 if failed else 0
+    return common.finish()
 
 
 if __name__ == "__main__":

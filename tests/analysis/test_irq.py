@@ -5,44 +5,23 @@ an exit without its entry, an entry without its exit, events lost mid-trace, --a
 --cpu, --tid, --begin/--end, and a trace without IRQ events.
 
 Environment: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
-import json
-import math
+import functools
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check  # noqa: E402
 import gen_kernel  # noqa: E402
 
-SPOOR = os.environ["SPOOR"]
-passed = failed = 0
-
-
-def check(what, ok):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + what)
-    else:
-        failed += 1
-        print("FAIL - " + what)
+run = functools.partial(common.spoor, "irq")  # run(ARGS): spoor irq ARGS
+irq_json = functools.partial(common.spoor_json, "irq")  # parsed --json output, or None
 
 
 def close(a, b, tol=1e-3):
-    return a is not None and abs(a - b) <= tol * max(1.0, abs(b))
-
-
-def run(*args):
-    return subprocess.run([SPOOR, "irq", *args], capture_output=True, text=True)
-
-
-def irq_json(*args):
-    p = run("--json", *args)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+    return common.close(a, b, tol)
 
 
 def line(doc, kind, cpu, num):
@@ -223,9 +202,8 @@ def main():
     check("no irq events: fails naming 'spoor record -k irq'",
           p.returncode != 0 and "spoor record -k irq" in p.stderr and not p.stdout)
 
-    subprocess.run(["rm", "-rf", tmp])
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    shutil.rmtree(tmp)
+    return common.finish()
 
 
 if __name__ == "__main__":

@@ -9,17 +9,15 @@
      (cpu, irq) and (cpu, vec) against pairs counted over babeltrace2's text output.
 
 Environment: SPOOR, SHARED_TRACES. Exit 77 (skip) when nothing could be checked."""
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-SPOOR = os.environ["SPOOR"]
-SHARED = os.environ.get("SHARED_TRACES", "")
-passed = failed = skipped = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import SHARED, check, skip  # noqa: E402
 
 # lttng-irqstats --no-progress kernel (0.6.1; the renamed copy for softirqs):
 # number: count, min, avg, max, stdev (us)
@@ -30,25 +28,8 @@ PINNED_SOFT = {1: (1019, 0.099, 0.619, 13.250, 0.789), 3: (8, 2.855, 10.609, 24.
                9: (4096, 0.251, 2.863, 91.903, 5.320)}
 
 
-def check(what, ok):
-    global passed, failed
-    passed += bool(ok)
-    failed += not ok
-    print(("ok - " if ok else "FAIL - ") + what)
-
-
-def skip(what):
-    global skipped
-    skipped += 1
-    print("SKIP - " + what)
-
-
 def spoor_lines(*args):
-    p = subprocess.run([SPOOR, "irq", "--json", *args], capture_output=True, text=True)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return []
-    return json.loads(p.stdout)["lines"]
+    return (common.spoor_json("irq", *args) or {"lines": []})["lines"]
 
 
 def as_us(x):
@@ -59,10 +40,7 @@ def as_us(x):
 
 def irqstats(trace_dir):
     """Runs lttng-irqstats on a folder named kernel; {("irq"|"softirq", n): figures}."""
-    # meson sets MALLOC_PERTURB_, under which babeltrace 1's Python bindings print nothing
-    env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
-    p = subprocess.run(["lttng-irqstats", "--no-progress", "--no-color", trace_dir],
-                       capture_output=True, text=True, timeout=240, env=env)
+    p = common.lttng_analysis("lttng-irqstats", trace_dir, timeout=240)
     if not p.stdout.strip():
         print(p.stderr, file=sys.stderr)
     out, kind = {}, None
@@ -147,20 +125,11 @@ def bt_pairs(trace):
 
 
 def record_part(tmp):
-    if os.geteuid() != 0:
-        skip("recording needs root")
-        return
-    if not os.path.isdir("/sys/kernel/tracing") or not shutil.which("babeltrace2"):
-        skip("no tracefs or no babeltrace2")
-        return
-    rec = os.path.join(tmp, "rec")
     work = ("for i in $(seq 200); do cat /proc/interrupts >/dev/null; done; "
             "dd if=/dev/zero of=%s/f bs=64k count=64 oflag=direct 2>/dev/null; sync; sleep 0.2"
             % tmp)
-    p = subprocess.run([SPOOR, "record", "-k", "irq,sched", "-o", rec, "--", "sh", "-c", work],
-                       capture_output=True, text=True, timeout=120)
-    if p.returncode:
-        skip("spoor record -k failed here: " + p.stderr.strip().splitlines()[-1:][0])
+    rec = common.record(os.path.join(tmp, "rec"), "irq,sched", work)
+    if not rec:
         return
     want = bt_pairs(rec)
     got = {(x["kind"], x["cpu"], x["irq" if x["kind"] == "irq" else "vec"]): x["count"]
@@ -170,18 +139,5 @@ def record_part(tmp):
           ("same" if got == want else "%s != %s" % (got, want)), got == want)
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix="spoor-irq-real.")
-    try:
-        lttng_part(tmp)
-        record_part(tmp)
-    finally:
-        shutil.rmtree(tmp)
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    if failed:
-        return 1
-    return 77 if not passed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run_parts("spoor-irq-real.", lttng_part, record_part))

@@ -2,27 +2,18 @@
 """spoor sched on small synthetic kernel traces (tests/data/gen_kernel.py), in both naming
 styles, against numbers computed by hand (docs/analyses/sched.md explains the rules).
 Env: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check_eq as check  # noqa: E402
 import gen_kernel  # noqa: E402
 
-SPOOR = os.environ["SPOOR"]
 BASE = gen_kernel.G.ns_since_epoch(0)  # ns since the epoch of cycle 0
-failed = 0
 A, B, C = 100, 101, 200  # A and B: threads of process 100 "alpha"; C: process "gamma"
 S, D = 1, 2
-
-
-def check(what, got, want):
-    global failed
-    ok = got == want
-    print("%s - %s: got %r, want %r" % ("ok" if ok else "FAIL", what, got, want))
-    failed += not ok
 
 
 class Trace:
@@ -95,11 +86,7 @@ def lost_trace(style):
 
 
 def sched(d, *args):
-    p = subprocess.run([SPOOR, "sched", *args, d], capture_output=True, text=True)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+    return common.spoor_json("sched", *args, d)
 
 
 def by(doc, part, key):
@@ -151,8 +138,7 @@ def test_main(tmp, style):
     check(s + "timeline on cpu 1", {x["cpu"] for x in tl}, {1})
     check(s + "timeline on cpu 1: B blocked in D",
           [x["to"] for x in tl if x["tid"] == B and x["ts"] - BASE == 7500], ["blocked(D)"])
-    p = subprocess.run([SPOOR, "sched", "--timeline", "--comm", "gam*", d],
-                       capture_output=True, text=True)
+    p = common.spoor("sched", "--timeline", "--comm", "gam*", d)
     check(s + "text timeline by name", (p.returncode, len(p.stdout.splitlines()),
                                         "gamma" in p.stdout), (0, 6, True))
 
@@ -172,7 +158,7 @@ def test_lost(tmp, style):
           [0, 0, 3000])
     check(s + "totals", [doc[k] for k in ("lost_events", "cut_intervals", "dropped_wakeups")],
           [5, 1, 1])
-    p = subprocess.run([SPOOR, "sched", d], capture_output=True, text=True)
+    p = common.spoor("sched", d)
     check(s + "reported", ("lost 5 events" in p.stderr, "cut by lost events" in p.stdout),
           (True, True))
 
@@ -181,7 +167,7 @@ def test_missing(tmp):
     d = gen_kernel.write(os.path.join(tmp, "irq-only"), [
         (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
         (1500, 0, "irq_handler_exit", {"irq": 5, "ret": 1})])
-    p = subprocess.run([SPOOR, "sched", d], capture_output=True, text=True)
+    p = common.spoor("sched", d)
     check("no sched events: the message", (p.returncode != 0, "spoor record -k sched" in p.stderr),
           (True, True))
 
@@ -191,5 +177,4 @@ with tempfile.TemporaryDirectory() as tmp:
         test_main(tmp, style)
         test_lost(tmp, style)
     test_missing(tmp)
-print("%s" % ("all passed" if not failed else "%d failed" % failed))
-sys.exit(1 if failed else 0)
+sys.exit(common.finish())

@@ -8,17 +8,15 @@
      against babeltrace2's text, and each CPU's busy + idle time within the span.
 
 Environment: SPOOR, SHARED_TRACES. Exit 77 (skip) when nothing could be checked."""
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-SPOOR = os.environ["SPOOR"]
-SHARED = os.environ.get("SHARED_TRACES", "")
-passed = failed = skipped = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import SHARED, check, skip  # noqa: E402
 
 # lttng-schedstats --no-progress --stats kernel (0.6.1): tid: count, min, avg, max (us)
 PINNED = {1543: (36, 1.317, 2.789, 15.563), 851: (10, 1.445, 10.820, 43.219),
@@ -28,25 +26,8 @@ PINNED_TOTAL = (418, 6742)  # threads listed, wake-ups measured
 PINNED_TOP = [(315.435, 197), (219.266, 162), (215.514, 692), (135.417, 691), (131.176, 14)]
 
 
-def check(what, ok):
-    global passed, failed
-    passed += bool(ok)
-    failed += not ok
-    print(("ok - " if ok else "FAIL - ") + what)
-
-
-def skip(what):
-    global skipped
-    skipped += 1
-    print("SKIP - " + what)
-
-
 def sched(trace):
-    p = subprocess.run([SPOOR, "sched", "--json", trace], capture_output=True, text=True)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+    return common.spoor_json("sched", trace)
 
 
 def us(ns):
@@ -63,11 +44,7 @@ def bt_switches(trace):
 
 
 def schedstats(trace_dir, what):
-    # meson sets MALLOC_PERTURB_, under which babeltrace 1's Python bindings print nothing
-    env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
-    p = subprocess.run(["lttng-schedstats", "--no-progress", "--no-color", what, trace_dir],
-                       capture_output=True, text=True, timeout=280, env=env)
-    return p.stdout
+    return common.lttng_analysis("lttng-schedstats", what, trace_dir).stdout
 
 
 def live_compare(doc, tmp, trace):
@@ -132,19 +109,10 @@ def lttng_part(tmp):
 
 
 def record_part(tmp):
-    if os.geteuid() != 0:
-        skip("recording needs root")
-        return
-    if not os.path.isdir("/sys/kernel/tracing") or not shutil.which("babeltrace2"):
-        skip("no tracefs or no babeltrace2")
-        return
-    rec = os.path.join(tmp, "rec")
     work = "for i in $(seq 300); do /bin/true; done; sleep 0.05; for i in $(seq 50); do " \
            "sleep 0.001; done"
-    p = subprocess.run([SPOOR, "record", "-k", "sched", "-o", rec, "--", "sh", "-c", work],
-                       capture_output=True, text=True, timeout=120)
-    if p.returncode:
-        skip("spoor record -k failed here: " + p.stderr.strip().splitlines()[-1:][0])
+    rec = common.record(os.path.join(tmp, "rec"), "sched", work)
+    if not rec:
         return
     doc = sched(rec)
     check("recorded: runs", doc is not None)
@@ -166,18 +134,5 @@ def record_part(tmp):
     check("recorded: the threads' CPU time adds up to the CPUs' busy time", threads == busy)
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix="spoor-sched-real.")
-    try:
-        lttng_part(tmp)
-        record_part(tmp)
-    finally:
-        shutil.rmtree(tmp)
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    if failed:
-        return 1
-    return 77 if not passed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run_parts("spoor-sched-real.", lttng_part, record_part))

@@ -7,44 +7,24 @@ the CPU of the loss), an exit of another call, raw sys_enter/sys_exit numbers, a
 filter (--pid, --tid, --comm, --cpu, --syscall, --begin/--end, --top).
 
 Environment: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
+import functools
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check  # noqa: E402
 import gen_kernel  # noqa: E402
 
-SPOOR = os.environ["SPOOR"]
-passed = failed = 0
-
-
-def check(what, ok):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + what)
-    else:
-        failed += 1
-        print("FAIL - " + what)
+run = functools.partial(common.spoor, "syscalls")  # run(ARGS): spoor syscalls ARGS
+sc_json = functools.partial(common.spoor_json, "syscalls")  # parsed --json output, or None
 
 
 def close(a, b, tol=1e-5):
-    return a is not None and abs(a - b) <= tol * max(1.0, abs(b))
-
-
-def run(*args):
-    return subprocess.run([SPOOR, "syscalls", *args], capture_output=True, text=True)
-
-
-def sc_json(*args):
-    p = run("--json", *args)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+    return common.close(a, b, tol)
 
 
 def call(doc, name):
@@ -271,8 +251,7 @@ def main():
         test_lttng_loss(b)
         test_raw(c)
         test_no_syscalls(n)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return common.finish()
 
 
 if __name__ == "__main__":

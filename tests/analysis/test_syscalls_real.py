@@ -9,18 +9,18 @@
     errors and total time.
 
 Environment: SPOOR, SHARED_TRACES. Exit 77 (skip) when nothing could be checked."""
-import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 
-SPOOR = os.environ["SPOOR"]
-TRACE = os.path.join(os.environ.get("SHARED_TRACES", ""), "lttng", "many-threads")
-passed = failed = skipped = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+from common import check, skip  # noqa: E402
+
+TRACE = os.path.join(common.SHARED, "lttng", "many-threads")
 
 # lttng-syscallstats on many-threads: (tid, call): count, min, avg, max us (stdev '?' = None)
 PINNED = {
@@ -33,28 +33,8 @@ PINNED = {
 }
 
 
-def check(what, ok):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + what)
-    else:
-        failed += 1
-        print("FAIL - " + what)
-
-
-def skip(what):
-    global skipped
-    skipped += 1
-    print("SKIP - " + what)
-
-
 def spoor_json(*args):
-    p = subprocess.run([SPOOR, "syscalls", "--json", *args], capture_output=True, text=True)
-    if p.returncode:
-        print(p.stderr, file=sys.stderr)
-        return None
-    return json.loads(p.stdout)
+    return common.spoor_json("syscalls", *args)
 
 
 def us_close(a, b):
@@ -103,7 +83,7 @@ def same_row(mine, theirs, count_only=False):
     return ok and (sd is None or count < 3 or us_close(mine["stddev_ns"] / 1e3, sd))
 
 
-def test_lttng():
+def test_lttng(tmp):
     if not os.path.isdir(TRACE):
         skip("no %s" % TRACE)
         return
@@ -117,13 +97,8 @@ def test_lttng():
     if not shutil.which("lttng-syscallstats"):
         skip("lttng-syscallstats not installed: pinned figures only")
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        os.symlink(os.path.abspath(TRACE), os.path.join(tmp, "kernel"))  # it wants that name
-        # babeltrace 1's Python bindings print nothing under meson's MALLOC_PERTURB_
-        env = {k: v for k, v in os.environ.items() if k != "MALLOC_PERTURB_"}
-        p = subprocess.run(["lttng-syscallstats", "--no-progress", "--no-color",
-                            os.path.join(tmp, "kernel")], capture_output=True, text=True,
-                           env=env)
+    os.symlink(os.path.abspath(TRACE), os.path.join(tmp, "kernel"))  # it wants that name
+    p = common.lttng_analysis("lttng-syscallstats", os.path.join(tmp, "kernel"), timeout=None)
     if p.returncode:
         skip("lttng-syscallstats failed: " + p.stderr[-300:])
         return
@@ -177,55 +152,36 @@ def bt2_pairing(trace):
     return entries, done, errors, total
 
 
-def test_record():
-    if os.geteuid() != 0 or not os.path.isdir("/sys/kernel"):
-        skip("recording needs root")
+def test_record(tmp):
+    out = common.record(os.path.join(tmp, "t"), "syscalls",
+                        "for i in 1 2 3; do ls /nonexistent-spoor 2>/dev/null; "
+                        "cat /etc/hostname >/dev/null; done")
+    if not out:
         return
-    if not shutil.which("babeltrace2"):
-        skip("babeltrace2 not installed")
+    doc = spoor_json(out)
+    entries, done, errors, total = bt2_pairing(out)
+    check("recorded: read", doc is not None and doc["lost_events"] == 0)
+    if not doc:
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "t")
-        p = subprocess.run([SPOOR, "record", "-k", "syscalls", "-o", out, "--", "sh", "-c",
-                            "for i in 1 2 3; do ls /nonexistent-spoor 2>/dev/null; "
-                            "cat /etc/hostname >/dev/null; done"],
-                           capture_output=True, text=True)
-        if p.returncode:
-            skip("spoor record -k syscalls failed: " + p.stderr[-300:])
-            return
-        doc = spoor_json(out)
-        entries, done, errors, total = bt2_pairing(out)
-        check("recorded: read", doc is not None and doc["lost_events"] == 0)
-        if not doc:
-            return
-        mine = {x["name"]: x for x in doc["syscalls"]}
-        check("recorded: a few thousand calls, openat errors among them",
-              doc["calls"] > 500 and mine.get("openat", {}).get("errors", 0) > 0)
-        names = set(entries) | set(done) | set(mine)
-        diff = [n for n in names
-                if mine.get(n, {}).get("count", 0) != done[n]
-                or mine.get(n, {}).get("errors", 0) != errors[n]
-                or mine.get(n, {}).get("total_ns", 0) != total[n]]
-        check("recorded: per call, completed calls, errors and total ns = babeltrace2's (%d "
-              "names)" % len(names), not diff)
-        for n in diff[:10]:
-            print("  differs: %s: spoor %s, babeltrace2 %d done %d errors %d ns" % (
-                n, mine.get(n), done[n], errors[n], total[n]))
-        check("recorded: per call, entries = completed + never completed",
-              all(entries[n] == mine.get(n, {}).get("count", 0) + mine.get(n, {}).get(
-                  "no_exit", 0) for n in names))
-        check("recorded: completed calls sum to the total",
-              sum(done.values()) == doc["calls"])
-
-
-def main():
-    test_lttng()
-    test_record()
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
-    if failed:
-        return 1
-    return 77 if not passed else 0
+    mine = {x["name"]: x for x in doc["syscalls"]}
+    check("recorded: a few thousand calls, openat errors among them",
+          doc["calls"] > 500 and mine.get("openat", {}).get("errors", 0) > 0)
+    names = set(entries) | set(done) | set(mine)
+    diff = [n for n in names
+            if mine.get(n, {}).get("count", 0) != done[n]
+            or mine.get(n, {}).get("errors", 0) != errors[n]
+            or mine.get(n, {}).get("total_ns", 0) != total[n]]
+    check("recorded: per call, completed calls, errors and total ns = babeltrace2's (%d "
+          "names)" % len(names), not diff)
+    for n in diff[:10]:
+        print("  differs: %s: spoor %s, babeltrace2 %d done %d errors %d ns" % (
+            n, mine.get(n), done[n], errors[n], total[n]))
+    check("recorded: per call, entries = completed + never completed",
+          all(entries[n] == mine.get(n, {}).get("count", 0) + mine.get(n, {}).get(
+              "no_exit", 0) for n in names))
+    check("recorded: completed calls sum to the total",
+          sum(done.values()) == doc["calls"])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(common.run_parts("spoor-syscalls-real.", test_lttng, test_record))
