@@ -6,9 +6,9 @@
 #include "command.h"
 #include "spoor/spoor.h"
 
-static const struct command *const commands[] = {&cmd_record, &cmd_dump,     &cmd_stats,
-                                                 &cmd_list,   &cmd_irq,      &cmd_sched,
-                                                 &cmd_disk,   &cmd_syscalls, &cmd_analyze, &cmd_script};
+static const struct command *const commands[] = {
+    &cmd_record, &cmd_dump, &cmd_stats,    &cmd_list,    &cmd_irq,
+    &cmd_sched,  &cmd_disk, &cmd_syscalls, &cmd_analyze, &cmd_script};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)

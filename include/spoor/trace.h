@@ -153,6 +153,17 @@ SPOOR_API bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_sco
                                     struct spoor_field *out);
 SPOOR_API bool spoor_event_field(const struct spoor_event *ev, enum spoor_scope scope,
                                  const char *name, struct spoor_field *out);
+/* An integer field's value (signed or unsigned, as an int64): false for other kinds. */
+static inline bool spoor_field_int(const struct spoor_field *f, int64_t *v)
+{
+	if (f->kind == SPOOR_FIELD_SIGNED)
+		*v = f->v.s;
+	else if (f->kind == SPOOR_FIELD_UNSIGNED)
+		*v = (int64_t) f->v.u;
+	else
+		return false;
+	return true;
+}
 /* Member or element i of a compound field (struct, array, variant). */
 SPOOR_API bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_field *out);
 

@@ -118,16 +118,22 @@ void an_engine_free(struct an_engine *e)
 	free(e);
 }
 
+/* Append to a hook list. */
+static int push_hook(struct hook **v, size_t *n, an_hook_fn fn, void *data)
+{
+	struct hook *h = realloc(*v, (*n + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h[(*n)++] = (struct hook){fn, data};
+	*v = h;
+	return 0;
+}
+
 int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 {
 	if (kind <= KEV_NONE || kind >= KEV_COUNT)
 		return -EINVAL;
-	struct hook *h = realloc(e->hooks[kind], (e->nhooks[kind] + 1) * sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	h[e->nhooks[kind]++] = (struct hook){fn, data};
-	e->hooks[kind] = h;
-	return 0;
+	return push_hook(&e->hooks[kind], &e->nhooks[kind], fn, data);
 }
 
 void an_engine_stop(struct an_engine *e)
@@ -135,45 +141,27 @@ void an_engine_stop(struct an_engine *e)
 	e->stop = true;
 }
 
-/* Add a hook to one class's list. */
-static int add_class_hook(struct an_engine *e, size_t c, an_hook_fn fn, void *data)
-{
-	struct hook *h = realloc(e->class_hooks[c], (e->nclass_hooks[c] + 1) * sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	h[e->nclass_hooks[c]++] = (struct hook){fn, data};
-	e->class_hooks[c] = h;
-	return 0;
-}
-
 int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data)
 {
+	if (class_index >= e->nclasses)
+		return -EINVAL;
+	/* the per-class lists exist only once some analysis hooks a class */
 	if (!e->class_hooks) {
 		e->class_hooks = calloc(e->nclasses + 1, sizeof(*e->class_hooks));
 		e->nclass_hooks = calloc(e->nclasses + 1, sizeof(*e->nclass_hooks));
 		if (!e->class_hooks || !e->nclass_hooks)
 			return -ENOMEM;
 	}
-	return class_index < e->nclasses ? add_class_hook(e, class_index, fn, data) : -EINVAL;
+	return push_hook(&e->class_hooks[class_index], &e->nclass_hooks[class_index], fn, data);
 }
 
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data)
 {
-	if (!e->class_hooks) {
-		e->class_hooks = calloc(e->nclasses + 1, sizeof(*e->class_hooks));
-		e->nclass_hooks = calloc(e->nclasses + 1, sizeof(*e->nclass_hooks));
-		if (!e->class_hooks || !e->nclass_hooks)
-			return -ENOMEM;
-	}
 	for (size_t c = 0; c < e->nclasses; c++) {
 		const char *name = spoor_event_class_name(spoor_reader_event_class(e->r, c));
-		if (fnmatch(pattern, name, 0))
-			continue;
-		struct hook *h = realloc(e->class_hooks[c], (e->nclass_hooks[c] + 1) * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		h[e->nclass_hooks[c]++] = (struct hook){fn, data};
-		e->class_hooks[c] = h;
+		int rc = fnmatch(pattern, name, 0) ? 0 : an_engine_on_class(e, c, fn, data);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -223,9 +211,10 @@ int an_engine_run(struct an_engine *e)
 		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1};
 		if (e->tid_index[c] >= 0) {
 			struct spoor_field f;
-			if (spoor_event_field_at(ev, (enum spoor_scope) e->tid_scope[c],
-			                         e->tid_index[c], &f))
-				a.tid = f.kind == SPOOR_FIELD_SIGNED ? f.v.s : (int64_t) f.v.u;
+			if (!spoor_event_field_at(ev, (enum spoor_scope) e->tid_scope[c],
+			                          e->tid_index[c], &f) ||
+			    !spoor_field_int(&f, &a.tid))
+				a.tid = -1;
 		} else if (cpu >= 0 && cpu < MAX_CPUS) {
 			a.tid = e->cur[cpu];
 		}

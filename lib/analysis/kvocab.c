@@ -147,13 +147,7 @@ bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, 
 	if (c->idx[slot] < 0 ||
 	    !spoor_event_field_at(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], &f))
 		return false;
-	if (f.kind == SPOOR_FIELD_SIGNED)
-		*v = f.v.s;
-	else if (f.kind == SPOOR_FIELD_UNSIGNED)
-		*v = (int64_t) f.v.u;
-	else
-		return false;
-	return true;
+	return spoor_field_int(&f, v);
 }
 
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,

@@ -127,21 +127,11 @@ static bool valid_label(const char *s)
 	return true;
 }
 
-/* What the metadata writer can describe (lib/record/events.c applies the same rule). */
+/* What the metadata writer can describe, and flags that are booleans. */
 static bool valid_field(const struct spoor_field_desc *f)
 {
-	bool int_size = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
-	if (f->is_signed > 1 || f->big_endian > 1 || f->text > 1 || (f->text && f->size != 1))
-		return false;
-	switch (f->kind) {
-	case SPOOR_FK_INT:
-	case SPOOR_FK_ENUM: return int_size && (f->base == 10 || f->base == 16);
-	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8;
-	case SPOOR_FK_STRING: return true;
-	case SPOOR_FK_ARRAY: return int_size && f->length <= (1u << 20);
-	case SPOOR_FK_SEQUENCE: return int_size;
-	default: return false;
-	}
+	return f->is_signed <= 1 && f->big_endian <= 1 && f->text <= 1 &&
+	       (!f->text || f->size == 1) && event_field_valid(f);
 }
 
 static int spend(struct ctx *c, size_t items, size_t text)

@@ -68,13 +68,7 @@ static bool int_at(const struct spoor_event *ev, enum spoor_scope scope, int idx
 	struct spoor_field f;
 	if (idx < 0 || !spoor_event_field_at(ev, scope, idx, &f))
 		return false;
-	if (f.kind == SPOOR_FIELD_SIGNED)
-		*v = f.v.s;
-	else if (f.kind == SPOOR_FIELD_UNSIGNED)
-		*v = (int64_t) f.v.u;
-	else
-		return false;
-	return true;
+	return spoor_field_int(&f, v);
 }
 
 /* The five columns of trace_print_lat_fmt(). */

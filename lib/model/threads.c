@@ -130,13 +130,7 @@ static bool int_of(const struct spoor_event *ev, const struct class_info *c, int
 	struct spoor_field f;
 	if (!field(ev, c, which, &f))
 		return false;
-	if (f.kind == SPOOR_FIELD_SIGNED)
-		*v = f.v.s;
-	else if (f.kind == SPOOR_FIELD_UNSIGNED)
-		*v = (int64_t) f.v.u;
-	else
-		return false;
-	return true;
+	return spoor_field_int(&f, v);
 }
 
 static bool str_of(const struct spoor_event *ev, const struct class_info *c, int which,

@@ -69,7 +69,7 @@ static bool next_line(struct cursor *c, char *buf, size_t cap, bool *too_long)
 	return true;
 }
 
-static bool valid_field(const struct spoor_field_desc *f)
+bool event_field_valid(const struct spoor_field_desc *f)
 {
 	bool int_size = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
 	switch (f->kind) {
@@ -124,7 +124,7 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 		*fd = (struct spoor_field_desc){
 		    strdup(name), (uint8_t) kind, (uint8_t) size, (uint8_t) sig, (uint8_t) base,
 		    (uint8_t) be, (uint8_t) text, length,         NULL,          0};
-		if (kind > 255 || size > 255 || base > 255 || !valid_field(fd) ||
+		if (kind > 255 || size > 255 || base > 255 || !event_field_valid(fd) ||
 		    (nent && kind != SPOOR_FK_ENUM)) {
 			snprintf(err, errlen, "line %u: invalid field '%s'", c->line, name);
 			goto fail;

@@ -16,6 +16,8 @@ struct rec_events {
  * this text is kept). */
 int rec_events_parse(struct rec_events *e, const char *text, size_t len, char *err, size_t errlen);
 void rec_events_free(struct rec_events *e);
+/* A field the metadata writer can describe: kinds, sizes, bases (also lib/elf's check). */
+bool event_field_valid(const struct spoor_field_desc *f);
 /* Free one heap-made descriptor (also lib/elf's). */
 void event_desc_free(struct spoor_event_desc *d);
 
