@@ -106,12 +106,13 @@ check "no instance left, global tracefs settings unchanged" no_leftovers
 # 2. the same sched_switch events as trace-cmd, recorded at the same time on the same clock
 if command -v trace-cmd >/dev/null; then
 	# spoor records until trace-cmd is done (SIGINT), so its span covers trace-cmd's
-	"$SPOOR" record -a -k sched:sched_switch -o "$TMP/tc-spoor" 2>/dev/null &
+	# buffers large enough that neither side loses events, even under ASan
+	"$SPOOR" record -a -k sched:sched_switch --kernel-buffer 8m -o "$TMP/tc-spoor" 2>"$TMP/tc-spoor.err" &
 	sp=$!
 	started "$TMP/tc-spoor" "$sp"
 	# -B -k -d: trace-cmd's default refuses to run here (docs/kernel.md says why); in an
 	# instance of its own it changes nothing global, and leaves the instance to remove
-	(cd "$TMP" && trace-cmd record -B "spoortest-tc-$$" -k -d -C x86-tsc -e sched:sched_switch \
+	(cd "$TMP" && trace-cmd record -B "spoortest-tc-$$" -k -d -C x86-tsc -b 8192 -e sched:sched_switch \
 		-o "$TMP/tc.dat" -- sh -c 'for i in $(seq 100); do sleep 0.002; done') >"$TMP/tc.log" 2>&1
 	tc=$?
 	rmdir "$T/instances/spoortest-tc-$$" 2>/dev/null
@@ -123,7 +124,9 @@ if command -v trace-cmd >/dev/null; then
 	python3 "$here/kernel-compare.py" trace-cmd "$TMP/tc-spoor.bt2" "$TMP/tc.txt" >"$TMP/tc.cmp"
 	check "sched_switch (comm, pid, prio, state) identical to trace-cmd's, same times and order" test $? -eq 0
 	cat "$TMP/tc.cmp"
-	if ! grep -q '^compared [1-9]' "$TMP/tc.cmp"; then
+	check "no event lost on spoor's side of that comparison" grep -q ' 0 lost ' "$TMP/tc-spoor.err"
+	if ! grep -q '^compared [1-9]' "$TMP/tc.cmp" || ! grep -q ' 0 lost ' "$TMP/tc-spoor.err"; then
+		cat "$TMP/tc-spoor.err"
 		echo "trace-cmd's log and report, for the record:"
 		tail -n 20 "$TMP/tc.log"
 		head -n 5 "$TMP/tc.txt"
