@@ -35,7 +35,7 @@ extern const struct command cmd_record, cmd_dump, cmd_stats;
 extern const struct command cmd_list;
 extern const struct command cmd_irq;
 extern const struct command cmd_analyze;
-extern const struct command cmd_script;
+extern const struct command cmd_script, cmd_watch;
 extern const struct command cmd_sched;
 extern const struct command cmd_disk;
 extern const struct command cmd_syscalls;

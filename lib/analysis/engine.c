@@ -16,6 +16,12 @@ struct hook {
 	void *data;
 };
 
+struct name_hook { /* an_engine_on_name, kept for classes found later (live traces) */
+	char *pattern;
+	an_hook_fn fn;
+	void *data;
+};
+
 struct an_engine {
 	struct spoor_reader *r;
 	struct an_filter f;
@@ -32,6 +38,10 @@ struct an_engine {
 		void *data;
 	} lost_hooks[16]; /* one per analysis or plug-in in the pass */
 	size_t nlost;
+	struct name_hook *name_hooks;
+	size_t nname_hooks;
+	an_classes_fn classes_fn;
+	void *classes_data;
 	uint64_t *stream_discarded;
 	size_t nstreams;
 	uint64_t lost;
@@ -62,6 +72,73 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 		}
 }
 
+/* A bigger copy of an array of n elements, the new ones zeroed; NULL when out of memory
+ * (the old one is freed then). */
+static void *enlarge(void *v, size_t size, size_t n, size_t more)
+{
+	char *bigger = realloc(v, (n + more + 1) * size);
+	if (!bigger) {
+		free(v);
+		return NULL;
+	}
+	memset(bigger + n * size, 0, (more + 1) * size);
+	return bigger;
+}
+
+/* Take in the classes and streams the reader has that the engine does not know yet. */
+static int grow(struct an_engine *e)
+{
+	size_t nc = spoor_reader_event_class_count(e->r), ns = spoor_reader_stream_count(e->r);
+	size_t old = e->nclasses, more = nc - old;
+
+	if (!e->stream_discarded || ns > e->nstreams) {
+		e->stream_discarded =
+		    enlarge(e->stream_discarded, sizeof(uint64_t), e->nstreams, ns - e->nstreams);
+		if (!e->stream_discarded)
+			return -ENOMEM;
+		e->nstreams = ns;
+	}
+	if (e->classes && !more)
+		return 0;
+	e->classes = enlarge(e->classes, sizeof(*e->classes), old, more);
+	e->tid_index = enlarge(e->tid_index, sizeof(*e->tid_index), old, more);
+	e->tid_scope = enlarge(e->tid_scope, sizeof(*e->tid_scope), old, more);
+	if (e->class_hooks) {
+		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
+		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
+	}
+	if (!e->classes || !e->tid_index || !e->tid_scope ||
+	    (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
+		return -ENOMEM;
+	e->nclasses = nc;
+	for (size_t c = old; c < nc; c++) {
+		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
+		kvocab_resolve(ec, &e->classes[c]);
+		e->has[e->classes[c].kind] = true;
+		resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
+		for (size_t h = 0; h < e->nname_hooks; h++) {
+			const struct name_hook *n = &e->name_hooks[h];
+			if (!fnmatch(n->pattern, spoor_event_class_name(ec), 0) &&
+			    an_engine_on_class(e, c, n->fn, n->data))
+				return -ENOMEM;
+		}
+	}
+	if (e->classes_fn && old < nc)
+		return e->classes_fn(e->classes_data, old, nc);
+	return 0;
+}
+
+int an_engine_refresh(struct an_engine *e)
+{
+	return grow(e);
+}
+
+void an_engine_on_classes(struct an_engine *e, an_classes_fn fn, void *data)
+{
+	e->classes_fn = fn;
+	e->classes_data = data;
+}
+
 int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_engine **out)
 {
 	struct an_engine *e = calloc(1, sizeof(*e));
@@ -71,22 +148,10 @@ int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_e
 	e->r = r;
 	if (f)
 		e->f = *f;
-	e->nclasses = spoor_reader_event_class_count(r);
-	e->nstreams = spoor_reader_stream_count(r);
-	e->classes = calloc(e->nclasses + 1, sizeof(*e->classes));
-	e->tid_index = calloc(e->nclasses + 1, sizeof(*e->tid_index));
-	e->tid_scope = calloc(e->nclasses + 1, sizeof(*e->tid_scope));
-	e->stream_discarded = calloc(e->nstreams + 1, sizeof(*e->stream_discarded));
 	e->threads = threads_new(r);
-	if (!e->classes || !e->tid_index || !e->tid_scope || !e->stream_discarded || !e->threads) {
+	if (!e->threads || grow(e)) {
 		an_engine_free(e);
 		return -ENOMEM;
-	}
-	for (size_t c = 0; c < e->nclasses; c++) {
-		const struct spoor_event_class *ec = spoor_reader_event_class(r, c);
-		kvocab_resolve(ec, &e->classes[c]);
-		e->has[e->classes[c].kind] = true;
-		resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
 	}
 	for (size_t i = 0; i < MAX_CPUS; i++)
 		e->cur[i] = -1;
@@ -110,6 +175,9 @@ void an_engine_free(struct an_engine *e)
 		free(e->class_hooks[c]);
 	free(e->class_hooks);
 	free(e->nclass_hooks);
+	for (size_t h = 0; h < e->nname_hooks; h++)
+		free(e->name_hooks[h].pattern);
+	free(e->name_hooks);
 	free(e->classes);
 	free(e->tid_index);
 	free(e->tid_scope);
@@ -157,6 +225,14 @@ int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, v
 
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data)
 {
+	struct name_hook *v = realloc(e->name_hooks, (e->nname_hooks + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	e->name_hooks = v;
+	if (!(v[e->nname_hooks].pattern = strdup(pattern)))
+		return -ENOMEM;
+	v[e->nname_hooks].fn = fn;
+	v[e->nname_hooks++].data = data;
 	for (size_t c = 0; c < e->nclasses; c++) {
 		const char *name = spoor_event_class_name(spoor_reader_event_class(e->r, c));
 		int rc = fnmatch(pattern, name, 0) ? 0 : an_engine_on_class(e, c, fn, data);

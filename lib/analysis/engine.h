@@ -64,6 +64,13 @@ int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
 void an_engine_want_threads(struct an_engine *e);
 /* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader). */
 int an_engine_run(struct an_engine *e);
+/* Live traces (spoor_reader_open_live): after each spoor_reader_live_refresh, take in the
+ * classes and streams found, then an_engine_run again: it goes on where it stopped. Hooks
+ * by name apply to the new classes; fn (one, for a script's bindings) hears of the class
+ * numbers [first, end) before their events come. */
+int an_engine_refresh(struct an_engine *e);
+typedef int (*an_classes_fn)(void *data, size_t first, size_t end);
+void an_engine_on_classes(struct an_engine *e, an_classes_fn fn, void *data);
 
 /* ---- state, for hooks and reports ---- */
 int64_t an_cpu_task(const struct an_engine *e, int64_t cpu);      /* -1: unknown */

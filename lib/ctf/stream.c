@@ -194,6 +194,23 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 	return rc < 0 ? rc : 0;
 }
 
+int ctf_stream_grow(struct ctf_stream *s)
+{
+	if (!s->done || s->damaged || s->in_packet || s->ec)
+		return 0;
+	struct mapfile bigger;
+	if (mapfile_open(&bigger, s->path))
+		return 0;
+	if (bigger.size <= s->mf.size) {
+		mapfile_close(&bigger);
+		return 0;
+	}
+	mapfile_close(&s->mf);
+	s->mf = bigger;
+	s->done = false; /* packet_open goes on at pkt_off, the end of the last packet */
+	return 1;
+}
+
 void ctf_stream_close(struct ctf_stream *s)
 {
 	mapfile_close(&s->mf);

@@ -52,6 +52,9 @@ struct ctf_stream {
  * stream instance id. Errors name the file and offset in s->error. */
 int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index);
 void ctf_stream_close(struct ctf_stream *s);
+/* A stream that ended at the end of its file, remapped if the file grew since (a live
+ * trace, written a whole packet at a time): 1 when there is more to read. */
+int ctf_stream_grow(struct ctf_stream *s);
 /* Advance to the next event: 1 (event ready), 0 (end of stream), or < 0 (damage: the stream
  * is marked done and damaged, s->error says where). */
 int ctf_stream_next(struct ctf_stream *s);

@@ -416,6 +416,12 @@ void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n)
 			kcpu_drain(&k->cpus[i], &k->classes, false);
 }
 
+void ksession_flush(struct ksession *k)
+{
+	for (int i = 0; i < k->ncpus; i++)
+		kcpu_drain(&k->cpus[i], &k->classes, true);
+}
+
 /* The kernel's own counters for a CPU: overrun (overwritten before spoor read them) and
  * dropped events (no room, when the buffer does not overwrite). */
 static void read_stats(struct ksession *k, int cpu, uint64_t *overrun, uint64_t *dropped)

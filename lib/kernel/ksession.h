@@ -48,6 +48,8 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 /* Up to cap poll entries (one per CPU buffer); ksession_ready takes them back after poll. */
 size_t ksession_pollfds(struct ksession *k, struct pollfd *p, size_t cap);
 void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n);
+/* Convert everything the buffers hold now, partial sub-buffers included (live sessions). */
+void ksession_flush(struct ksession *k);
 /* Stop tracing, convert what is left, finish the trace and remove the instance. */
 void ksession_stop(struct ksession *k, struct kernel_totals *t);
 /* Also removes the instance when ksession_stop was not called. */

@@ -217,10 +217,24 @@ static void exec_comm(struct entry *e, const char *s, size_t len)
 	set_comm(e, s, len);
 }
 
+/* Classes a live trace gained (spoor_reader_live_refresh) start unresolved. */
+static int grow(struct threads *t, size_t n)
+{
+	if (n <= t->nclasses)
+		return -1;
+	struct class_info *bigger = realloc(t->classes, (n + 1) * sizeof(*bigger));
+	if (!bigger)
+		return -1;
+	memset(bigger + t->nclasses, 0, (n + 1 - t->nclasses) * sizeof(*bigger));
+	t->classes = bigger;
+	t->nclasses = n;
+	return 0;
+}
+
 void threads_update(struct threads *t, const struct spoor_event *ev)
 {
 	size_t ci = spoor_event_class_index(spoor_event_class(ev));
-	if (ci >= t->nclasses)
+	if (ci >= t->nclasses && grow(t, spoor_reader_event_class_count(t->r)))
 		return;
 	struct class_info *c = &t->classes[ci];
 	if (c->kind == K_UNRESOLVED)

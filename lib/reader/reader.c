@@ -51,7 +51,17 @@ struct spoor_reader {
 	unsigned damaged;
 	struct hook *hooks;
 	size_t nhooks;
+	/* live mode (spoor_reader_open_live): arrays at fixed capacities, so that streams and
+	 * classes found later do not move the ones handed out */
+	bool live;
+	char *live_dir;
+	int64_t until; /* events after this wait for the next refresh */
+	char **live_paths;
+	size_t nlive_paths;
 };
+
+#define LIVE_MAX_STREAMS 4096
+#define LIVE_MAX_CLASSES 65536
 
 /* ---- finding traces ---- */
 
@@ -59,6 +69,10 @@ static int add_trace(struct spoor_reader *r, const char *dir, char **errmsg)
 {
 	char err[600] = "";
 	struct ctf_trace *t;
+
+	for (size_t i = 0; r->live && i < r->ntraces; i++)
+		if (!strcmp(r->traces[i]->path, dir))
+			return 0; /* known already */
 	int rc = ctf_trace_open(dir, &t, err, sizeof(err));
 
 	if (rc) {
@@ -209,17 +223,21 @@ static int open_streams(struct spoor_reader *r)
 	return 0;
 }
 
-static int index_classes(struct spoor_reader *r)
+/* Number the classes of the traces from `first` on (live mode: of the traces just found). */
+static int index_classes(struct spoor_reader *r, size_t first)
 {
 	size_t n = 0;
 
 	for (size_t t = 0; t < r->ntraces; t++)
 		for (unsigned s = 0; s < r->traces[t]->meta.nstreams; s++)
 			n += r->traces[t]->meta.streams[s]->nevents;
-	r->classes = calloc(n + 1, sizeof(*r->classes));
+	if (r->live && n > LIVE_MAX_CLASSES)
+		return -ENOSPC;
+	if (!r->classes)
+		r->classes = calloc((r->live ? LIVE_MAX_CLASSES : n) + 1, sizeof(*r->classes));
 	if (!r->classes)
 		return -ENOMEM;
-	for (size_t t = 0; t < r->ntraces; t++) {
+	for (size_t t = first; t < r->ntraces; t++) {
 		struct ctf_meta *m = &r->traces[t]->meta;
 		for (unsigned s = 0; s < m->nstreams; s++)
 			for (unsigned e = 0; e < m->streams[s]->nevents; e++) {
@@ -261,7 +279,7 @@ int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_read
 	if (!rc && !npaths)
 		rc = -SPOOR_EUSAGE;
 	if (!rc)
-		rc = index_classes(r);
+		rc = index_classes(r, 0);
 	if (!rc)
 		rc = open_streams(r);
 	if (rc) {
@@ -288,6 +306,10 @@ void spoor_reader_close(struct spoor_reader *r)
 	free(r->heap);
 	free(r->rank);
 	free(r->classes);
+	for (size_t i = 0; i < r->nlive_paths; i++)
+		free(r->live_paths[i]);
+	free(r->live_paths);
+	free(r->live_dir);
 	free(r);
 }
 
@@ -437,6 +459,8 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 			r->nheap = 0;
 			return 0;
 		}
+		if (r->live && s->ts_ns > r->until)
+			return 0; /* not yet: a stream not read so far may hold earlier events */
 		r->cur = s;
 		r->ev.s = s;
 		*ev = &r->ev;
@@ -795,4 +819,116 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 		return true;
 	default: return false;
 	}
+}
+
+/* ---- live traces (spoor watch) ---- */
+
+int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **errmsg)
+{
+	struct spoor_reader *r = calloc(1, sizeof(*r));
+
+	*out = NULL;
+	if (errmsg)
+		*errmsg = NULL;
+	if (!r)
+		return -ENOMEM;
+	r->ordered = r->started = r->live = true;
+	r->until = INT64_MIN;
+	r->live_dir = strdup(dir);
+	r->streams = calloc(LIVE_MAX_STREAMS, sizeof(*r->streams));
+	r->heap = calloc(LIVE_MAX_STREAMS, sizeof(*r->heap));
+	r->rank = calloc(LIVE_MAX_STREAMS, sizeof(*r->rank));
+	if (!r->live_dir || !r->streams || !r->heap || !r->rank || index_classes(r, 0)) {
+		spoor_reader_close(r);
+		return -ENOMEM;
+	}
+	*out = r;
+	return 0;
+}
+
+static bool stream_known(const struct spoor_reader *r, const char *path)
+{
+	for (size_t i = 0; i < r->nstreams; i++)
+		if (!strcmp(r->streams[i].path, path))
+			return true;
+	return false;
+}
+
+/* Open a stream file found since the last refresh, once it holds something. */
+static int live_add_stream(struct spoor_reader *r, struct ctf_trace *t, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0 || stream_known(r, path))
+		return 0;
+	if (r->nstreams == LIVE_MAX_STREAMS)
+		return -ENOSPC;
+	char **bigger = realloc(r->live_paths, (r->nlive_paths + 1) * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	r->live_paths = bigger;
+	if (!(r->live_paths[r->nlive_paths] = strdup(path)))
+		return -ENOMEM;
+	uint32_t i = (uint32_t) r->nstreams++;
+	struct ctf_stream *s = &r->streams[i];
+	ctf_stream_open(s, t, r->live_paths[r->nlive_paths++], i);
+	r->rank[i] = i; /* equal times: in the order found */
+	if (s->damaged) {
+		r->damaged++;
+		warn(r, s->error);
+	} else if (advance(r, s)) {
+		heap_push(r, i);
+	}
+	return 0;
+}
+
+static int live_scan_trace(struct spoor_reader *r, struct ctf_trace *t)
+{
+	DIR *d = opendir(t->path);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return 0; /* removed meanwhile: nothing more from it */
+	while (!rc && (de = readdir(d))) {
+		char path[4096];
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", t->path, de->d_name) < (int) sizeof(path))
+			rc = live_add_stream(r, t, path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int spoor_reader_live_refresh(struct spoor_reader *r, int64_t until_ns)
+{
+	if (!r->live)
+		return -EINVAL;
+	/* the event handed out last is done with: its stream moves on first */
+	if (r->cur) {
+		heap_update_top(r, advance(r, r->cur));
+		r->cur = NULL;
+	}
+	size_t first = r->ntraces;
+	char *msg = NULL;
+	int rc = find_traces(r, r->live_dir, 0, &msg);
+	if (rc && msg) {
+		warn(r, msg);
+		rc = 0; /* a trace that cannot be read yet is tried again next time */
+	}
+	free(msg);
+	if ((rc = index_classes(r, first)))
+		return rc;
+	/* streams that reached the end of their file and have more now */
+	size_t known = r->nstreams;
+	for (size_t i = 0; i < known; i++) {
+		struct ctf_stream *s = &r->streams[i];
+		if (s->done && !s->damaged && ctf_stream_grow(s) > 0 && advance(r, s))
+			heap_push(r, (uint32_t) i);
+	}
+	for (size_t t = 0; !rc && t < r->ntraces; t++)
+		rc = live_scan_trace(r, r->traces[t]);
+	r->until = until_ns;
+	return rc;
 }

@@ -59,4 +59,12 @@ int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
                         const struct val_table **table, uint32_t *root);
 const struct ctf_trace *reader_event_trace(const struct spoor_event *ev);
 
+/* Live mode (spoor watch): a reader of the traces a recording session is writing under dir,
+ * in this process, between its writes. It starts empty; each refresh takes in the traces,
+ * stream files and packets written since, and lets spoor_reader_next deliver the events up
+ * to until_ns (ns from the clock origin), returning 0 at the first later one until the next
+ * refresh. Streams and classes keep their numbers; counts only grow. */
+int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **errmsg);
+int spoor_reader_live_refresh(struct spoor_reader *r, int64_t until_ns);
+
 #endif

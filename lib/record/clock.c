@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "ctf/meta-write.h"
+#include "ctf/trace.h"
 #include "ust/proto.h"
 
 static bool tsc_usable(void)
@@ -96,6 +97,12 @@ void rec_clock_calibrate(struct rec_clock *c)
 uint64_t rec_clock_now(const struct rec_clock *c)
 {
 	return c->kind == CLOCK_KIND_TSC ? __rdtsc() : ns_of(CLOCK_MONOTONIC);
+}
+
+int64_t rec_clock_now_ns(const struct rec_clock *c)
+{
+	return c->offset_s * 1000000000 + (int64_t) ctf_cycles_to_ns(c->freq, c->offset) +
+	       (int64_t) ctf_cycles_to_ns(c->freq, rec_clock_now(c));
 }
 
 const char *rec_clock_kernel_name(const struct rec_clock *c)

@@ -16,6 +16,8 @@ struct rec_clock {
 void rec_clock_calibrate(struct rec_clock *c);
 /* The clock's value now, as the tracer reads it. */
 uint64_t rec_clock_now(const struct rec_clock *c);
+/* Now, in the readers' units: ns from the clock's origin (lib/ctf/trace.h ctf_clock_ns). */
+int64_t rec_clock_now_ns(const struct rec_clock *c);
 /* The kernel trace_clock that counts the same: x86-tsc or mono. */
 const char *rec_clock_kernel_name(const struct rec_clock *c);
 /* Its CTF description, the same in every trace of a session so readers merge them. */

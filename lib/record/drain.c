@@ -32,6 +32,19 @@ struct rec_buffer {
 	uint64_t discarded;          /* the largest events_discarded written so far */
 	struct rb_packet_start last; /* the last packet written, to make a closing one */
 	bool have_last;
+	/* Live sessions write the packet in progress in slices, each a packet of its own
+	 * (rec_buffer_flush_open), and number the packets they write themselves. */
+	bool live;
+	uint64_t out_seq;  /* packet_seq_num of the next packet written */
+	uint64_t part_seq; /* the sub-buffer partly written... */
+	uint64_t part_pos; /* ...up to this byte (0: none) */
+	uint64_t part_ts;  /* the timestamp_end of its last slice */
+};
+
+/* What a packet written from a sub-buffer says instead of its header. */
+struct patch {
+	bool begin, end;
+	uint64_t timestamp_begin, timestamp_end, events_discarded;
 };
 
 static void warn(struct rec_buffer *b, const char *what, unsigned long long n)
@@ -84,6 +97,7 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	b->nsub = g->num_subbufs;
 	b->data = (const char *) m + hdr;
 	b->overwrite = g->overwrite;
+	b->live = g->live && !g->overwrite;
 	b->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->out_fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -97,7 +111,7 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 }
 
 /* Check the copied packet of `bytes` content bytes, trim it to its content, write it. */
-static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct rb_packet_start *patch,
+static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct patch *patch,
                        struct record_totals *t)
 {
 	struct rb_packet_start ps;
@@ -113,10 +127,14 @@ static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct rb_pac
 		t->damaged++;
 		return -1;
 	}
-	if (patch) { /* a packet in progress: the producer did not get to close it */
+	if (patch && patch->begin)
+		ps.timestamp_begin = patch->timestamp_begin;
+	if (patch && patch->end) { /* a packet in progress: the producer has not closed it */
 		ps.timestamp_end = patch->timestamp_end;
 		ps.events_discarded = patch->events_discarded;
 	}
+	if (b->live)
+		ps.packet_seq_num = b->out_seq++;
 	/* Written packets are trimmed to their content; sizes are in bits. */
 	ps.content_size = bytes * 8;
 	ps.packet_size = bytes * 8;
@@ -158,7 +176,17 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 		warn(b, "packet overwritten while being read, skipped", n);
 		return false;
 	}
-	emit_packet(b, bytes, NULL, t);
+	struct patch p = {0};
+	if (b->part_pos && b->part_seq == n) { /* its head went out in slices: the rest */
+		uint64_t hs = sizeof(struct rb_packet_start), from = b->part_pos;
+		b->part_pos = 0;
+		if (bytes <= from || bytes > b->subbuf_size)
+			return true;
+		memmove(b->copy + hs, b->copy + from, bytes - from);
+		bytes = hs + bytes - from;
+		p = (struct patch){.begin = true, .timestamp_begin = b->part_ts};
+	}
+	emit_packet(b, bytes, &p, t);
 	return true;
 }
 
@@ -180,6 +208,37 @@ static void close_with_discarded(struct rec_buffer *b, struct record_totals *t)
 	ps.events_discarded = lost;
 	memcpy(b->copy, &ps, sizeof(ps));
 	emit_packet(b, sizeof(ps), NULL, t);
+}
+
+/* The packet in progress (sub-buffer n), up to byte pos, from where the last slice ended. */
+static void write_open(struct rec_buffer *b, uint64_t n, uint64_t pos, uint64_t end_ts,
+                       struct record_totals *t)
+{
+	uint64_t hs = sizeof(struct rb_packet_start);
+	uint64_t from = b->part_pos && b->part_seq == n ? b->part_pos : hs;
+
+	if (pos <= from)
+		return; /* nothing committed since */
+	if (pos > b->subbuf_size) {
+		warn(b, "write position out of bounds", pos);
+		t->damaged++;
+		return;
+	}
+	const char *sub = b->data + (n % b->nsub) * b->subbuf_size;
+	memcpy(b->copy, sub, hs);
+	memcpy(b->copy + hs, sub + from, pos - from);
+	struct patch p = {
+	    .begin = from != hs,
+	    .timestamp_begin = b->part_ts,
+	    .end = true,
+	    .timestamp_end = end_ts,
+	    .events_discarded = atomic_load_explicit(&b->h->discarded, memory_order_relaxed),
+	};
+	if (!emit_packet(b, hs + pos - from, &p, t) && b->live) {
+		b->part_seq = n;
+		b->part_pos = pos;
+		b->part_ts = end_ts;
+	}
 }
 
 void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
@@ -219,20 +278,29 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 		return;
 	}
 	uint64_t bytes = atomic_load_explicit(&h->write_pos, memory_order_acquire);
-	if (bytes <= sizeof(struct rb_packet_start))
-		return; /* opened, nothing committed */
-	if (bytes > b->subbuf_size) {
-		warn(b, "write position out of bounds", bytes);
-		t->damaged++;
-		return;
-	}
-	struct rb_packet_start patch = {
-	    .timestamp_end = atomic_load_explicit(&h->last_ts, memory_order_relaxed),
-	    .events_discarded = atomic_load_explicit(&h->discarded, memory_order_relaxed),
-	};
-	memcpy(b->copy, b->data + (produced % b->nsub) * b->subbuf_size, bytes);
-	emit_packet(b, bytes, &patch, t);
+	write_open(b, produced, bytes, atomic_load_explicit(&h->last_ts, memory_order_relaxed), t);
 	close_with_discarded(b, t);
+}
+
+/* A producer rewrites a packet's header only when it closes it, and in discard mode reuses
+ * its slot only once it is consumed: the committed bytes below the write position, read
+ * with that position, stay as they are while they are copied. Three loads make a pair:
+ * with the write position the same before and after, last_ts is the timestamp of the last
+ * event below it or of the one being written next, a valid end for this slice and a valid
+ * beginning for the next, which compact event headers then count from. */
+void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t)
+{
+	struct rb_header *h = b->h;
+
+	if (!b->live || atomic_load_explicit(&h->produced, memory_order_acquire) != b->consumed ||
+	    !atomic_load_explicit(&h->open_valid, memory_order_acquire) ||
+	    atomic_load_explicit(&h->open_seq, memory_order_relaxed) != b->consumed)
+		return;
+	uint64_t pos = atomic_load_explicit(&h->write_pos, memory_order_acquire);
+	uint64_t ts = atomic_load_explicit(&h->last_ts, memory_order_acquire);
+	if (atomic_load_explicit(&h->write_pos, memory_order_relaxed) != pos)
+		return; /* busy: the packet will fill and close, or the next flush takes it */
+	write_open(b, b->consumed, pos, ts, t);
 }
 
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)

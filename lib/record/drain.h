@@ -15,6 +15,7 @@ struct rec_buffer_geometry {
 	uint64_t subbuf_size;
 	uint32_t num_subbufs;
 	bool overwrite;
+	bool live; /* rec_buffer_flush_open is used (discard mode only) */
 };
 
 /* Map the memfd `fd` (not taken) and create the stream file `path`. */
@@ -23,6 +24,9 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 /* Write the packets closed since the last call; with final, also the one in progress
  * (the producer is gone) and, in overwrite mode, the latest packets the ring holds. */
 void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t);
+/* Live sessions: write what the producer committed to its packet in progress since the
+ * last call, as a packet of its own, so a reader sees events before the packet fills. */
+void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t);
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t);
 
 #endif

@@ -24,6 +24,14 @@ struct record_opts {
 	uint32_t num_subbufs;             /* power of two >= 2 */
 	const struct kernel_opts *kernel; /* kernel tracing too (lib/kernel/ksession.h), or NULL */
 	uint64_t duration_ns;             /* stop after this long; 0: when the command ends */
+	/* Live (spoor watch): every live_ns, write what every buffer holds, the packets in
+	 * progress included, then call on_live, which returns non-zero to end the session.
+	 * Events stamped before `flushed` (ns from the clock origin, read before the buffers
+	 * were) are written by then, but for any a tracer had stamped and not yet committed.
+	 * The flight recorder cannot be live. */
+	uint64_t live_ns;
+	int (*on_live)(void *arg, int64_t flushed);
+	void *live_arg;
 };
 
 struct record_totals {
@@ -44,6 +52,8 @@ const char *record_session_socket(const struct record_session *s);
  * passes or *stop becomes non-zero, then read what every buffer still holds and finish the
  * traces, the kernel's included. Warnings go to stderr. */
 int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop);
+/* Now on the session's clock, in the readers' units (ns from the clock's origin). */
+int64_t record_session_now_ns(const struct record_session *s);
 void record_session_totals(const struct record_session *s, struct record_totals *t);
 void record_session_free(struct record_session *s);
 

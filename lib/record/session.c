@@ -349,7 +349,8 @@ static int on_buffer(struct record_session *s, struct app *a, const struct proto
 		return -1;
 	snprintf(path, sizeof(path), "%s/stream_%d", a->dir, b->tid);
 	struct rec_buffer *rb = NULL;
-	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite};
+	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite,
+	                                s->o.live_ns != 0};
 	if (rec_buffer_open(&rb, fd, &g, path, err, sizeof(err))) {
 		warn("%s (pid %d): ring buffer of thread %d refused: %s", a->procname, a->pid,
 		     b->tid, err);
@@ -440,14 +441,16 @@ static void accept_apps(struct record_session *s)
 	}
 }
 
-/* A timerfd for --duration, or -1. */
-static int duration_timer(uint64_t ns)
+/* A timerfd for --duration, or, periodic, for live flushes; -1 for none. */
+static int make_timer(uint64_t ns, bool periodic)
 {
 	if (!ns)
 		return -1;
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	struct itimerspec it = {
-	    .it_value = {(time_t) (ns / 1000000000u), (long) (ns % 1000000000u)}};
+	struct timespec t = {(time_t) (ns / 1000000000u), (long) (ns % 1000000000u)};
+	struct itimerspec it = {.it_value = t};
+	if (periodic)
+		it.it_interval = t;
 	if (fd >= 0 && timerfd_settime(fd, 0, &it, NULL)) {
 		close(fd);
 		fd = -1;
@@ -455,14 +458,31 @@ static int duration_timer(uint64_t ns)
 	return fd;
 }
 
-#define FIXED_FDS      4
+/* Live: everything the buffers hold goes out, then the watcher reads it. */
+static bool live_tick(struct record_session *s, int fd)
+{
+	uint64_t expirations;
+	ssize_t r = read(fd, &expirations, sizeof(expirations));
+	(void) r;
+	int64_t flushed = rec_clock_now_ns(&s->clock);
+	drain_all(s);
+	for (size_t i = 0; i < s->napps; i++)
+		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
+			rec_buffer_flush_open(s->apps[i]->bufs[b], &s->totals);
+	if (s->kernel)
+		ksession_flush(s->kernel);
+	return s->o.on_live(s->o.live_arg, flushed) != 0;
+}
+
+#define FIXED_FDS      5
 #define MAX_KERNEL_FDS 1024
 
 int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop)
 {
 	int pidfd = child > 0 ? (int) syscall(SYS_pidfd_open, child, 0) : -1;
 	bool done = child > 0 && pidfd < 0;
-	int timer = duration_timer(s->o.duration_ns);
+	int timer = make_timer(s->o.duration_ns, false);
+	int live = s->o.on_live ? make_timer(s->o.live_ns, true) : -1;
 	static struct pollfd pfd[FIXED_FDS + MAX_KERNEL_FDS + MAX_APPS];
 
 	while (!done && !*stop) {
@@ -471,6 +491,7 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		pfd[n++] = (struct pollfd){s->efd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){pidfd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){timer, POLLIN, 0};
+		pfd[n++] = (struct pollfd){live, POLLIN, 0};
 		size_t nk = s->kernel ? ksession_pollfds(s->kernel, pfd + n, MAX_KERNEL_FDS) : 0;
 		n += nk;
 		size_t apps_at = n;
@@ -486,6 +507,8 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		if (pfd[1].revents)
 			drain_all(s);
 		if (pfd[2].revents || pfd[3].revents)
+			done = true;
+		if (pfd[4].revents && live_tick(s, live))
 			done = true;
 		if (nk)
 			ksession_ready(s->kernel, pfd + FIXED_FDS, nk);
@@ -519,7 +542,14 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		close(pidfd);
 	if (timer >= 0)
 		close(timer);
+	if (live >= 0)
+		close(live);
 	return 0;
+}
+
+int64_t record_session_now_ns(const struct record_session *s)
+{
+	return rec_clock_now_ns(&s->clock);
 }
 
 void record_session_totals(const struct record_session *s, struct record_totals *t)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "script.h"
 
@@ -30,6 +31,8 @@ struct script {
 	bool have_first;
 	char error[1024];
 	unsigned long long calls;
+	bool stopped;    /* spoor.stop() */
+	int defined_ref; /* the global functions the script itself defines: name -> true */
 };
 
 static struct script *self(lua_State *L)
@@ -166,17 +169,30 @@ static int event_index(lua_State *L)
 
 static int l_stop(lua_State *L)
 {
-	an_engine_stop(self(L)->e);
+	struct script *s = self(L);
+	s->stopped = true;
+	if (s->e)
+		an_engine_stop(s->e);
 	return 0;
 }
 
 static int l_comm(lua_State *L)
 {
-	const char *comm = an_task_comm(self(L)->e, (int64_t) luaL_checknumber(L, 1));
+	struct script *s = self(L);
+	const char *comm = s->e ? an_task_comm(s->e, (int64_t) luaL_checknumber(L, 1)) : NULL;
 	if (comm)
 		lua_pushstring(L, comm);
 	else
 		lua_pushnil(L);
+	return 1;
+}
+
+/* spoor.now(): the wall clock in seconds, to compare with e.time (latency, live). */
+static int l_now(lua_State *L)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	lua_pushnumber(L, (lua_Number) t.tv_sec + (lua_Number) t.tv_nsec / 1e9);
 	return 1;
 }
 
@@ -214,6 +230,8 @@ static void open_api(struct script *s)
 	lua_newtable(L);
 	add_closure(L, s, "stop", l_stop);
 	add_closure(L, s, "comm", l_comm);
+	lua_pushcfunction(L, l_now);
+	lua_setfield(L, -2, "now");
 	lua_setglobal(L, "spoor");
 	/* the one event object, its fields read through __index */
 	lua_newuserdata(L, 1);
@@ -320,16 +338,21 @@ static bool matches(const char *pattern, const char *name)
 	return colon && !strchr(name, ':') && !fnmatch(colon + 1, name, 0);
 }
 
-static int bind_handlers(struct script *s)
+/* Bind the handlers of classes [first, end): at attach, then for classes a live trace
+ * gains (an_engine_on_classes). */
+static int bind_handlers(void *data, size_t first, size_t end)
 {
+	struct script *s = data;
 	const struct spoor_reader *r = an_reader(s->e);
-	s->nclasses = spoor_reader_event_class_count(r);
-	s->classes = calloc(s->nclasses + 1, sizeof(*s->classes));
-	if (!s->classes)
+	struct class_handlers *bigger = realloc(s->classes, (end + 1) * sizeof(*bigger));
+	if (!bigger)
 		return -ENOMEM;
+	memset(bigger + s->nclasses, 0, (end + 1 - s->nclasses) * sizeof(*bigger));
+	s->classes = bigger;
+	s->nclasses = end;
 	lua_getfield(s->L, LUA_REGISTRYINDEX, "spoor_on");
 	size_t non = lua_objlen(s->L, -1);
-	for (size_t c = 0; c < s->nclasses; c++) {
+	for (size_t c = first; c < end; c++) {
 		const char *name = spoor_event_class_name(spoor_reader_event_class(r, c));
 		struct class_handlers *h = &s->classes[c];
 		if (global_handler(s, name, h))
@@ -366,8 +389,22 @@ static bool call_global(struct script *s, const char *name)
 	return call(s, 0, what);
 }
 
-int script_load(struct an_engine *e, const char *path, struct script **out, char *err,
-                size_t errlen)
+/* The names of the globals before the script ran: what it defines is the rest. */
+static void snapshot_globals(struct script *s)
+{
+	lua_State *L = s->L;
+	lua_newtable(L);
+	lua_pushnil(L);
+	while (lua_next(L, LUA_GLOBALSINDEX)) {
+		lua_pop(L, 1);
+		lua_pushvalue(L, -1);
+		lua_pushboolean(L, 1);
+		lua_settable(L, -4);
+	}
+	s->defined_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+int script_open(const char *path, struct script **out, char *err, size_t errlen)
 {
 	struct script *s = calloc(1, sizeof(*s));
 	*out = NULL;
@@ -376,8 +413,6 @@ int script_load(struct an_engine *e, const char *path, struct script **out, char
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	s->e = e;
-	an_engine_want_threads(e); /* e.comm, spoor.comm() */
 	luaL_openlibs(s->L);
 	open_api(s);
 	int rc = 0;
@@ -385,15 +420,12 @@ int script_load(struct an_engine *e, const char *path, struct script **out, char
 	    !call(s, 0, NULL)) {
 		snprintf(err, errlen, "spoor's Lua prelude failed: %s", s->error);
 		rc = -EINVAL;
-	} else if (luaL_loadfile(s->L, path)) {
+	} else if (snapshot_globals(s), luaL_loadfile(s->L, path)) {
 		snprintf(err, errlen, "%s", lua_tostring(s->L, -1));
 		rc = -EINVAL;
-	} else if (!call(s, 0, NULL) || !call_global(s, "start")) {
+	} else if (!call(s, 0, NULL)) {
 		snprintf(err, errlen, "%s", s->error);
 		rc = -EINVAL;
-	} else if (bind_handlers(s)) {
-		snprintf(err, errlen, "out of memory");
-		rc = -ENOMEM;
 	}
 	if (rc) {
 		script_free(s);
@@ -401,6 +433,121 @@ int script_load(struct an_engine *e, const char *path, struct script **out, char
 	}
 	*out = s;
 	return 0;
+}
+
+/* Whether global `ident` is a function the script defined (not a library's). */
+static bool defines(struct script *s, const char *ident)
+{
+	lua_State *L = s->L;
+	lua_getglobal(L, ident);
+	bool fn = lua_type(L, -1) == LUA_TFUNCTION;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, s->defined_ref);
+	lua_getfield(L, -1, ident);
+	bool before = lua_toboolean(L, -1);
+	lua_pop(L, 3);
+	return fn && !before;
+}
+
+bool script_handles(struct script *s, const char *name, bool catch_all)
+{
+	char ident[256];
+	size_t n = strlen(name);
+	if (n >= sizeof(ident))
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		ident[i] = name[i] == ':' || name[i] == '.' || name[i] == '-' ? '_' : name[i];
+	if (defines(s, ident))
+		return true;
+	lua_State *L = s->L;
+	lua_getfield(L, LUA_REGISTRYINDEX, "spoor_on");
+	bool hit = false;
+	for (size_t i = 1; !hit && i <= lua_objlen(L, -1); i++) {
+		lua_rawgeti(L, -1, (int) i);
+		lua_rawgeti(L, -1, 1);
+		const char *p = lua_tostring(L, -1);
+		hit = (catch_all || strspn(p, "*?:") != strlen(p)) && matches(p, name);
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	return hit;
+}
+
+/* Append "pattern\0" to out; false when it does not fit. */
+static bool add_pattern(char *out, size_t cap, size_t *len, const char *p)
+{
+	size_t n = strlen(p) + 1;
+	if (*len + n >= cap)
+		return false;
+	memcpy(out + *len, p, n);
+	*len += n;
+	return true;
+}
+
+size_t script_event_patterns(struct script *s, char *out, size_t cap)
+{
+	lua_State *L = s->L;
+	size_t len = 0;
+	bool ok = true;
+
+	lua_getfield(L, LUA_REGISTRYINDEX, "spoor_on");
+	for (size_t i = 1; ok && i <= lua_objlen(L, -1); i++) {
+		lua_rawgeti(L, -1, (int) i);
+		lua_rawgeti(L, -1, 1);
+		ok = add_pattern(out, cap, &len, lua_tostring(L, -1));
+		lua_pop(L, 2);
+	}
+	lua_pop(L, 1);
+	/* a handler PROVIDER_NAME stands for PROVIDER:NAME (or . or -): each _ may be any */
+	lua_pushnil(L);
+	while (ok && lua_next(L, LUA_GLOBALSINDEX)) {
+		lua_pop(L, 1);
+		const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+		char p[1024];
+		size_t n = 0;
+		if (!k || !defines(s, k) || !strcmp(k, "start") || !strcmp(k, "finish"))
+			continue;
+		for (const char *c = k; *c && n + 8 < sizeof(p); c++)
+			n += (size_t) snprintf(p + n, sizeof(p) - n, "%s",
+			                       *c == '_' ? "[_:.-]" : (char[]){*c, 0});
+		ok = add_pattern(out, cap, &len, p);
+	}
+	if (!ok) {
+		lua_settop(L, 0);
+		return 0;
+	}
+	return len;
+}
+
+int script_attach(struct script *s, struct an_engine *e, char *err, size_t errlen)
+{
+	s->e = e;
+	an_engine_want_threads(e); /* e.comm, spoor.comm() */
+	if (!call_global(s, "start")) {
+		snprintf(err, errlen, "%s", s->error);
+		return -EINVAL;
+	}
+	if (bind_handlers(s, 0, spoor_reader_event_class_count(an_reader(e)))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	an_engine_on_classes(e, bind_handlers, s);
+	return 0;
+}
+
+int script_load(struct an_engine *e, const char *path, struct script **out, char *err,
+                size_t errlen)
+{
+	int rc = script_open(path, out, err, errlen);
+	if (!rc && (rc = script_attach(*out, e, err, errlen))) {
+		script_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+bool script_stopped(const struct script *s)
+{
+	return s->stopped;
 }
 
 int script_error(const struct script *s, char *err, size_t errlen)

@@ -17,6 +17,7 @@
 #ifndef SCRIPT_SCRIPT_H
 #define SCRIPT_SCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/engine.h"
@@ -29,6 +30,19 @@ struct script;
  * "FILE:LINE: message" for a syntax or run-time error. */
 int script_load(struct an_engine *e, const char *path, struct script **out, char *err,
                 size_t errlen);
+/* The same in two steps, for a live session, whose events the script chooses: load and
+ * run the script's body; then, with the session started, bind its handlers and run its
+ * start(). Classes a live trace gains later are bound as they come. */
+int script_open(const char *path, struct script **out, char *err, size_t errlen);
+int script_attach(struct script *s, struct an_engine *e, char *err, size_t errlen);
+/* Whether the script has a handler for an event of this name (as the trace names it);
+ * without catch_all, on() patterns made only of wildcards ("*") do not count. */
+bool script_handles(struct script *s, const char *name, bool catch_all);
+/* The user-space event patterns its handlers stand for, each ended by a NUL, into out;
+ * the length, or 0 when they do not fit (then take every event). */
+size_t script_event_patterns(struct script *s, char *out, size_t cap);
+/* Whether it called spoor.stop(). */
+bool script_stopped(const struct script *s);
 /* After the pass: 0, or -1 with err set when a handler failed during it (the pass stopped
  * there). */
 int script_error(const struct script *s, char *err, size_t errlen);

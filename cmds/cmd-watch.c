@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-watch.c: `spoor watch [options] SCRIPT.lua (-- CMD [ARGS] | -a)`: a Lua script's
+ * handlers on a live session (LTT's tracewatch, done again). The session records as
+ * `spoor record` does and, every --period, writes what the buffers hold (the packets in
+ * progress too) and reads it back in this same process, in time order, up to a watermark
+ * a little behind the moment of the flush. The script chooses the events to enable.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/engine.h"
+#include "kernel/instance.h"
+#include "kernel/select.h"
+#include "reader/reader.h"
+#include "record-args.h"
+#include "script/script.h"
+
+/* An event stamped this long before a flush is in it: what a tracer has stamped and not
+ * yet committed (a few hundred ns, unless preempted in between) has this much time. */
+#define LATE_NS 5000000
+
+enum { OPT_PERIOD = OPT_RECORD_COUNT };
+
+static const struct cmd_option watch_options[] = {
+    RECORD_OPTION_ROWS[OPT_PERIOD] = {"period", 0, "TIME",
+                                      "hand the events to the script this often "
+                                      "(default 20ms; 1ms to 1s)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void) sig;
+	stop_requested = 1;
+}
+
+struct watch {
+	struct spoor_reader *r;
+	struct an_engine *e;
+	struct script *s;
+	bool failed; /* a handler failed: reported, the recording goes on */
+	int rc;      /* a reader or engine error */
+	char err[1200];
+};
+
+/* Hand the script what the session has written, up to `until`; non-zero ends the session. */
+static int pump(struct watch *w, int64_t until)
+{
+	int rc = spoor_reader_live_refresh(w->r, until);
+	if (!rc)
+		rc = an_engine_refresh(w->e);
+	if (!rc)
+		rc = an_engine_run(w->e);
+	if (rc < 0 && !w->rc) {
+		w->rc = rc;
+		fprintf(stderr, "spoor watch: error: %s; the recording goes on\n", strerror(-rc));
+	}
+	if (!w->failed && script_error(w->s, w->err, sizeof(w->err))) {
+		w->failed = true;
+		fprintf(stderr, "spoor watch: %s\nspoor watch: the recording goes on to its end\n",
+		        w->err);
+	}
+	return script_stopped(w->s);
+}
+
+static int on_live(void *arg, int64_t flushed)
+{
+	return pump(arg, flushed - LATE_NS);
+}
+
+/* Without -k: the kernel events the script has handlers for; on("*", ...) alone does not
+ * choose any, or it would enable every tracepoint of the kernel. */
+static int choose_kernel_events(const struct command *cmd, struct record_args *a, struct script *s)
+{
+	char root[512], err[512];
+	struct kevent_list all = {0};
+
+	if (kinstance_find_tracefs(root, sizeof(root), err, sizeof(err)) ||
+	    kevents_all(root, &all)) {
+		kevents_free(&all);
+		return 0; /* no kernel here: the script watches user space only */
+	}
+	int rc = 0;
+	for (size_t i = 0; i < all.n && !rc; i++) {
+		const char *name = all.v[i].name;
+		if (!script_handles(s, name, false))
+			continue;
+		char spec[512];
+		snprintf(spec, sizeof(spec), "%s:%s", all.v[i].system, name);
+		if (!record_push_kernel(a, spec))
+			rc = cmd_error(cmd, "out of memory");
+	}
+	kevents_free(&all);
+	return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void) st;
+	(void) flag;
+	(void) f;
+	return remove(path);
+}
+
+/* Options, then SCRIPT, then options again, then -- CMD: both `spoor watch -a s.lua` and
+ * `spoor watch s.lua -a` read as meant. */
+static int parse(const struct command *cmd, struct record_args *a, uint64_t *period, int argc,
+                 char **argv, int *script_at, int *first)
+{
+	const char *arg;
+	int row, rc;
+
+	*script_at = -1;
+	optind = 1;
+	for (int pass = 0; pass < 2; pass++) {
+		while ((row = cmd_getopt(cmd, argc, argv, &arg, first)) != -1) {
+			if (row == OPT_HELP) {
+				cmd_help(cmd, stdout);
+				return -1;
+			}
+			if (row == OPT_PERIOD) {
+				if (record_parse_duration(arg, period) || *period < 1000000 ||
+				    *period > 1000000000)
+					return cmd_usage_error(
+					    cmd, "invalid period '%s' (1ms to 1s)", arg);
+				continue;
+			}
+			if (row == OPT_OVERWRITE)
+				return cmd_usage_error(cmd,
+				                       "the flight recorder is read at its end, "
+				                       "not live: no --overwrite here");
+			if ((rc = row < 0 ? 2 : record_take_option(cmd, a, row, arg)))
+				return rc;
+		}
+		if (pass || *first >= argc || !strcmp(argv[*first - 1], "--"))
+			break;
+		*script_at = *first;
+		optind = *first + 1;
+	}
+	if (*script_at < 0)
+		return cmd_usage_error(cmd, "no script given (spoor watch SCRIPT.lua -- CMD)");
+	return 0;
+}
+
+static int run_watch(const struct command *cmd, int argc, char **argv)
+{
+	struct record_args a = RECORD_ARGS_INIT;
+	struct watch w = {0};
+	struct record_session *session = NULL;
+	uint64_t period = 20000000;
+	char tmpdir[] = "/tmp/spoor-watch-XXXXXX", err[1200], patterns[1024];
+	int script_at, first, rc;
+
+	if ((rc = parse(cmd, &a, &period, argc, argv, &script_at, &first)))
+		goto out_args;
+	if (script_open(argv[script_at], &w.s, err, sizeof(err))) {
+		rc = cmd_error(cmd, "%s", err);
+		goto out_args;
+	}
+	if (!a.npatterns) {
+		size_t n = script_event_patterns(w.s, patterns, sizeof(patterns));
+		for (size_t at = 0; at < n && !rc; at += strlen(patterns + at) + 1)
+			if (!record_push(&a.patterns, &a.npatterns, patterns + at))
+				rc = cmd_error(cmd, "out of memory");
+	}
+	if (!rc && !a.nkevents && !a.nfunctions)
+		rc = choose_kernel_events(cmd, &a, w.s);
+	if (rc || (rc = record_check_args(cmd, &a, first, argc)))
+		goto out_script;
+	if (!a.o.outdir && !(a.o.outdir = mkdtemp(tmpdir))) {
+		rc = cmd_error(cmd, "cannot make a directory in /tmp: %s", strerror(errno));
+		goto out_script;
+	}
+	a.o.live_ns = period;
+	a.o.on_live = on_live;
+	a.o.live_arg = &w;
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	char *msg = NULL;
+	if ((rc = record_session_new(&a.o, &session, err, sizeof(err)))) {
+		rc = cmd_error(cmd, "%s", err);
+		goto out_dir;
+	}
+	if (spoor_reader_open_live(a.o.outdir, &w.r, &msg) || an_engine_new(w.r, NULL, &w.e)) {
+		rc = cmd_error(cmd, "%s", msg ? msg : "out of memory");
+		free(msg);
+		goto out_session;
+	}
+	if (script_attach(w.s, w.e, err, sizeof(err))) {
+		rc = cmd_error(cmd, "%s", err);
+		goto out_session;
+	}
+	int status;
+	rc = record_run_command(session, argv, first, argc, &stop_requested, a.o.duration_ns != 0,
+	                        &status);
+	if (rc) {
+		rc = cmd_error(cmd, "%s", strerror(-rc));
+		goto out_session;
+	}
+	/* the session is over and everything is written: the rest, up to the last event */
+	if (!script_stopped(w.s))
+		pump(&w, INT64_MAX);
+	if (!w.failed && script_finish(w.s, err, sizeof(err))) {
+		fprintf(stderr, "spoor watch: %s\n", err);
+		w.failed = true;
+	}
+	struct record_totals t;
+	record_session_totals(session, &t);
+	if (a.o.outdir != tmpdir)
+		record_report("spoor watch", &a.o, &t);
+	else if (t.discarded || (t.kernel && t.k.lost))
+		fprintf(stderr,
+		        "spoor watch: warning: events lost: %llu in user space, %llu in "
+		        "the kernel (a bigger -b or --kernel-buffer leaves more room)\n",
+		        (unsigned long long) t.discarded,
+		        (unsigned long long) (t.kernel ? t.k.lost : 0));
+	rc = w.failed || w.rc || (t.kernel && t.k.write_error) ? 1 : 0;
+out_session:
+	an_engine_free(w.e);
+	spoor_reader_close(w.r);
+	record_session_free(session);
+out_dir:
+	if (a.o.outdir == tmpdir)
+		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+out_script:
+	script_free(w.s);
+out_args:
+	record_args_free(&a);
+	return rc < 0 ? 0 : rc;
+}
+
+const struct command cmd_watch = {
+    .name = "watch",
+    .summary = "run a Lua script's event handlers on a live session (docs/scripts.md)",
+    .usage = "[options] SCRIPT.lua [options] (-- CMD [ARGS...] | -a)",
+    .options = watch_options,
+    .run = run_watch,
+};

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* record-args.c: the options of a recording session (see record-args.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record-args.h"
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int record_parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !(v > 0))
+		return -1;
+	static const struct {
+		const char *unit;
+		double ns;
+	} units[] = {{"", 1e9}, {"s", 1e9},  {"ms", 1e6},  {"us", 1e3},
+	             {"ns", 1}, {"m", 60e9}, {"h", 3600e9}};
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			double t = v * units[i].ns;
+			if (t < 1 || t > 1e18)
+				return -1;
+			*ns = (uint64_t) t;
+			return 0;
+		}
+	return -1;
+}
+
+static bool power_of_two(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+bool record_push(const char ***v, size_t *n, const char *s)
+{
+	const char **bigger = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!bigger)
+		return false;
+	*v = bigger;
+	bigger[(*n)++] = s;
+	return true;
+}
+
+void record_args_free(struct record_args *a)
+{
+	free(a->patterns);
+	free(a->kevents);
+	free(a->filters);
+	free(a->functions);
+	free(a->pids);
+	for (size_t i = 0; i < a->ncopies; i++)
+		free(a->copies[i]);
+}
+
+bool record_push_kernel(struct record_args *a, const char *list)
+{
+	if (a->ncopies == sizeof(a->copies) / sizeof(a->copies[0]))
+		return false;
+	char *copy = a->copies[a->ncopies++] = strdup(list);
+	if (!copy)
+		return false;
+	for (char *save = NULL, *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		if (!record_push(&a->kevents, &a->nkevents, p))
+			return false;
+	return true;
+}
+
+int record_take_option(const struct command *cmd, struct record_args *a, int row, const char *arg)
+{
+	switch (row) {
+	case OPT_EVENT:
+		if (!record_push(&a->patterns, &a->npatterns, arg))
+			return cmd_error(cmd, "out of memory");
+		return 0;
+	case OPT_KERNEL:
+		if (!record_push_kernel(a, arg))
+			return cmd_usage_error(cmd, "too many -k options");
+		return 0;
+	case OPT_FILTER:
+		if (!record_push(&a->filters, &a->nfilters, arg))
+			return cmd_error(cmd, "out of memory");
+		return 0;
+	case OPT_FUNCTION:
+		if (!record_push(&a->functions, &a->nfunctions, arg))
+			return cmd_error(cmd, "out of memory");
+		return 0;
+	case OPT_PID: {
+		char *end;
+		long pid = strtol(arg, &end, 10);
+		if (*end || pid <= 0 || pid > 0x3fffffff)
+			return cmd_usage_error(cmd, "invalid pid '%s'", arg);
+		pid_t *bigger = realloc(a->pids, (a->npids + 1) * sizeof(*bigger));
+		if (!bigger)
+			return cmd_error(cmd, "out of memory");
+		a->pids = bigger;
+		a->pids[a->npids++] = (pid_t) pid;
+		return 0;
+	}
+	case OPT_ALL: a->all = true; return 0;
+	case OPT_DURATION: {
+		if (record_parse_duration(arg, &a->o.duration_ns))
+			return cmd_usage_error(cmd, "invalid duration '%s' (e.g. 5s, 250ms)", arg);
+		return 0;
+	}
+	case OPT_OUTPUT: a->o.outdir = arg; return 0;
+	case OPT_OVERWRITE: a->o.overwrite = true; return 0;
+	case OPT_BUFFER_SIZE:
+		if (parse_size(arg, &a->buffer_total))
+			return cmd_usage_error(cmd, "invalid size '%s'", arg);
+		return 0;
+	case OPT_KERNEL_BUFFER: {
+		uint64_t bytes;
+		if (parse_size(arg, &bytes) || bytes < 4096 || bytes > (4ull << 30))
+			return cmd_usage_error(cmd, "invalid kernel buffer size '%s' (4k to 4g)",
+			                       arg);
+		a->k.buffer_kb = (unsigned long) (bytes >> 10);
+		return 0;
+	}
+	case OPT_SUBBUFFERS: {
+		char *end;
+		unsigned long n = strtoul(arg, &end, 10);
+		if (*end || !power_of_two(n) || n < 2 || n > 1024)
+			return cmd_usage_error(cmd,
+			                       "sub-buffers must be a power of two from 2 to 1024");
+		a->o.num_subbufs = (uint32_t) n;
+		return 0;
+	}
+	default: return 2;
+	}
+}
+
+int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc)
+{
+	a->o.patterns = a->patterns;
+	a->o.npatterns = a->npatterns;
+	a->o.subbuf_size = a->buffer_total / a->o.num_subbufs;
+	if (!power_of_two(a->o.subbuf_size) || a->o.subbuf_size < 4096 ||
+	    a->o.subbuf_size > (64u << 20))
+		return cmd_usage_error(cmd,
+		                       "buffer size / sub-buffers must be a power of two from "
+		                       "4k to 64m (got %llu)",
+		                       (unsigned long long) a->o.subbuf_size);
+	bool kernel = a->nkevents || a->nfunctions;
+	if ((a->nfilters || a->npids || a->k.buffer_kb) && !kernel)
+		return cmd_usage_error(cmd, "--filter, --pid and --kernel-buffer need -k or -F");
+	if (a->all && !kernel)
+		return cmd_usage_error(cmd, "-a records the kernel: give -k EVENTS (or -F)");
+	if (first >= argc && !a->all)
+		return cmd_usage_error(cmd, "no command given (spoor record [options] -- CMD, or "
+		                            "-a -k EVENTS for the whole system)");
+	if (kernel) {
+		a->k.events = a->kevents;
+		a->k.nevents = a->nkevents;
+		a->k.filters = a->filters;
+		a->k.nfilters = a->nfilters;
+		a->k.function_tracer = a->nfunctions > 0;
+		a->k.functions = a->functions;
+		a->k.nfunctions = a->nfunctions;
+		/* '*' means every function: no filter at all */
+		if (a->nfunctions == 1 && !strcmp(a->functions[0], "*"))
+			a->k.nfunctions = 0;
+		a->k.pids = a->pids;
+		a->k.npids = a->npids;
+		a->o.kernel = &a->k;
+	}
+	return 0;
+}
+
+void record_report(const char *prefix, const struct record_opts *o, const struct record_totals *t)
+{
+	fprintf(stderr,
+	        "%s: %u process(es), %u thread buffer(s), %llu packets, %llu bytes, "
+	        "%llu events discarded%s\n",
+	        prefix, t->processes, t->buffers, (unsigned long long) t->packets,
+	        (unsigned long long) t->bytes, (unsigned long long) t->discarded,
+	        t->damaged ? " (damaged packets skipped: see above)" : "");
+	if (t->kernel) {
+		const struct kernel_totals *k = &t->k;
+		fprintf(stderr,
+		        "%s: kernel: %llu events on %u CPU(s), %llu lost (kernel counters: "
+		        "%llu overrun, %llu dropped), %llu bytes, %llu threads in the state dump\n",
+		        prefix, (unsigned long long) k->events, k->cpus,
+		        (unsigned long long) k->lost, (unsigned long long) k->overrun,
+		        (unsigned long long) k->dropped, (unsigned long long) k->bytes,
+		        (unsigned long long) k->statedump);
+		if (k->lost) {
+			fprintf(stderr, "%s: kernel: lost by CPU:", prefix);
+			for (unsigned c = 0; c < k->cpus && c < KERNEL_TOTALS_CPUS; c++)
+				fprintf(stderr, " cpu%u %llu", c,
+				        (unsigned long long) k->lost_by_cpu[c]);
+			fprintf(stderr, " (a bigger --kernel-buffer leaves more room)\n");
+		}
+		if (k->malformed || k->unknown)
+			fprintf(stderr,
+			        "%s: warning: kernel: %llu records skipped (%llu malformed, "
+			        "%llu of events not asked for)\n",
+			        prefix, (unsigned long long) (k->malformed + k->unknown),
+			        (unsigned long long) k->malformed, (unsigned long long) k->unknown);
+		if (k->write_error)
+			fprintf(stderr,
+			        "%s: error: kernel trace: %s: %llu events after it were not "
+			        "written\n",
+			        prefix, strerror(-k->write_error),
+			        (unsigned long long) k->unwritten);
+	}
+	fprintf(stderr, "%s: trace in %s\n", prefix, o->outdir);
+}
+
+int record_run_command(struct record_session *s, char **argv, int first, int argc,
+                       volatile sig_atomic_t *stop, bool stop_child, int *status)
+{
+	pid_t child = 0;
+	*status = 0;
+	if (first < argc) {
+		child = fork();
+		if (child == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			signal(SIGHUP, SIG_DFL);
+			setenv("SPOOR_SESSION", record_session_socket(s), 1);
+			execvp(argv[first], argv + first);
+			fprintf(stderr, "spoor: cannot run %s: %s\n", argv[first], strerror(errno));
+			_exit(127);
+		}
+		if (child < 0)
+			return -errno;
+	}
+	int rc = record_session_run(s, child, stop);
+	if (child > 0) {
+		if (stop_child || *stop)
+			kill(child, SIGTERM);
+		while (waitpid(child, status, 0) < 0 && errno == EINTR)
+			;
+	}
+	return rc;
+}

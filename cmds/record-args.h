@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* record-args.h: the options of a recording session, shared by `spoor record` and `spoor
+ * watch` (which takes the same ones and a few of its own after them). */
+#ifndef CMDS_RECORD_ARGS_H
+#define CMDS_RECORD_ARGS_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <sys/types.h>
+
+#include "command.h"
+#include "record/record.h"
+
+enum {
+	OPT_EVENT,
+	OPT_KERNEL,
+	OPT_FILTER,
+	OPT_FUNCTION,
+	OPT_PID,
+	OPT_ALL,
+	OPT_DURATION,
+	OPT_OUTPUT,
+	OPT_OVERWRITE,
+	OPT_BUFFER_SIZE,
+	OPT_SUBBUFFERS,
+	OPT_KERNEL_BUFFER,
+	OPT_HELP,
+	OPT_RECORD_COUNT /* a command's own options follow */
+};
+
+/* The rows of the option table, in the order of the enum (a command adds its own after). */
+#define RECORD_OPTION_ROWS                                                                         \
+	[OPT_EVENT] =                                                                              \
+	    {"event", 'e', "PATTERN",                                                              \
+	     "record events whose provider:name matches PATTERN (repeatable; default: all)"},      \
+	[OPT_KERNEL] =                                                                             \
+	    {"kernel", 'k', "EVENTS",                                                              \
+	     "record kernel tracepoints: comma-separated SYSTEM, SYSTEM:EVENT or EVENT, "          \
+	     "wildcards allowed (e.g. sched,irq:*,syscalls:sys_enter_openat)"},                    \
+	[OPT_FILTER] = {"filter", 0, "EVENT:EXPR",                                                 \
+	                "kernel filter for EVENT in the kernel's syntax, e.g. "                    \
+	                "'sched_switch:prev_pid != 0' (repeatable)"},                              \
+	[OPT_FUNCTION] = {"function", 'F', "PATTERN",                                              \
+	                  "run the kernel's function tracer on functions matching PATTERN "        \
+	                  "(begin*, *middle*, *end, :mod:NAME; '*' for all; repeatable)"},         \
+	[OPT_PID] = {"pid", 'p', "PID",                                                            \
+	             "kernel events and functions of this pid only (repeatable)"},                 \
+	[OPT_ALL] = {"all", 'a', NULL,                                                             \
+	             "no command: record the whole system (with -k) until "                        \
+	             "Ctrl-C, SIGTERM or --duration"},                                             \
+	[OPT_DURATION] = {"duration", 'd', "TIME", "stop after TIME (e.g. 5s, 250ms)"},            \
+	[OPT_OUTPUT] = {"output", 'o', "DIR",                                                      \
+	                "write the trace to DIR (default: ./spoor-trace-DATE-TIME)"},              \
+	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
+	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
+	[OPT_BUFFER_SIZE] = {"buffer-size", 'b', "SIZE",                                           \
+	                     "ring buffer per thread, e.g. 256k, 4m (default 256k)"},              \
+	[OPT_SUBBUFFERS] = {"subbuffers", 0, "N",                                                  \
+	                    "sub-buffers per ring buffer, a power of two (default 4)"},            \
+	[OPT_KERNEL_BUFFER] = {"kernel-buffer", 0, "SIZE",                                         \
+	                       "kernel ring buffer per CPU, e.g. 4m (default: the kernel's)"},     \
+	[OPT_HELP] = {"help", 'h', NULL, "show this help"},
+
+struct record_args {
+	struct record_opts o;
+	struct kernel_opts k;
+	const char **patterns, **kevents, **filters, **functions;
+	size_t npatterns, nkevents, nfilters, nfunctions, npids;
+	pid_t *pids;
+	char *copies[64]; /* -k lists cut at commas */
+	size_t ncopies;
+	bool all;
+	uint64_t buffer_total;
+};
+
+#define RECORD_ARGS_INIT                                                                           \
+	{                                                                                          \
+		.o = {.num_subbufs = 4}, .buffer_total = 256 << 10                                 \
+	}
+
+void record_args_free(struct record_args *a);
+/* One option of the shared rows; 0 to go on, else the exit code. */
+int record_take_option(const struct command *cmd, struct record_args *a, int row, const char *arg);
+/* Append to a growing array; false when out of memory. */
+bool record_push(const char ***v, size_t *n, const char *s);
+/* 5s, 250ms, 1.5m, 100us, 2h; a bare number is seconds. */
+int record_parse_duration(const char *s, uint64_t *ns);
+/* -k sched,irq: each comma-separated part is a pattern; false when out of room. */
+bool record_push_kernel(struct record_args *a, const char *list);
+/* After the options: check them and fill a->o (and a->k with kernel events). */
+int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc);
+/* Run the session with the command argv[first..] (none: -a) until it ends, *stop is set or
+ * the duration passes; then the command gets SIGTERM if *stop is set or stop_child, and
+ * *status its wait status. Returns -errno. */
+int record_run_command(struct record_session *s, char **argv, int first, int argc,
+                       volatile sig_atomic_t *stop, bool stop_child, int *status);
+/* The session's summary on stderr, as `spoor record` prints it (prefix: "spoor record"). */
+void record_report(const char *prefix, const struct record_opts *o, const struct record_totals *t);
+
+#endif
