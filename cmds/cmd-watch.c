@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@
 /* An event stamped this long before a flush is in it: what a tracer has stamped and not
  * yet committed (a few hundred ns, unless preempted in between) has this much time. */
 #define LATE_NS 5000000
+/* How long the script runs before the recorder drains the buffers again. */
+#define SLICE_NS 2000000
 
 enum { OPT_PERIOD = OPT_RECORD_COUNT };
 
@@ -43,6 +46,7 @@ static void on_signal(int sig)
 }
 
 struct watch {
+	int64_t until; /* the watermark of the last flush */
 	struct spoor_reader *r;
 	struct an_engine *e;
 	struct script *s;
@@ -51,14 +55,21 @@ struct watch {
 	char err[1200];
 };
 
-/* Hand the script what the session has written, up to `until`; non-zero ends the session. */
-static int pump(struct watch *w, int64_t until)
+/* Hand the script what the session has written, up to `until`, for at most SLICE_NS
+ * (all: to the end): the rest waits on disk while the recorder drains the buffers, so a
+ * script slower than the traced programs delays its events but loses none. */
+static int pump(struct watch *w, int64_t until, bool all)
 {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t deadline =
+	    all ? INT64_MAX : (int64_t) now.tv_sec * 1000000000 + now.tv_nsec + SLICE_NS;
 	int rc = spoor_reader_live_refresh(w->r, until);
 	if (!rc)
 		rc = an_engine_refresh(w->e);
-	if (!rc)
-		rc = an_engine_run(w->e);
+	int more = rc ? 0 : an_engine_run_until(w->e, deadline);
+	if (more < 0)
+		rc = more;
 	if (rc < 0 && !w->rc) {
 		w->rc = rc;
 		fprintf(stderr, "spoor watch: error: %s; the recording goes on\n", strerror(-rc));
@@ -68,12 +79,17 @@ static int pump(struct watch *w, int64_t until)
 		fprintf(stderr, "spoor watch: %s\nspoor watch: the recording goes on to its end\n",
 		        w->err);
 	}
-	return script_stopped(w->s);
+	if (script_stopped(w->s))
+		return RECORD_LIVE_STOP;
+	return more > 0 ? RECORD_LIVE_MORE : 0;
 }
 
 static int on_live(void *arg, int64_t flushed)
 {
-	return pump(arg, flushed - LATE_NS);
+	struct watch *w = arg;
+	if (flushed != INT64_MIN)
+		w->until = flushed - LATE_NS;
+	return pump(w, w->until, false);
 }
 
 /* Without -k: the kernel events the script has handlers for; on("*", ...) alone does not
@@ -153,6 +169,7 @@ static int parse(const struct command *cmd, struct record_args *a, uint64_t *per
 static int run_watch(const struct command *cmd, int argc, char **argv)
 {
 	struct record_args a = RECORD_ARGS_INIT;
+	a.buffer_total = 1 << 20; /* the recorder shares its thread with the script: more room */
 	struct watch w = {0};
 	struct record_session *session = NULL;
 	uint64_t period = 20000000;
@@ -209,7 +226,7 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	}
 	/* the session is over and everything is written: the rest, up to the last event */
 	if (!script_stopped(w.s))
-		pump(&w, INT64_MAX);
+		pump(&w, INT64_MAX, true);
 	if (!w.failed && script_finish(w.s, err, sizeof(err))) {
 		fprintf(stderr, "spoor watch: %s\n", err);
 		w.failed = true;

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 #include "model/threads.h"
@@ -269,12 +270,29 @@ static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_
 		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
 }
 
+static int64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 int an_engine_run(struct an_engine *e)
+{
+	return an_engine_run_until(e, INT64_MAX);
+}
+
+int an_engine_run_until(struct an_engine *e, int64_t deadline)
 {
 	const struct spoor_event *ev;
 	int rc = 0;
+	unsigned n = 0;
 
 	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
+		if (deadline != INT64_MAX && !(++n & 1023) && monotonic_ns() > deadline) {
+			spoor_reader_unread(e->r); /* this event comes first next time */
+			return 1;
+		}
 		size_t c = reader_event_class_index(ev);
 		if (c >= e->nclasses)
 			continue;

@@ -69,6 +69,9 @@ int an_engine_run(struct an_engine *e);
  * by name apply to the new classes; fn (one, for a script's bindings) hears of the class
  * numbers [first, end) before their events come. */
 int an_engine_refresh(struct an_engine *e);
+/* an_engine_run that returns 1 once CLOCK_MONOTONIC passes deadline (ns), with events
+ * left for the next call: a live session's watcher must not keep its recorder waiting. */
+int an_engine_run_until(struct an_engine *e, int64_t deadline);
 typedef int (*an_classes_fn)(void *data, size_t first, size_t end);
 void an_engine_on_classes(struct an_engine *e, an_classes_fn fn, void *data);
 

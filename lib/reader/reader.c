@@ -398,6 +398,9 @@ static int advance(struct spoor_reader *r, struct ctf_stream *s)
 {
 	int rc = ctf_stream_next(s);
 
+	/* live: the end of the mapping may not be the end of the file any more */
+	if (!rc && r->live && ctf_stream_grow(s) > 0)
+		rc = ctf_stream_next(s);
 	if (rc < 0) {
 		r->damaged++;
 		warn(r, s->error);
@@ -822,6 +825,12 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 }
 
 /* ---- live traces (spoor watch) ---- */
+
+void spoor_reader_unread(struct spoor_reader *r)
+{
+	if (r->ordered)
+		r->cur = NULL; /* its stream is still the heap's top, on this event */
+}
 
 int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **errmsg)
 {

@@ -66,5 +66,8 @@ const struct ctf_trace *reader_event_trace(const struct spoor_event *ev);
  * refresh. Streams and classes keep their numbers; counts only grow. */
 int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **errmsg);
 int spoor_reader_live_refresh(struct spoor_reader *r, int64_t until_ns);
+/* Give the event just returned back: the next spoor_reader_next returns it again (ordered
+ * reading only). */
+void spoor_reader_unread(struct spoor_reader *r);
 
 #endif

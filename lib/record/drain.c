@@ -296,11 +296,15 @@ void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t)
 	    !atomic_load_explicit(&h->open_valid, memory_order_acquire) ||
 	    atomic_load_explicit(&h->open_seq, memory_order_relaxed) != b->consumed)
 		return;
-	uint64_t pos = atomic_load_explicit(&h->write_pos, memory_order_acquire);
-	uint64_t ts = atomic_load_explicit(&h->last_ts, memory_order_acquire);
-	if (atomic_load_explicit(&h->write_pos, memory_order_relaxed) != pos)
-		return; /* busy: the packet will fill and close, or the next flush takes it */
-	write_open(b, b->consumed, pos, ts, t);
+	/* a thread emitting without pause moves on every few tens of ns: a few tries */
+	for (int tries = 0; tries < 256; tries++) {
+		uint64_t pos = atomic_load_explicit(&h->write_pos, memory_order_acquire);
+		uint64_t ts = atomic_load_explicit(&h->last_ts, memory_order_acquire);
+		if (atomic_load_explicit(&h->write_pos, memory_order_relaxed) == pos) {
+			write_open(b, b->consumed, pos, ts, t);
+			return;
+		}
+	}
 }
 
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)

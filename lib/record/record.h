@@ -25,14 +25,18 @@ struct record_opts {
 	const struct kernel_opts *kernel; /* kernel tracing too (lib/kernel/ksession.h), or NULL */
 	uint64_t duration_ns;             /* stop after this long; 0: when the command ends */
 	/* Live (spoor watch): every live_ns, write what every buffer holds, the packets in
-	 * progress included, then call on_live, which returns non-zero to end the session.
-	 * Events stamped before `flushed` (ns from the clock origin, read before the buffers
-	 * were) are written by then, but for any a tracer had stamped and not yet committed.
-	 * The flight recorder cannot be live. */
+	 * progress included, then call on_live. Events stamped before `flushed` (ns from the
+	 * clock origin, read before the buffers were) are written by then, but for any a
+	 * tracer had stamped and not yet committed. on_live returns RECORD_LIVE_STOP to end
+	 * the session, RECORD_LIVE_MORE to be called again (flushed: INT64_MIN, nothing new)
+	 * as soon as the buffers are drained. The flight recorder cannot be live. */
 	uint64_t live_ns;
 	int (*on_live)(void *arg, int64_t flushed);
 	void *live_arg;
 };
+
+#define RECORD_LIVE_STOP 1
+#define RECORD_LIVE_MORE 2
 
 struct record_totals {
 	unsigned processes, buffers;

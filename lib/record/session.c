@@ -459,7 +459,7 @@ static int make_timer(uint64_t ns, bool periodic)
 }
 
 /* Live: everything the buffers hold goes out, then the watcher reads it. */
-static bool live_tick(struct record_session *s, int fd)
+static int live_tick(struct record_session *s, int fd)
 {
 	uint64_t expirations;
 	ssize_t r = read(fd, &expirations, sizeof(expirations));
@@ -471,7 +471,7 @@ static bool live_tick(struct record_session *s, int fd)
 			rec_buffer_flush_open(s->apps[i]->bufs[b], &s->totals);
 	if (s->kernel)
 		ksession_flush(s->kernel);
-	return s->o.on_live(s->o.live_arg, flushed) != 0;
+	return s->o.on_live(s->o.live_arg, flushed);
 }
 
 #define FIXED_FDS      5
@@ -484,6 +484,7 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 	int timer = make_timer(s->o.duration_ns, false);
 	int live = s->o.on_live ? make_timer(s->o.live_ns, true) : -1;
 	static struct pollfd pfd[FIXED_FDS + MAX_KERNEL_FDS + MAX_APPS];
+	int more = 0; /* the watcher has events left to handle */
 
 	while (!done && !*stop) {
 		size_t n = 0;
@@ -497,10 +498,15 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		size_t apps_at = n;
 		for (size_t i = 0; i < s->napps; i++)
 			pfd[n++] = (struct pollfd){s->apps[i]->fd, POLLIN, 0};
-		if (poll(pfd, n, -1) < 0) {
+		int ready = poll(pfd, n, more ? 0 : -1);
+		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
+		}
+		if (more && !pfd[4].revents) {
+			more = s->o.on_live(s->o.live_arg, INT64_MIN);
+			done |= (more & RECORD_LIVE_STOP) != 0;
 		}
 		if (pfd[0].revents)
 			accept_apps(s);
@@ -508,8 +514,10 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 			drain_all(s);
 		if (pfd[2].revents || pfd[3].revents)
 			done = true;
-		if (pfd[4].revents && live_tick(s, live))
-			done = true;
+		if (pfd[4].revents) {
+			more = live_tick(s, live);
+			done |= (more & RECORD_LIVE_STOP) != 0;
+		}
 		if (nk)
 			ksession_ready(s->kernel, pfd + FIXED_FDS, nk);
 		for (size_t k = apps_at; k < n; k++)
