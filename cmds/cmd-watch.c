@@ -18,6 +18,7 @@
 #include "analysis/engine.h"
 #include "kernel/instance.h"
 #include "kernel/select.h"
+#include "kernel/upaths.h"
 #include "reader/reader.h"
 #include "record-args.h"
 #include "script/script.h"
@@ -79,8 +80,10 @@ static int pump(struct watch *w, int64_t until, bool all)
 		fprintf(stderr, "spoor watch: %s\nspoor watch: the recording goes on to its end\n",
 		        w->err);
 	}
-	if (script_stopped(w->s))
+	if (script_stopped(w->s)) {
+		stop_requested = 1; /* as Ctrl-C would: the command gets SIGTERM */
 		return RECORD_LIVE_STOP;
+	}
 	return more > 0 ? RECORD_LIVE_MORE : 0;
 }
 
@@ -104,17 +107,24 @@ static int choose_kernel_events(const struct command *cmd, struct record_args *a
 		kevents_free(&all);
 		return 0; /* no kernel here: the script watches user space only */
 	}
-	int rc = 0;
-	for (size_t i = 0; i < all.n && !rc; i++) {
-		const char *name = all.v[i].name;
-		if (!script_handles(s, name, false))
-			continue;
-		char spec[512];
-		snprintf(spec, sizeof(spec), "%s:%s", all.v[i].system, name);
-		if (!record_push_kernel(a, spec))
-			rc = cmd_error(cmd, "out of memory");
-	}
+	/* one -k list of SYSTEM:EVENT,... (there may be hundreds: sys_enter_*) */
+	char *list = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&list, &len);
+	for (size_t i = 0; m && i < all.n; i++)
+		if (script_handles(s, all.v[i].name, false))
+			fprintf(m, "%s%s:%s", ftell(m) ? "," : "", all.v[i].system, all.v[i].name);
 	kevents_free(&all);
+	for (const char *const *f = upaths_functions; m && *f; f++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s_%s", UPATHS_SYSTEM, *f);
+		if (script_handles(s, name, false))
+			fprintf(m, "%s%s:%s", ftell(m) ? "," : "", UPATHS_SYSTEM, *f);
+	}
+	int rc = !m || fclose(m) ? cmd_error(cmd, "out of memory") : 0;
+	if (!rc && len && !record_push_kernel(a, list))
+		rc = cmd_error(cmd, "out of memory");
+	free(list);
 	return rc;
 }
 

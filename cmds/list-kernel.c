@@ -8,6 +8,7 @@
 
 #include "kernel/instance.h"
 #include "kernel/select.h"
+#include "kernel/upaths.h"
 #include "list-kernel.h"
 
 static void print_fields(struct tep_handle *tep, const struct kevent_ref *r, FILE *out)
@@ -49,6 +50,12 @@ int list_kernel(bool verbose, FILE *out)
 		if (verbose)
 			print_fields(tep, &all.v[i], out);
 	}
+	/* not tracefs's: uprobes spoor makes on demand (lib/kernel/upaths.h) */
+	for (const char *const *f = upaths_functions; *f; f++)
+		fprintf(out, "%s:%s%s\n", UPATHS_SYSTEM, *f,
+		        verbose ? " (uprobe on the C library's function: its path arguments "
+		                  "as strings)"
+		                : "");
 	if (tep)
 		tep_free(tep);
 	kevents_free(&all);

@@ -23,6 +23,7 @@
 #include "select.h"
 #include "spoor/spoor.h"
 #include "statedump.h"
+#include "upaths.h"
 
 #define MAX_CPUS       1024
 #define BUFFER_PERCENT "25"
@@ -33,6 +34,7 @@ static const char *const name_events[] = {"sched:sched_process_fork", "sched:sch
 
 struct ksession {
 	struct kinstance *inst;
+	struct upaths *paths; /* uprobes of -k libc */
 	struct tep_handle *tep;
 	struct kevent_list events;
 	struct kclasses classes;
@@ -48,7 +50,29 @@ struct ksession {
 static int build_events(struct ksession *k, const struct kernel_opts *o, char *err, size_t errlen)
 {
 	const char *root = kinstance_root(k->inst);
-	int rc = kevents_select(root, o->events, o->nevents, &k->events, err, errlen);
+	/* -k libc... makes uprobes; the other patterns name tracefs events */
+	const char **tracefs = calloc(o->nevents + 1, sizeof(*tracefs));
+	size_t nt = 0, nlibc = 0;
+	if (!tracefs)
+		return -ENOMEM;
+	for (size_t i = 0; i < o->nevents; i++)
+		if (upaths_pattern(o->events[i]))
+			nlibc++;
+		else
+			tracefs[nt++] = o->events[i];
+	int rc = kevents_select(root, tracefs, nt, &k->events, err, errlen);
+	free(tracefs);
+	if (!rc && nlibc) {
+		char group[64];
+		const char *inst = strrchr(kinstance_dir(k->inst), '/');
+		snprintf(group, sizeof(group), "%s", inst ? inst + 1 : "spoor");
+		for (char *c = group; *c; c++)
+			if (*c == '-')
+				*c = '_'; /* group names are identifiers */
+		upaths_remove_stale(root);
+		rc = upaths_create(&k->paths, root, group, o->events, o->nevents, &k->events, err,
+		                   errlen);
+	}
 	if (rc)
 		return rc;
 	/* the names' events: skipped quietly where a kernel lacks one */
@@ -485,6 +509,8 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 		t->write_error = rc;
 	kinstance_destroy(k->inst);
 	k->inst = NULL;
+	upaths_remove(k->paths); /* nothing has them enabled any more */
+	k->paths = NULL;
 }
 
 void ksession_free(struct ksession *k)
@@ -497,6 +523,7 @@ void ksession_free(struct ksession *k)
 	if (k->dump.fd >= 0)
 		kpacket_close(&k->dump);
 	kinstance_destroy(k->inst);
+	upaths_remove(k->paths);
 	kclasses_free(&k->classes);
 	kevents_free(&k->events);
 	if (k->tep)
