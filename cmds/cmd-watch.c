@@ -47,7 +47,8 @@ static void on_signal(int sig)
 }
 
 struct watch {
-	int64_t until; /* the watermark of the last flush */
+	int64_t until;      /* the watermark of the last flush */
+	int64_t read_until; /* the one the reader has */
 	struct spoor_reader *r;
 	struct an_engine *e;
 	struct script *s;
@@ -65,9 +66,13 @@ static int pump(struct watch *w, int64_t until, bool all)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	int64_t deadline =
 	    all ? INT64_MAX : (int64_t) now.tv_sec * 1000000000 + now.tv_nsec + SLICE_NS;
-	int rc = spoor_reader_live_refresh(w->r, until);
-	if (!rc)
-		rc = an_engine_refresh(w->e);
+	int rc = 0;
+	if (until != w->read_until) { /* something new was written (else: go on reading) */
+		w->read_until = until;
+		rc = spoor_reader_live_refresh(w->r, until);
+		if (!rc)
+			rc = an_engine_refresh(w->e);
+	}
 	int more = rc ? 0 : an_engine_run_until(w->e, deadline);
 	if (more < 0)
 		rc = more;
