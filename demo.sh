@@ -34,6 +34,9 @@ if [ -d "$out/trace/kernel" ]; then
 	echo "== spoor syscalls --comm hello --top 6 $out/trace   (an analysis: hello's system calls)"
 	./build/spoor syscalls --comm hello --top 6 "$out/trace"
 	echo
+	echo "== spoor watch examples/scripts/syscalls-per-process.lua -- build/hello 200 2   (a Lua script, live)"
+	./build/spoor watch examples/scripts/syscalls-per-process.lua -- ./build/hello 200 2 | head -12
+	echo
 fi
 demo=tests/data/traces/ust-types
 echo "== spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 $demo   (a trace LTTng wrote)"
