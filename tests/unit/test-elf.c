@@ -7,12 +7,18 @@
  * caps: a long name, and descriptors that share data to make the reader allocate far more
  * than the file holds.
  */
+#include <dlfcn.h>
 #include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
 #include <errno.h>
 #include <stdlib.h>
 
 #include "check.h"
 #include "elf/elf-events.h"
+#include "elf/elf-symbol.h"
+#include "util/mapfile.h"
 #include "spoor/spoor.h"
 
 #define DATA  0x100 /* file offset of the data: the headers come before */
@@ -382,8 +388,49 @@ static void test_fields(void)
 	check_context[0] = '\0';
 }
 
+static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void) size;
+	const char *base = strrchr(info->dlpi_name, '/');
+	if (!base || strncmp(base + 1, "libc.so", 7))
+		return 0;
+	*(struct dl_phdr_info *) data = *info;
+	return 1;
+}
+
+/* The file offset found for a function holds the code this process runs at that
+ * function's address (uprobes take file offsets: lib/kernel/upaths.c). */
+static void test_function_offset(void)
+{
+	struct dl_phdr_info libc = {0};
+	struct mapfile mf;
+	struct elf_image im;
+	uint64_t vaddr, off;
+
+	if (!CHECK(dl_iterate_phdr(find_libc, &libc) == 1) ||
+	    !CHECK(mapfile_open(&mf, libc.dlpi_name) == 0))
+		return;
+	CHECK(elf_image_open(&im, mf.data, mf.size) == 0);
+	static const char *const fns[] = {"unlinkat", "openat", "rename"};
+	for (size_t i = 0; i < 3; i++) {
+		const unsigned char *code = dlsym(RTLD_DEFAULT, fns[i]);
+		if (!CHECK(code && elf_image_function(&im, fns[i], &vaddr, &off) == 1))
+			continue;
+		CHECK(libc.dlpi_addr + vaddr == (uintptr_t) code);
+		CHECK(off + 16 <= mf.size && !memcmp(mf.data + off, code, 16));
+	}
+	CHECK(elf_image_function(&im, "no_such_function_here", &vaddr, &off) == 0);
+	elf_image_close(&im);
+	/* cut before its section headers: an error, nothing read outside */
+	CHECK(elf_image_open(&im, mf.data, mf.size / 2) < 0 ||
+	      elf_image_function(&im, "unlinkat", &vaddr, &off) <= 0);
+	elf_image_close(&im);
+	mapfile_close(&mf);
+}
+
 int main(void)
 {
+	test_function_offset();
 	test_pointers();
 	test_layout();
 	test_caps();
