@@ -135,9 +135,10 @@ static bool drain_spliced(struct kcpu *c, const struct kclasses *cs)
 	}
 }
 
-static void drain_read(struct kcpu *c, const struct kclasses *cs)
+/* A sub-buffer at a time, partial ones too; `once`: one read only. */
+static void drain_read(struct kcpu *c, const struct kclasses *cs, bool once)
 {
-	for (;;) {
+	for (bool more = true; more; more = !once) {
 		ssize_t n = read(c->raw_fd, c->pages, c->subbuf);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -153,12 +154,22 @@ void kcpu_drain(struct kcpu *c, const struct kclasses *cs, bool final)
 {
 	int werr = c->pkt.werr;
 	if (c->no_splice || !drain_spliced(c, cs) || final)
-		drain_read(c, cs);
+		drain_read(c, cs, false);
 	kpacket_flush(&c->pkt);
 	if (c->pkt.werr && !werr)
 		fprintf(stderr,
 		        "spoor record: error: %s: %s; this stream ends at its last whole packet\n",
 		        c->pkt.path, strerror(-c->pkt.werr));
+}
+
+void kcpu_flush(struct kcpu *c, const struct kclasses *cs)
+{
+	if (!c->no_splice)
+		drain_spliced(c, cs);
+	/* One read, not until the buffer is empty: while tracing is on, a reader tracing its
+	 * own read(2) calls would find a new partial page after each. */
+	drain_read(c, cs, true);
+	kpacket_flush(&c->pkt);
 }
 
 int kcpu_close(struct kcpu *c)

@@ -37,6 +37,8 @@ int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, stru
 void kcpu_drain(struct kcpu *c, const struct kclasses *cs, bool final);
 /* Convert one sub-buffer (also the fuzzing entry point). */
 void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page);
+/* Live: the full sub-buffers, then what the partial one holds now (one read). */
+void kcpu_flush(struct kcpu *c, const struct kclasses *cs);
 int kcpu_close(struct kcpu *c);
 
 #endif

@@ -443,7 +443,7 @@ void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n)
 void ksession_flush(struct ksession *k)
 {
 	for (int i = 0; i < k->ncpus; i++)
-		kcpu_drain(&k->cpus[i], &k->classes, true);
+		kcpu_flush(&k->cpus[i], &k->classes);
 }
 
 /* The kernel's own counters for a CPU: overrun (overwritten before spoor read them) and

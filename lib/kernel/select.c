@@ -65,13 +65,32 @@ static long match(char **systems, const char *root, const char *sys_pat, const c
 	return found;
 }
 
+/* Add the events of the list matching the two halves; returns how many matched. */
+static long match_list(const struct kevent_list *all, const char *sys_pat, const char *ev_pat,
+                       struct kevent_list *out)
+{
+	long found = 0;
+	for (size_t i = 0; i < all->n; i++) {
+		const struct kevent_ref *r = &all->v[i];
+		if (fnmatch(sys_pat, r->system, 0) || fnmatch(ev_pat, r->name, 0))
+			continue;
+		if (add(out, r->system, r->name))
+			return -ENOMEM;
+		found++;
+	}
+	return found;
+}
+
+/* tracefs is listed once, then each pattern is matched in memory: a script's few hundred
+ * patterns (spoor watch) would otherwise stat every event file hundreds of times. */
 int kevents_select(const char *root, const char *const *patterns, size_t n, struct kevent_list *out,
                    char *err, size_t errlen)
 {
-	char **systems = tracefs_event_systems(root);
+	struct kevent_list all = {0};
 	int rc = 0;
 
-	if (!systems) {
+	if (kevents_all(root, &all)) {
+		kevents_free(&all);
 		snprintf(err, errlen, "cannot list the kernel's events under %s/events", root);
 		return -ENOENT;
 	}
@@ -91,12 +110,12 @@ int kevents_select(const char *root, const char *const *patterns, size_t n, stru
 				len = sizeof(sys) - 1;
 			memcpy(sys, p, len);
 			sys[len] = '\0';
-			found = match(systems, root, sys, colon[1] ? colon + 1 : "*", out);
+			found = match_list(&all, sys, colon[1] ? colon + 1 : "*", out);
 		} else {
 			/* a system's name, else an event's name in any system */
-			found = match(systems, root, p, "*", out);
+			found = match_list(&all, p, "*", out);
 			if (found == 0)
-				found = match(systems, root, "*", p, out);
+				found = match_list(&all, "*", p, out);
 		}
 		if (found < 0) {
 			rc = -ENOMEM;
@@ -108,7 +127,7 @@ int kevents_select(const char *root, const char *const *patterns, size_t n, stru
 			rc = -ENOENT;
 		}
 	}
-	tracefs_list_free(systems);
+	kevents_free(&all);
 	return rc;
 }
 
