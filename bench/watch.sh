@@ -23,17 +23,19 @@
 #            channel of 4 x 256 KiB sub-buffers per CPU (spoor's 1 MiB), discard mode,
 #            only ust_emit:ints; the viewer started and attached first, then
 #            LTTNG_UST_REGISTER_TIMEOUT=10000 watch-emit-lttng RATE MS RES; then
-#            lttng stop (lost: the channel's "Discarded events"), lttng destroy, and the
-#            viewer reads to the session's end:
+#            lttng stop, lttng list, lttng destroy, and the viewer reads to the
+#            session's end:
 #     Python: /usr/bin/python3 bench/watch-count.py net://localhost/host/HOST/S
 #            (the same count by b; it sleeps 1 ms when the relay has nothing new)
 #     CLI:   babeltrace2 --retry-duration=1000 -c src.ctf.lttng-live
 #            -p 'inputs=["net://..."],session-not-found-action="end"' -c sink.utils.counter -p step=+0
 #
 # Measured: events emitted (the emitter's count), handled (the handler's count), lost
-# (spoor: the recorder's discarded count; LTTng: the channel's "Discarded events"; the
-# viewer's discarded-events messages are noted, not used: babeltrace2 2.0's lttng-live
-# gives some absurd counts, 2^64 - 1 and the like), the emitting loop's wall time, the
+# (spoor: the recorder's discarded count; LTTng: the discarded counts of the packets of
+# the trace the relay wrote, `spoor stats --json`, whose event count must also equal the
+# handler's; `lttng list`'s "Discarded events" and the viewer's discarded-events
+# messages are noted where they differ, not used: both sometimes give absurd counts
+# here, 2^63 or 2^64 - 1), the emitting loop's wall time, the
 # lag at the end (from the loop's end, CLOCK_REALTIME in the emitter, to the exit of
 # spoor watch or of the viewer, `date +%s%N`; for LTTng this includes lttng stop and
 # lttng destroy, which end a live session) and handled events/s = handled / (wall +
@@ -192,6 +194,7 @@ run_nice() {
 	fi
 }
 now_ns() { date +%s%N; }
+big() { awk -v x="$1" 'BEGIN { if (x > 1e12) printf "%.3g\n", x; else printf "%d\n", x }'; }
 
 # ---- build -------------------------------------------------------------------------------
 if [ -n "$do_build" ]; then
@@ -315,10 +318,11 @@ run_spoor() { # RATE RUN
 }
 
 run_lttng() { # VIEWER(python|cli) RATE RUN
-	local viewer=$1 rate=$2 run=$3 t_end handled lost note='' url ready=$work/ready waited
+	local viewer=$1 rate=$2 run=$3 t_end handled lost llost note='' url ready=$work/ready waited
 	session_n=$((session_n + 1))
 	session=watch$session_n
-	url=net://localhost/host/$host/$session
+	local name=$session # $session: to destroy on exit; cleared once destroyed
+	url=net://localhost/host/$host/$name
 	rm -f "$res" "$ready"
 	lttng create "$session" --live="$live_us" >/dev/null || die "lttng create --live failed"
 	lttng enable-channel --userspace --buffers-uid --subbuf-size="$lttng_subbuf" \
@@ -346,7 +350,8 @@ run_lttng() { # VIEWER(python|cli) RATE RUN
 	run_nice env LTTNG_UST_REGISTER_TIMEOUT=10000 "$emit_lttng" "$rate" "$duration" "$res" \
 		>/dev/null 2>"$work/emit.err" || die "watch-emit-lttng failed: $(cat "$work/emit.err")"
 	lttng stop "$session" >/dev/null || die "lttng stop failed"
-	lost=$(lttng list "$session" -c c0 | awk '/Discarded events:/ { s += $3 } END { print s + 0 }')
+	lttng list "$session" -c c0 >"$work/list.$name" || die "lttng list failed"
+	llost=$(awk '/Discarded events:/ { s += $3 } END { printf "%.0f\n", s }' "$work/list.$name")
 	lttng destroy "$session" >/dev/null || die "lttng destroy failed"
 	session=
 	waited=0
@@ -365,15 +370,25 @@ run_lttng() { # VIEWER(python|cli) RATE RUN
 	fi
 	viewer_pid=
 	parse_res || die "no RESULT from watch-emit-lttng: $(cat "$work/emit.err")"
-	# lost: the channel's count. The viewer's discarded-events messages are only noted:
-	# babeltrace2 2.0's lttng-live gives some absurd counts (2^64 - 1 and the like).
-	local dmsg dsum
+	# lost: what the trace the relay wrote says (spoor stats: the packets' discarded
+	# counts), which must also hold as many events as the viewer handled. `lttng list`'s
+	# "Discarded events" and the viewer's discarded-events messages are only noted when
+	# they differ: both sometimes give absurd counts (2^63, 2^64 - 1) here.
+	local dmsg dsum tdir tevents
+	tdir=$(find "$traces/relay" -name metadata -path "*/$name-*" -printf '%h\n' | head -n 1)
+	[ -n "$tdir" ] || die "no trace of $name under $traces/relay"
+	"$spoor" stats --json "$tdir" >"$work/stats.json" 2>"$work/stats.err" ||
+		die "spoor stats cannot read the relay's trace $tdir: $(cat "$work/stats.err")"
+	tevents=$(grep -o '"events": [0-9]*' "$work/stats.json" | head -n 1 | awk '{ print $2 }')
+	lost=$(grep -o '"discarded": [0-9]*' "$work/stats.json" | head -n 1 | awk '{ print $2 }')
+	[ -n "$tevents" ] && [ -n "$lost" ] || die "no counts in spoor stats --json $tdir"
+	[ "$llost" = "$lost" ] || note="${note:+$note; }lttng list: $(big "$llost") discarded"
 	if [ "$viewer" = python ]; then
 		handled=$(awk '$1 == "handled" { print $2 }' "$work/out")
 		dmsg=$(awk '$1 == "discarded_msgs" { print $2 }' "$work/out")
 		dsum=$(awk '$1 == "discarded" { print $2 }' "$work/out")
 		if [ "${dmsg:-0}" != 0 ] && [ "$dsum" != "$lost" ]; then
-			note="${note:+$note; }the viewer's $dmsg discarded-events messages count $(awk -v x="$dsum" 'BEGIN { if (x > 1e12) printf "%.3g", x; else printf "%d", x }') events"
+			note="${note:+$note; }the viewer's $dmsg discarded-events messages count $(big "$dsum")"
 		fi
 	else
 		# the counter counts messages: "N Event messages", "N Discarded event messages"
@@ -382,6 +397,7 @@ run_lttng() { # VIEWER(python|cli) RATE RUN
 		[ "$dmsg" = 0 ] || note="${note:+$note; }$dmsg discarded-events messages"
 	fi
 	handled=${handled:-0}
+	[ "$tevents" = "$handled" ] || note="${note:+$note; }**the relay's trace holds $tevents events**"
 	record_row "$viewer" "$rate" "$run" "$handled" "$lost" "$((t_end - r_end))" "$note"
 	rm -rf "${traces:?}/relay"/*
 }

@@ -248,6 +248,12 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	}
 	struct record_totals t;
 	record_session_totals(session, &t);
+	uint64_t late = spoor_reader_live_late(w.r);
+	if (late)
+		fprintf(stderr,
+		        "spoor watch: warning: %llu events reached the script after later ones "
+		        "(written more than %d ms after they happened)\n",
+		        (unsigned long long) late, LATE_NS / 1000000);
 	if (a.o.outdir != tmpdir)
 		record_report("spoor watch", &a.o, &t);
 	else if (t.discarded || (t.kernel && t.k.lost))

@@ -294,8 +294,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			return 1;
 		}
 		size_t c = reader_event_class_index(ev);
-		if (c >= e->nclasses)
-			continue;
+		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
+			continue; /* a live trace declared it since the last refresh */
 		const struct kclass_ref *cls = &e->classes[c];
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);

@@ -211,6 +211,12 @@ int ctf_stream_grow(struct ctf_stream *s)
 	return 1;
 }
 
+void ctf_stream_undamage(struct ctf_stream *s)
+{
+	s->done = s->damaged = false;
+	s->error[0] = '\0';
+}
+
 void ctf_stream_close(struct ctf_stream *s)
 {
 	mapfile_close(&s->mf);

@@ -55,6 +55,9 @@ void ctf_stream_close(struct ctf_stream *s);
 /* A stream that ended at the end of its file, remapped if the file grew since (a live
  * trace, written a whole packet at a time): 1 when there is more to read. */
 int ctf_stream_grow(struct ctf_stream *s);
+/* After an event id the metadata did not declare (-SPOOR_ENOEVENT): the stream stopped on
+ * that event's header; once the id is declared (ctf_trace_graft), it can go on from it. */
+void ctf_stream_undamage(struct ctf_stream *s);
 /* Advance to the next event: 1 (event ready), 0 (end of stream), or < 0 (damage: the stream
  * is marked done and damaged, s->error says where). */
 int ctf_stream_next(struct ctf_stream *s);

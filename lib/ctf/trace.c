@@ -218,10 +218,58 @@ fail:
 	return rc;
 }
 
+size_t ctf_trace_graft(struct ctf_trace *t, struct ctf_trace *newer)
+{
+	size_t added = 0;
+
+	for (unsigned s = 0; s < newer->meta.nstreams; s++) {
+		struct ctf_stream_class *from = newer->meta.streams[s];
+		struct ctf_stream_class *to = ctf_meta_stream(&t->meta, from->id);
+		unsigned n = 0;
+		if (!to)
+			continue; /* a stream class of its own: its streams could not be read */
+		for (unsigned e = 0; e < from->nevents; e++)
+			n += !ctf_stream_event(to, from->events[e]->id);
+		if (!n)
+			continue;
+		struct ctf_event_class **v =
+		    arena_alloc(&t->meta.arena, (to->nevents + n) * sizeof(*v));
+		if (!v)
+			break;
+		memcpy(v, to->events, to->nevents * sizeof(*v));
+		unsigned k = to->nevents;
+		uint64_t max = 0;
+		for (unsigned e = 0; e < from->nevents; e++)
+			if (!ctf_stream_event(to, from->events[e]->id))
+				v[k++] = from->events[e];
+		for (unsigned e = 0; e < k; e++)
+			max = v[e]->id > max ? v[e]->id : max;
+		/* the dense id table again (ctf_stream_event trusts it for ids below its length) */
+		struct ctf_event_class **by_id =
+		    max < 4 * (uint64_t) k + 1024
+		        ? arena_alloc(&t->meta.arena, (max + 1) * sizeof(*by_id))
+		        : NULL;
+		if (by_id) {
+			memset(by_id, 0, (max + 1) * sizeof(*by_id));
+			for (unsigned e = 0; e < k; e++)
+				by_id[v[e]->id] = v[e];
+		}
+		to->by_id = by_id;
+		to->by_id_len = by_id ? max + 1 : 0;
+		to->events = v;
+		added += k - to->nevents;
+		to->nevents = to->cap_events = k;
+	}
+	newer->grafted = t->grafted;
+	t->grafted = newer;
+	return added;
+}
+
 void ctf_trace_free(struct ctf_trace *t)
 {
 	if (!t)
 		return;
+	ctf_trace_free(t->grafted);
 	for (size_t i = 0; i < t->nstream_paths; i++)
 		free(t->stream_paths[i]);
 	free(t->stream_paths);

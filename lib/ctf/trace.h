@@ -49,6 +49,7 @@ struct ctf_trace {
 	int64_t vpid;
 	char **stream_paths; /* sorted file names' full paths */
 	size_t nstream_paths;
+	struct ctf_trace *grafted; /* ctf_trace_graft: the newer models event classes came from */
 };
 
 /* Open the trace in directory `dir` (which holds `metadata`). Error text in err. */
@@ -57,6 +58,11 @@ int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t er
 int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
                             size_t errlen);
 void ctf_trace_free(struct ctf_trace *t);
+/* Metadata that grew (a live trace whose program registered more events): take in the
+ * event classes of `newer` (the whole grown metadata, opened anew) that t's stream classes
+ * lack, keeping t's classes and streams as they are. newer is taken (freed with t).
+ * Returns how many classes were added. */
+size_t ctf_trace_graft(struct ctf_trace *t, struct ctf_trace *newer);
 
 /* Cycles to ns with babeltrace2's arithmetic: exact at 1 GHz, through a double otherwise
  * (saturating, as a corrupt clock value must not be undefined behaviour). */

@@ -56,6 +56,8 @@ struct spoor_reader {
 	bool live;
 	char *live_dir;
 	int64_t until; /* events after this wait for the next refresh */
+	int64_t last;  /* the latest timestamp delivered */
+	uint64_t late; /* events delivered after a later one (committed after the watermark) */
 	char **live_paths;
 	size_t nlive_paths;
 };
@@ -394,12 +396,17 @@ static void heap_update_top(struct spoor_reader *r, bool has_event)
 }
 
 /* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
+static bool live_more_classes(struct spoor_reader *r, struct ctf_stream *s);
+
 static int advance(struct spoor_reader *r, struct ctf_stream *s)
 {
 	int rc = ctf_stream_next(s);
 
-	/* live: the end of the mapping may not be the end of the file any more */
+	/* live: the end of the mapping may not be the end of the file any more, and an event
+	 * the metadata did not declare may be one it declares now */
 	if (!rc && r->live && ctf_stream_grow(s) > 0)
+		rc = ctf_stream_next(s);
+	if (rc == -SPOOR_ENOEVENT && r->live && live_more_classes(r, s))
 		rc = ctf_stream_next(s);
 	if (rc < 0) {
 		r->damaged++;
@@ -462,8 +469,15 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 			r->nheap = 0;
 			return 0;
 		}
-		if (r->live && s->ts_ns > r->until)
-			return 0; /* not yet: a stream not read so far may hold earlier events */
+		if (r->live) {
+			if (s->ts_ns > r->until)
+				return 0; /* not yet: a stream not read so far may hold earlier
+				             events */
+			if (s->ts_ns < r->last)
+				r->late++;
+			else
+				r->last = s->ts_ns;
+		}
 		r->cur = s;
 		r->ev.s = s;
 		*ev = &r->ev;
@@ -826,6 +840,11 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 
 /* ---- live traces (spoor watch) ---- */
 
+uint64_t spoor_reader_live_late(const struct spoor_reader *r)
+{
+	return r->late;
+}
+
 void spoor_reader_unread(struct spoor_reader *r)
 {
 	if (r->ordered)
@@ -853,6 +872,37 @@ int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **er
 	}
 	*out = r;
 	return 0;
+}
+
+/* The stream's trace's metadata again, whole, its new event classes grafted on and
+ * numbered; then the stream, stopped at the event it could not name, goes on. */
+static bool live_more_classes(struct spoor_reader *r, struct ctf_stream *s)
+{
+	struct ctf_trace *t = s->trace, *newer;
+	char err[600];
+	if (ctf_trace_open(t->path, &newer, err, sizeof(err)))
+		return false;
+	size_t before = r->nclasses;
+	if (!ctf_trace_graft(t, newer))
+		return false;
+	for (unsigned c = 0; c < t->meta.nstreams; c++) {
+		struct ctf_stream_class *sc = t->meta.streams[c];
+		for (unsigned e = 0; e < sc->nevents; e++) {
+			struct ctf_event_class *ec = sc->events[e];
+			bool known = false;
+			for (size_t k = 0; k < before && !known; k++)
+				known = r->classes[k].ec == ec;
+			if (known)
+				continue;
+			if (r->nclasses == LIVE_MAX_CLASSES)
+				return false;
+			struct spoor_event_class *n = &r->classes[r->nclasses];
+			*n = (struct spoor_event_class){ec, sc, t->index, r->nclasses};
+			ec->global_index = r->nclasses++;
+		}
+	}
+	ctf_stream_undamage(s); /* it is on the event again, which is now declared */
+	return true;
 }
 
 static bool stream_known(const struct spoor_reader *r, const char *path)

@@ -69,5 +69,7 @@ int spoor_reader_live_refresh(struct spoor_reader *r, int64_t until_ns);
 /* Give the event just returned back: the next spoor_reader_next returns it again (ordered
  * reading only). */
 void spoor_reader_unread(struct spoor_reader *r);
+/* Live: how many events came after a later one (written after the watermark passed them). */
+uint64_t spoor_reader_live_late(const struct spoor_reader *r);
 
 #endif
