@@ -28,20 +28,20 @@ SPOOR_EVENT(calls, enter, SPOOR_ARGS(const char *fn), SPOOR_FIELDS(spoor_field_s
 SPOOR_EVENT(calls, exit, SPOOR_ARGS(const char *fn), SPOOR_FIELDS(spoor_field_string(fn, fn)))
 /* clang-format on */
 #define ENTER(fn) spoor_trace(calls, enter, fn)
-#define EXIT(fn) spoor_trace(calls, exit, fn)
+#define EXIT(fn)  spoor_trace(calls, exit, fn)
 #else
 #define ENTER(fn) ((void) 0)
-#define EXIT(fn) ((void) 0)
+#define EXIT(fn)  ((void) 0)
 #endif
 
 static volatile unsigned long sink;
 
-#define LEAF(name, k)                                                                         \
-	__attribute__((noinline)) static void name(unsigned long i)                            \
-	{                                                                                      \
-		ENTER(#name);                                                                  \
-		sink += i * (k);                                                               \
-		EXIT(#name);                                                                   \
+#define LEAF(name, k)                                                                              \
+	__attribute__((noinline)) static void name(unsigned long i)                                \
+	{                                                                                          \
+		ENTER(#name);                                                                      \
+		sink += i * (k);                                                                   \
+		EXIT(#name);                                                                       \
 	}
 
 LEAF(alpha, 3)

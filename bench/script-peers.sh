@@ -59,7 +59,7 @@ ustlib=$(cd "$(dirname "$spoor")" && pwd)
 [ -e "$ustlib/libspoor-ust.so" ] || die "no libspoor-ust.so beside $spoor"
 [ "$(id -u)" -eq 0 ] || die "kernel tracepoints need root"
 
-have_perf= have_perl= have_uftrace= have_uftrace_py= have_bt2=
+have_perf='' have_perl='' have_uftrace='' have_uftrace_py='' have_bt2=''
 if command -v perf >/dev/null; then
 	perf script -s lang 2>&1 | grep -q '\[Python\]' && have_perf=1
 	perf script -s lang 2>&1 | grep -q '\[Perl\]' && have_perl=1
@@ -69,14 +69,20 @@ else
 	note "no perf (apt-get install linux-perf): its rows are skipped"
 fi
 if command -v uftrace >/dev/null; then
-	uftrace --version | grep -qw luajit && have_uftrace=1 ||
+	if uftrace --version | grep -qw luajit; then
+		have_uftrace=1
+	else
 		note "uftrace was built without LuaJIT ($(uftrace --version)): its rows are skipped"
+	fi
 	uftrace --version | grep -qw python3 && have_uftrace_py=1
 else
 	note "no uftrace (apt-get install uftrace): its rows are skipped"
 fi
-/usr/bin/python3 -c 'import bt2' 2>/dev/null && have_bt2=1 ||
+if /usr/bin/python3 -c 'import bt2' 2>/dev/null; then
+	have_bt2=1
+else
 	note "no babeltrace2 Python bindings (python3-bt2): that row is skipped"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-script-peers.XXXXXX")
 trap 'end_work $? "$keep"' EXIT
@@ -222,11 +228,13 @@ table() { # table KIND HEADING: rows of KIND, ratios to the first (spoor's) even
 	echo
 	echo "Kernel: bench/pingpong.c, $round_trips round trips, recorded system-wide by each tool"
 	echo "(spoor: $sp_switches sched_switch of $sp_events events, $sp_lost lost${pf_events:+; perf: $pf_events sched_switch, ${pf_lost:-0} chunks lost})."
+	echo "Nearly every event of these traces reaches the handler (bench/script.sh's LTTng trace"
+	echo "sends it about one in eight, the others costing a header read: hence its higher rate)."
 	echo
 	table k "handler: count sched_switch by prev_comm"
 	echo
 	echo "User space: bench/calls.c, $rounds rounds, $((rounds + (rounds + 1) / 2 + (rounds + 3) / 4 + (rounds + 7) / 8)) calls"
-	echo "(spoor: calls:enter + calls:exit per call, $sc_lost lost${uf_events:+; uftrace: an entry and an exit record per call, -pg}). "
+	echo "(spoor: calls:enter + calls:exit per call, $sc_lost lost${uf_events:+; uftrace: an entry and an exit record per call, -pg})."
 	echo
 	table u "handler: count calls by function name"
 	echo

@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 			wake += WATCH_EMIT_STEP_NS;
 			if (wake < now)
 				wake = now + WATCH_EMIT_STEP_NS;
-			struct timespec ts = {(time_t) (wake / 1000000000u), (long) (wake % 1000000000u)};
+			struct timespec ts = {(time_t) (wake / 1000000000u),
+			                      (long) (wake % 1000000000u)};
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}

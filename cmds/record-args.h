@@ -54,7 +54,7 @@ enum {
 	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
 	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
 	[OPT_BUFFER_SIZE] = {"buffer-size", 'b', "SIZE",                                           \
-	                     "ring buffer per thread, e.g. 256k, 4m (default 256k)"},              \
+	                     "ring buffer per thread, e.g. 256k, 4m (default 256k; spoor watch: 1m)"},              \
 	[OPT_SUBBUFFERS] = {"subbuffers", 0, "N",                                                  \
 	                    "sub-buffers per ring buffer, a power of two (default 4)"},            \
 	[OPT_KERNEL_BUFFER] = {"kernel-buffer", 0, "SIZE",                                         \
