@@ -465,6 +465,16 @@ static int live_tick(struct record_session *s, int fd)
 	ssize_t r = read(fd, &expirations, sizeof(expirations));
 	(void) r;
 	int64_t flushed = rec_clock_now_ns(&s->clock);
+	/* Registrations first: a program sends one (a provider it dlopen()ed) before it emits
+	 * the events, so their metadata is on disk before any of them is. */
+	for (size_t i = 0; i < s->napps; i++)
+		while (!s->apps[i]->dead) {
+			int rc = on_message(s, s->apps[i]);
+			if (rc < 0)
+				s->apps[i]->dead = true;
+			if (rc <= 0)
+				break;
+		}
 	drain_all(s);
 	for (size_t i = 0; i < s->napps; i++)
 		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
