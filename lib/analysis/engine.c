@@ -304,10 +304,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1};
 		if (e->tid_index[c] >= 0) {
-			struct spoor_field f;
-			if (!spoor_event_field_at(ev, (enum spoor_scope) e->tid_scope[c],
-			                          e->tid_index[c], &f) ||
-			    !spoor_field_int(&f, &a.tid))
+			if (!reader_field_int(ev, (enum spoor_scope) e->tid_scope[c],
+			                      e->tid_index[c], &a.tid))
 				a.tid = -1;
 		} else if (cpu >= 0 && cpu < MAX_CPUS) {
 			a.tid = e->cur[cpu];

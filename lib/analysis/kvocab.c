@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kvocab.h"
+#include "reader/reader.h" /* fields read in place */
 
 /* Per kind: event names, then per slot the field names to try, in order. */
 struct kind_def {
@@ -143,23 +144,20 @@ void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
 
 bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, int64_t *v)
 {
-	struct spoor_field f;
-	if (c->idx[slot] < 0 ||
-	    !spoor_event_field_at(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], &f))
-		return false;
-	return spoor_field_int(&f, v);
+	return c->idx[slot] >= 0 &&
+	       reader_field_int(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], v);
 }
 
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,
             size_t *len)
 {
-	struct spoor_field f;
+	const char *p;
+	size_t n;
 	if (c->idx[slot] < 0 ||
-	    !spoor_event_field_at(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], &f) ||
-	    f.kind != SPOOR_FIELD_STRING)
+	    !reader_field_str(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], &p, &n))
 		return false;
-	const char *nul = memchr(f.v.str.ptr, '\0', f.v.str.len);
-	*s = f.v.str.ptr;
-	*len = nul ? (size_t) (nul - f.v.str.ptr) : f.v.str.len;
+	const char *nul = memchr(p, '\0', n);
+	*s = p;
+	*len = nul ? (size_t) (nul - p) : n;
 	return true;
 }

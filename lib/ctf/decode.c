@@ -9,6 +9,7 @@
 
 #include "bits.h"
 #include "decode.h"
+#include "header-fast.h"
 #include "spoor/spoor.h"
 
 struct run {
@@ -63,12 +64,6 @@ static inline int grow_vals(struct val_table *t, uint32_t need)
 static inline int grow_kids(struct val_table *t, uint32_t need)
 {
 	return t->nk + need <= t->kcap ? 0 : grow_kids_slow(t, need);
-}
-
-void val_table_reset(struct val_table *t)
-{
-	t->n = 0;
-	t->nk = 0;
 }
 
 void val_table_free(struct val_table *t)
@@ -229,21 +224,6 @@ static inline uint64_t read_bits(const struct bitsrc *s, const struct op *op, ui
 	                          : bits_read_le(s->base, s->avail, pos, op->size);
 }
 
-/* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value below the
- * current low bits means the clock wrapped once. */
-static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
-{
-	if (size >= 64) {
-		*clock = x;
-		return;
-	}
-	uint64_t mask = bits_mask(size);
-	uint64_t next = (*clock & ~mask) | x;
-	if (x < (*clock & mask))
-		next += mask + 1;
-	*clock = next;
-}
-
 static inline __attribute__((always_inline)) int run_int(struct decoder *d, const struct op *op,
                                                          struct val *v)
 {
@@ -369,13 +349,18 @@ static int run_op(struct run *r, uint32_t i, uint32_t *out)
 	}
 }
 
-/* An unsigned header integer at its alignment: run_int's checks and read, without the flag
- * tests (the caller knows what each header field is; be is a constant). */
-static inline __attribute__((always_inline)) int header_int(struct decoder *d, const struct op *op,
-                                                            bool be, uint64_t *x)
+static inline uint64_t align_up(uint64_t pos, uint32_t align)
 {
-	struct bitsrc *s = d->src;
-	uint64_t at = (s->pos + op->align - 1) & ~(uint64_t) (op->align - 1);
+	return (pos + align - 1) & ~(uint64_t) (align - 1);
+}
+
+/* An unsigned header integer at its alignment, from *pos: run_int's checks and read, without
+ * the flag tests (the caller knows what each header field is; be is a constant). */
+static inline __attribute__((always_inline)) int header_int(struct decoder *d, const struct op *op,
+                                                            bool be, uint64_t *pos, uint64_t *x)
+{
+	const struct bitsrc *s = d->src;
+	uint64_t at = align_up(*pos, op->align);
 
 	if (at > s->end_bits)
 		return error(d, -SPOOR_ETRUNCATED,
@@ -384,45 +369,78 @@ static inline __attribute__((always_inline)) int header_int(struct decoder *d, c
 		return error(d, -SPOOR_ETRUNCATED, "integer runs past the packet content");
 	*x = be ? bits_read_be(s->base, s->avail, at, op->size)
 	        : bits_read_le(s->base, s->avail, at, op->size);
-	s->pos = at + op->size;
+	*pos = at + op->size;
 	return 0;
 }
 
 /* LTTng's event header (see detect_lttng_header) in straight-line code: the id, then the
- * compact timestamp or the extended id and timestamp. It leaves the values the interpreter
- * would (struct, id, variant, option struct, its members), so header fields and references
- * to them still work. */
+ * compact timestamp or the extended id and timestamp. Only the clock, the event id and the
+ * raw fields are kept; the values the interpreter would leave are made on demand
+ * (decode_header_values), as most events never look at them. On error, s->pos is where the
+ * interpreter would have stopped, so damage reports name the same offset. */
 static inline __attribute__((always_inline)) int lttng_header(struct decoder *d,
                                                               const struct plan *p, bool be)
 {
 	const struct op *o = p->ops;
-	struct val_table *t = d->table;
-	uint64_t id, ext_id = 0, ts;
+	struct bitsrc *s = d->src;
+	uint64_t id, ext_id = 0, ts, pos = s->pos;
 	int rc;
 
-	if (grow_vals(t, 6) || grow_kids(t, 5))
-		return error(d, -SPOOR_ELIMIT, "event too large");
-	if ((o[0].align > 1 && (rc = align_to(d, o[0].align))) ||
-	    (rc = header_int(d, &o[1], be, &id)))
+	if (o[0].align > 1) {
+		pos = align_up(pos, o[0].align);
+		if (pos > s->end_bits)
+			return error(d, -SPOOR_ETRUNCATED,
+			             "alignment padding runs past the packet content");
+		s->pos = pos;
+	}
+	if ((rc = header_int(d, &o[1], be, &pos, &id)))
 		return rc;
+	s->pos = pos;
 	bool ext = id == p->extended_tag;
 	const struct op *ts_op = &o[ext ? 7 : 4];
-	if ((rc = align_to(d, o[ext ? 5 : 3].align)) ||
-	    (ext && (rc = header_int(d, &o[6], be, &ext_id))) ||
-	    (rc = header_int(d, ts_op, be, &ts)))
+	pos = align_up(pos, o[ext ? 5 : 3].align);
+	if (pos > s->end_bits)
+		return error(d, -SPOOR_ETRUNCATED,
+		             "alignment padding runs past the packet content");
+	s->pos = pos;
+	if (ext) {
+		if ((rc = header_int(d, &o[6], be, &pos, &ext_id)))
+			return rc;
+		s->pos = pos;
+	}
+	if ((rc = header_int(d, ts_op, be, &pos, &ts)))
 		return rc;
+	s->pos = pos;
 	clock_update(d->clock, ts_op->size, ts);
 	d->event_id = ext ? ext_id : id;
 	d->has_event_id = 1;
+	d->hdr_plan = p;
+	d->hdr_id = id;
+	d->hdr_ext_id = ext_id;
+	d->hdr_ts = ts;
+	return 0;
+}
+
+int decode_header_values(struct decoder *d)
+{
+	const struct plan *p = d->hdr_plan;
+	struct val_table *t = d->table;
+
+	if (!p)
+		return 0;
+	d->hdr_plan = NULL;
+	if (grow_vals(t, 6) || grow_kids(t, 5))
+		return error(d, -SPOOR_ELIMIT, "event too large");
 	/* struct {id, v}; v = variant {option}; option = struct {members} */
+	bool ext = d->hdr_id == p->extended_tag;
 	uint32_t vi = t->n, k = t->nk, members = ext ? 2 : 1;
 	struct val *v = &t->v[vi];
 	v[0] = (struct val){.kids = k, .len = 2};
-	v[1] = (struct val){.u = id};
+	v[1] = (struct val){.u = d->hdr_id};
 	v[2] = (struct val){.kids = k + 2, .len = ext};
 	v[3] = (struct val){.kids = k + 3, .len = members};
-	v[4] = (struct val){.u = ext ? ext_id : ts};
-	v[5] = (struct val){.u = ts};
+	v[4] = (struct val){.u = ext ? d->hdr_ext_id : d->hdr_ts};
+	v[5] = (struct val){.u = d->hdr_ts};
 	uint32_t *kids = &t->kids[k];
 	kids[0] = vi + 1;
 	kids[1] = vi + 2;
@@ -442,10 +460,20 @@ static int decode_lttng_header(struct decoder *d, const struct plan *p)
 	return p->ops[1].flags & OPF_BE ? lttng_header(d, p, true) : lttng_header(d, p, false);
 }
 
-int decode_scope(struct decoder *d, const struct plan *p, int scope)
+int decode_header(struct decoder *d, const struct plan *p)
 {
+	d->hdr_plan = NULL;
 	if (p && p->lttng_header)
 		return decode_lttng_header(d, p);
+	return decode_scope(d, p, SPOOR_SCOPE_EVENT_HEADER);
+}
+
+int decode_scope(struct decoder *d, const struct plan *p, int scope)
+{
+	if (p && p->lttng_header) {
+		int rc = decode_lttng_header(d, p);
+		return rc ? rc : decode_header_values(d);
+	}
 	struct run r;
 
 	d->scope_table[scope] = d->table;
@@ -461,6 +489,75 @@ int decode_scope(struct decoder *d, const struct plan *p, int scope)
 	return run_op(&r, 0, &root);
 }
 
+/* Walk a skip program from *at_end to the scope's end, left there; where member `want`
+ * starts goes to *at. False when a decode could fail here (bounds, lengths, the value
+ * limit) or the data is damaged: the caller then decodes, which reports exactly what it
+ * always did. */
+static bool skip_walk(const struct decoder *d, const struct plan *p, uint64_t *at_end,
+                      const struct skip_member *want, uint64_t *at)
+{
+	const struct bitsrc *s = d->src;
+	int64_t slot[PLAN_SKIP_SLOTS];
+	uint64_t pos = *at_end, end = s->end_bits, elems = 0;
+
+	for (uint32_t k = 0; k < p->nskip; k++) {
+		const struct skip_op *o = &p->skip[k];
+		pos = align_up(pos, o->align);
+		if (pos > end)
+			return false;
+		if (want && k == want->step)
+			*at = pos + want->off;
+		uint64_t left = end - pos;
+		int64_t len;
+		switch (o->kind) {
+		case SKIP_BITS:
+			if (o->bits > left)
+				return false;
+			pos += o->bits;
+			break;
+		case SKIP_INT: {
+			if (o->size > left)
+				return false;
+			uint64_t x = o->flags & OPF_BE
+			                 ? bits_read_be(s->base, s->avail, pos, o->size)
+			                 : bits_read_le(s->base, s->avail, pos, o->size);
+			slot[o->slot] =
+			    o->flags & OPF_SIGNED ? bits_sign_extend(x, o->size) : (int64_t) x;
+			pos += o->size;
+			break;
+		}
+		case SKIP_STRING: {
+			const char *str = (const char *) s->base + pos / 8;
+			const char *nul = memchr(str, 0, (size_t) (left / 8));
+			if (!nul)
+				return false;
+			pos += (uint64_t) (nul - str + 1) * 8;
+			break;
+		}
+		case SKIP_SEQ:
+			len = slot[o->slot];
+			if (len < 0 || len > DECODE_MAX_VALS || (uint64_t) len * o->size > left)
+				return false;
+			elems += (uint64_t) len;
+			pos += (uint64_t) len * o->size;
+			break;
+		case SKIP_TEXT_SEQ:
+			len = slot[o->slot];
+			if (len < 0 || (uint64_t) len > left / 8)
+				return false;
+			pos += (uint64_t) len * 8;
+			break;
+		default: return false;
+		}
+	}
+	/* what the decode would add to the value table must fit its limit */
+	const struct val_table *t = d->table;
+	if ((uint64_t) t->n + t->nk + 2 * (elems + p->ops[0].arg) + 32 > DECODE_MAX_VALS)
+		return false;
+	*at_end = pos;
+	return true;
+}
+
 int decode_skip(struct decoder *d, const struct plan *p, int scope)
 {
 	if (p && p->fixed) {
@@ -474,20 +571,21 @@ int decode_skip(struct decoder *d, const struct plan *p, int scope)
 		d->scope_root[scope] = VAL_NONE;
 		return 0;
 	}
-	return decode_scope(d, p, scope);
+	/* Only the payload: a later scope may refer to an earlier one's values. */
+	uint64_t unused;
+	if (scope == SPOOR_SCOPE_PAYLOAD && p && p->skip &&
+	    skip_walk(d, p, &d->src->pos, NULL, &unused)) {
+		d->scope_root[scope] = VAL_NONE;
+		return 0;
+	}
+	int rc = p && p->nops ? decode_header_values(d) : 0; /* it may refer to the header */
+	return rc ? rc : decode_scope(d, p, scope);
 }
 
-bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, int member,
-                 struct val *v)
+/* The value of a scalar or text member starting at pos, as the interpreter would store it;
+ * false when it does not fit (or is of another kind). */
+static bool read_member(const struct bitsrc *s, const struct op *op, uint64_t pos, struct val *v)
 {
-	if (member < 0 || (uint32_t) member >= p->nmembers)
-		return false;
-	const struct op *op = &p->ops[p->members[member].op];
-	uint64_t pos = ((start + p->ops[0].align - 1) & ~(uint64_t) (p->ops[0].align - 1));
-	/* what a decode would reject first: a scope that cannot fit */
-	if (pos > s->end_bits || p->ops[0].min_bits > s->end_bits - pos)
-		return false;
-	pos += p->members[member].bit;
 	if (pos > s->end_bits)
 		return false;
 	uint64_t left = s->end_bits - pos;
@@ -516,4 +614,31 @@ bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, i
 	}
 	}
 	return false;
+}
+
+bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, int member,
+                 struct val *v, int *code)
+{
+	if (member < 0 || (uint32_t) member >= p->nmembers)
+		return false;
+	const struct op *op = &p->ops[p->members[member].op];
+	uint64_t pos = ((start + p->ops[0].align - 1) & ~(uint64_t) (p->ops[0].align - 1));
+	/* what a decode would reject first: a scope that cannot fit */
+	if (pos > s->end_bits || p->ops[0].min_bits > s->end_bits - pos)
+		return false;
+	*code = op->code;
+	return read_member(s, op, pos + p->members[member].bit, v);
+}
+
+bool decode_peek_skip(const struct decoder *d, const struct plan *p, uint64_t start, int member,
+                      struct val *v, int *code)
+{
+	uint64_t pos = start, at = UINT64_MAX;
+
+	if (!p->skip || member < 0 || (uint32_t) member >= p->ops[0].arg ||
+	    !skip_walk(d, p, &pos, &p->skip_members[member], &at))
+		return false;
+	const struct op *op = &p->ops[p->skip_members[member].op];
+	*code = op->code;
+	return read_member(d->src, op, at, v);
 }

@@ -52,19 +52,38 @@ struct decoder {
 	uint64_t event_id;
 	int has_event_id;
 	const char *error; /* static message on failure */
+	/* an event header read without its values (decode_header): they come on demand */
+	const struct plan *hdr_plan;
+	uint64_t hdr_id, hdr_ext_id, hdr_ts;
 };
 
 /* Decode one scope with its plan, appending to d->table; sets scope_root[scope].
  * Returns 0, or -SPOOR_ETRUNCATED / -SPOOR_EDECODE / -SPOOR_ELIMIT with d->error set. */
 int decode_scope(struct decoder *d, const struct plan *p, int scope);
+/* Decode an event header: the clock and event id always, the values (scope_root) at once or,
+ * for LTTng's headers, only once decode_header_values asks for them (decode_header_fast,
+ * header-fast.h, is the common case of it). */
+int decode_header(struct decoder *d, const struct plan *p);
+/* Make the values of a header read by decode_header, if not made yet: before anything else
+ * reads or appends to the event's value table. */
+int decode_header_values(struct decoder *d);
 /* Advance over a scope without keeping values (uses the fixed layout when there is one). */
 int decode_skip(struct decoder *d, const struct plan *p, int scope);
 /* One member of the root struct of scope plan p, starting at bit start, read in place when
  * its offset is fixed (plan_member) and it is an integer or text: false otherwise, or when a
- * decode of the scope would fail before it. v is what decode_scope would store. */
+ * decode of the scope would fail before it. v is what decode_scope would store, code the
+ * member's operation (enum op_code). */
 bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, int member,
-                 struct val *v);
-void val_table_reset(struct val_table *t);
+                 struct val *v, int *code);
+/* The same for any member of a scope with a skip program (plan.h), found by walking it over
+ * the whole scope: false unless a decode of the scope would succeed. */
+bool decode_peek_skip(const struct decoder *d, const struct plan *p, uint64_t start, int member,
+                      struct val *v, int *code);
+static inline void val_table_reset(struct val_table *t)
+{
+	t->n = 0;
+	t->nk = 0;
+}
 void val_table_free(struct val_table *t);
 
 #endif

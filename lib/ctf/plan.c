@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "plan.h"
 #include "spoor/spoor.h"
 #include "tsdl-parse.h"
@@ -381,6 +382,103 @@ static int compute_fixed(struct arena *a, struct plan *p)
 	return 0;
 }
 
+/* A packed array element: a scalar whose elements follow each other without padding. */
+static bool packed_elem(const struct op *elem)
+{
+	return (elem->code == OP_INT || elem->code == OP_FLOAT32 || elem->code == OP_FLOAT64) &&
+	       !(elem->flags & (OPF_CLOCK | OPF_EVENT_ID)) && elem->size % elem->align == 0;
+}
+
+/* The skip program of a variable layout (plan.h), when its shape allows one. */
+static int compile_skip(struct arena *a, struct plan *p)
+{
+	const struct op *ops = p->ops;
+	bool used[PLAN_SKIP_SLOTS] = {false}; /* members that are lengths */
+
+	if (p->fixed || !p->nops || ops[0].code != OP_STRUCT || ops[0].arg > PLAN_SKIP_SLOTS)
+		return 0;
+	uint32_t nm = ops[0].arg, i = 1;
+	for (uint32_t m = 0; m < nm; m++, i = ops[i].next) {
+		if (ops[i].code != OP_SEQUENCE && ops[i].code != OP_TEXT_SEQ)
+			continue;
+		const struct ref *r = &p->refs[ops[i].arg];
+		/* a length among this struct's earlier integers */
+		if (r->scope >= 0 || r->up != 0 || r->depth != 1 || r->chain[0] >= m)
+			return 0;
+		used[r->chain[0]] = true;
+	}
+	struct skip_op *v = arena_alloc(a, (nm + 1) * sizeof(*v));
+	struct skip_member *mem = arena_alloc(a, (nm + 1) * sizeof(*mem));
+	if (!v || !mem)
+		return -1;
+	uint32_t n = 0;
+	v[n++] = (struct skip_op){.kind = SKIP_BITS, .align = ops[0].align};
+	i = 1;
+	for (uint32_t m = 0; m < nm; m++, i = ops[i].next) {
+		const struct op *op = &ops[i], *elem = &ops[i + 1];
+		struct skip_op k = {.align = op->align, .slot = (uint16_t) m};
+		uint64_t bits = 0;
+		if (op->flags & (OPF_CLOCK | OPF_EVENT_ID))
+			return 0;
+		switch (op->code) {
+		case OP_INT:
+			k.kind = used[m] ? SKIP_INT : SKIP_BITS;
+			k.size = op->size;
+			k.flags = op->flags;
+			bits = op->size;
+			break;
+		case OP_FLOAT32:
+		case OP_FLOAT64: bits = op->size; break;
+		case OP_TEXT_ARRAY: bits = (uint64_t) op->arg * 8; break;
+		case OP_STRING: k.kind = SKIP_STRING; break;
+		case OP_ARRAY:
+			if (op->next != i + 2 || !packed_elem(elem))
+				return 0;
+			bits = (uint64_t) op->arg * elem->size;
+			if (elem->align > k.align)
+				k.align = elem->align;
+			break;
+		case OP_SEQUENCE:
+		case OP_TEXT_SEQ:
+			k.slot = p->refs[op->arg].chain[0];
+			k.kind = op->code == OP_SEQUENCE ? SKIP_SEQ : SKIP_TEXT_SEQ;
+			if (op->code == OP_SEQUENCE) {
+				if (op->next != i + 2 || !packed_elem(elem))
+					return 0;
+				k.size = elem->size;
+				if (elem->align > k.align)
+					k.align = elem->align;
+			}
+			break;
+		default: return 0;
+		}
+		if (bits > UINT32_MAX)
+			return 0;
+		k.bits = (uint32_t) bits;
+		struct skip_op *last = &v[n - 1];
+		/* a fixed-size member after a run of them: the padding between is known */
+		if (k.kind == SKIP_BITS && last->kind == SKIP_BITS && k.align <= last->align) {
+			uint64_t at = (last->bits + k.align - 1) & ~(uint64_t) (k.align - 1);
+			if (at + k.bits <= UINT32_MAX) {
+				mem[m] = (struct skip_member){n - 1, (uint32_t) at, i};
+				last->bits = (uint32_t) (at + k.bits);
+				continue;
+			}
+		}
+		mem[m] = (struct skip_member){n, 0, i};
+		v[n++] = k;
+	}
+	/* the slots an integer step fills must be the lengths' (checked by `used`) */
+	for (uint32_t k = 0; k < n; k++)
+		if ((v[k].kind == SKIP_SEQ || v[k].kind == SKIP_TEXT_SEQ) &&
+		    v[mem[v[k].slot].step].kind != SKIP_INT)
+			return 0;
+	p->skip = v;
+	p->nskip = n;
+	p->skip_members = mem;
+	return 0;
+}
+
 /* struct { enum id; variant <id> { struct { ts } compact; struct { id; ts } extended; } v; } */
 static void detect_lttng_header(struct plan *p)
 {
@@ -417,6 +515,34 @@ static void detect_lttng_header(struct plan *p)
 	}
 	p->lttng_header = true;
 	p->extended_tag = ext;
+	if (o[1].flags & OPF_BE)
+		return;
+	for (int k = 1; k < 8; k++)
+		if (o[k].align > o[0].align)
+			return;
+	/* the offsets lttng_header reaches from an aligned start */
+	uint32_t id_end = o[1].size;
+	uint32_t c = (id_end + o[3].align - 1) & ~(o[3].align - 1);
+	c = (c + o[4].align - 1) & ~(o[4].align - 1);
+	p->hdr_ts_off[0] = (uint16_t) c;
+	p->hdr_total[0] = (uint16_t) (c + o[4].size);
+	uint32_t e = (id_end + o[5].align - 1) & ~(o[5].align - 1);
+	e = (e + o[6].align - 1) & ~(o[6].align - 1);
+	p->hdr_ext_id_off = (uint16_t) e;
+	e = (e + o[6].size + o[7].align - 1) & ~(o[7].align - 1);
+	p->hdr_ts_off[1] = (uint16_t) e;
+	p->hdr_total[1] = (uint16_t) (e + o[7].size);
+	/* each field within one 64-bit load from its first byte (the start is byte-aligned) */
+	if (o[0].align % 8 || o[1].size > 57 || p->hdr_ts_off[0] % 8 + o[4].size > 64 ||
+	    p->hdr_ext_id_off % 8 + o[6].size > 64 || p->hdr_ts_off[1] % 8 + o[7].size > 64)
+		return;
+	p->hdr_ts_size[0] = (uint8_t) o[4].size;
+	p->hdr_ts_size[1] = (uint8_t) o[7].size;
+	p->hdr_id_mask = bits_mask(o[1].size);
+	p->hdr_ext_id_mask = bits_mask(o[6].size);
+	p->hdr_ts_mask[0] = bits_mask(o[4].size);
+	p->hdr_ts_mask[1] = bits_mask(o[7].size);
+	p->hdr_fixed = true;
 }
 
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,
@@ -452,7 +578,7 @@ int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_sc
 		memcpy(p->refs, c.refs, c.nrefs * sizeof(*p->refs));
 	if (c.nvars)
 		memcpy(p->variants, c.vars, c.nvars * sizeof(*p->variants));
-	if (compute_fixed(a, p)) {
+	if (compute_fixed(a, p) || compile_skip(a, p)) {
 		rc = -SPOOR_ELIMIT;
 		goto out;
 	}

@@ -68,6 +68,35 @@ struct variant_table {
 	uint32_t noptions;
 };
 
+/* A step of a skip program: how to step over members of a variable-layout scope without
+ * keeping their values (decode_skip); runs of fixed-size members are one step. Lengths come
+ * from earlier members' values, kept by slot (the member's ordinal). */
+enum skip_kind {
+	SKIP_BITS,     /* align, then bits */
+	SKIP_INT,      /* align, read size bits (flags: OPF_SIGNED, OPF_BE) into its slot */
+	SKIP_STRING,   /* align, then up to and including a NUL byte */
+	SKIP_SEQ,      /* align, then slot's value times size bits */
+	SKIP_TEXT_SEQ, /* align, then slot's value bytes */
+};
+
+#define PLAN_SKIP_SLOTS 64 /* root members a skip program handles */
+
+struct skip_op {
+	uint8_t kind;
+	uint8_t flags;
+	uint16_t size;
+	uint16_t slot;
+	uint32_t align;
+	uint32_t bits;
+};
+
+/* Where a root member starts in a skip program: off bits after step's aligned start. */
+struct skip_member {
+	uint32_t step;
+	uint32_t off;
+	uint32_t op; /* the member's operation */
+};
+
 struct plan_member {
 	uint32_t op;
 	uint32_t bit;
@@ -86,6 +115,12 @@ struct plan {
 	bool fixed;
 	uint32_t fixed_align;
 	uint64_t fixed_bits;
+	/* Variable layout whose root is a struct of scalars, strings, and arrays and
+	 * sequences of packed scalars with lengths among the earlier members: the steps that
+	 * step over it (NULL otherwise). */
+	struct skip_op *skip;
+	uint32_t nskip;
+	struct skip_member *skip_members; /* one per root member */
 	/* The root struct's leading members whose start does not depend on the data: op index
 	 * and bit offset from the scope's start aligned to ops[0].align, so one field can be
 	 * read without decoding the scope (decode_peek). All members when fixed is set. */
@@ -95,6 +130,13 @@ struct plan {
 	 * without the interpreter: ops 1 (id), 2 (variant), 3-4 (compact), 5-7 (extended). */
 	bool lttng_header;
 	uint64_t extended_tag;
+	/* Little-endian LTTng header, byte-aligned, whose members need no more alignment than
+	 * the whole: then every member sits at a fixed offset from the aligned start, each
+	 * within one 64-bit load. [0] compact, [1] extended; offsets and sizes in bits. */
+	bool hdr_fixed;
+	uint16_t hdr_ts_off[2], hdr_total[2], hdr_ext_id_off;
+	uint8_t hdr_ts_size[2];
+	uint64_t hdr_id_mask, hdr_ext_id_mask, hdr_ts_mask[2];
 };
 
 /* The types of every scope an event of a stream class may carry, for path resolution. */

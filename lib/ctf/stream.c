@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "header-fast.h"
 #include "spoor/spoor.h"
 #include "stream.h"
 
@@ -226,12 +227,9 @@ void ctf_stream_close(struct ctf_stream *s)
 
 static const struct plan *scope_plan(const struct ctf_stream *s, int scope)
 {
-	switch (scope) {
-	case SPOOR_SCOPE_STREAM_EVENT_CONTEXT: return s->scp->event_context;
-	case SPOOR_SCOPE_EVENT_CONTEXT: return s->ecp->context;
-	case SPOOR_SCOPE_PAYLOAD: return s->ecp->payload;
-	default: return NULL;
-	}
+	return scope >= SPOOR_SCOPE_STREAM_EVENT_CONTEXT && scope <= SPOOR_SCOPE_PAYLOAD
+	           ? s->ecp->scope[scope]
+	           : NULL;
 }
 
 int ctf_stream_decode(struct ctf_stream *s, int scope)
@@ -240,9 +238,12 @@ int ctf_stream_decode(struct ctf_stream *s, int scope)
 		return -SPOOR_EDECODE;
 	if (s->damaged && s->decoded < scope)
 		return -SPOOR_EDECODE; /* reported once already */
+	int rc = decode_header_values(&s->dec);
+	if (rc)
+		return decode_damage(s, rc);
 	while (s->decoded < scope) {
 		int next = s->decoded + 1;
-		int rc = decode_scope(&s->dec, scope_plan(s, next), next);
+		rc = decode_scope(&s->dec, scope_plan(s, next), next);
 		if (rc)
 			return decode_damage(s, rc);
 		s->decoded = next;
@@ -257,7 +258,7 @@ static uint64_t scope_start(const struct ctf_stream *s, int scope)
 	uint64_t pos = s->src.pos;
 
 	for (int next = s->decoded + 1; next < scope; next++) {
-		const struct plan *p = scope_plan(s, next);
+		const struct plan *p = s->ecp->scope[next];
 		if (!p)
 			continue;
 		if (!p->fixed)
@@ -268,13 +269,33 @@ static uint64_t scope_start(const struct ctf_stream *s, int scope)
 	return pos;
 }
 
+bool ctf_stream_peek_op(const struct ctf_stream *s, int scope, int index, struct val *v, int *code)
+{
+	if (!s->ec || s->damaged || s->decoded >= scope ||
+	    scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT || scope > SPOOR_SCOPE_PAYLOAD)
+		return false;
+	const struct event_class_plans *ep = s->ecp;
+	const struct plan *p = ep->scope[scope];
+	if (!p)
+		return false;
+	uint64_t start;
+	if (s->decoded == SPOOR_SCOPE_EVENT_HEADER && ep->pre[scope] != PRE_VARIABLE) {
+		start = s->src.pos;
+		for (unsigned k = 0; k < ep->pre[scope]; k++)
+			start = ((start + ep->skip[k].align - 1) &
+			         ~(uint64_t) (ep->skip[k].align - 1)) +
+			        ep->skip[k].bits;
+	} else if ((start = scope_start(s, scope)) == UINT64_MAX) {
+		return false;
+	}
+	return decode_peek(&s->src, p, start, index, v, code) ||
+	       decode_peek_skip(&s->dec, p, start, index, v, code);
+}
+
 bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v)
 {
-	if (!s->ec || s->damaged || s->decoded >= scope || scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT)
-		return false;
-	const struct plan *p = scope_plan(s, scope);
-	uint64_t start = scope_start(s, scope);
-	return p && start != UINT64_MAX && decode_peek(&s->src, p, start, index, v);
+	int code;
+	return ctf_stream_peek_op(s, scope, index, v, &code);
 }
 
 static int finish_event(struct ctf_stream *s)
@@ -293,6 +314,25 @@ static int finish_event(struct ctf_stream *s)
 	return 0;
 }
 
+/* The common case of finish_event: nothing decoded past the header and every later scope of
+ * a fixed layout. False when finish_event must do it (and report any damage). */
+static inline bool skip_fixed(struct ctf_stream *s)
+{
+	const struct event_class_plans *ep = s->ecp;
+
+	if (!ep->fixed || s->decoded != SPOOR_SCOPE_EVENT_HEADER)
+		return false;
+	uint64_t pos = s->src.pos;
+	for (unsigned k = 0; k < ep->nskip; k++)
+		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+		      ep->skip[k].bits;
+	if (pos > s->src.end_bits || pos == s->ev_start)
+		return false;
+	s->src.pos = pos;
+	s->ec = NULL;
+	return true;
+}
+
 int ctf_stream_next(struct ctf_stream *s)
 {
 	int rc;
@@ -301,7 +341,7 @@ int ctf_stream_next(struct ctf_stream *s)
 		s->ec = NULL;
 		return 0;
 	}
-	if (s->ec && (rc = finish_event(s)))
+	if (s->ec && !skip_fixed(s) && (rc = finish_event(s)))
 		return rc;
 	for (;;) {
 		if (s->done)
@@ -325,23 +365,28 @@ int ctf_stream_next(struct ctf_stream *s)
 		uint64_t start = s->src.pos;
 		val_table_reset(&s->ev_table);
 		s->dec.has_event_id = 0;
-		if ((rc = decode_scope(&s->dec, s->scp->event_header, SPOOR_SCOPE_EVENT_HEADER)))
+		const struct plan *hp = s->scp->event_header;
+		if (!(hp && hp->hdr_fixed && decode_header_fast(&s->dec, hp)) &&
+		    (rc = decode_header(&s->dec, hp)))
 			return decode_damage(s, rc);
 		uint64_t id = s->dec.has_event_id ? s->dec.event_id : 0;
-		struct ctf_event_class *ec = ctf_stream_event(s->sc, id);
-		if (!ec && !s->dec.has_event_id && s->sc->nevents == 1)
-			ec = s->sc->events[0];
+		const struct ctf_stream_class *sc = s->sc;
+		struct ctf_event_class *ec =
+		    id < sc->by_id_len ? sc->by_id[id] : ctf_stream_event(sc, id);
+		if (!ec && !s->dec.has_event_id && sc->nevents == 1)
+			ec = sc->events[0];
 		if (!ec) {
 			s->src.pos = start;
+			s->dec.hdr_plan = NULL;
 			return damage(s, -SPOOR_ENOEVENT,
 			              "event id %llu is not declared in stream class %llu", id,
-			              s->sc->id);
+			              sc->id);
 		}
 		s->ec = ec;
 		s->ecp = ec->plan;
 		s->decoded = SPOOR_SCOPE_EVENT_HEADER;
 		s->ts_cycles = s->clock;
-		s->ts_ns = s->sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		s->ev_start = start;
 		return 1;
 	}

@@ -10,7 +10,9 @@
 #define CTF_STREAM_H
 
 #include <stdbool.h>
+#include <string.h>
 
+#include "bits.h"
 #include "decode.h"
 #include "trace.h"
 #include "util/mapfile.h"
@@ -66,5 +68,61 @@ int ctf_stream_decode(struct ctf_stream *s, int scope);
 /* A root-level integer or text field of a scope not decoded yet, read in place when the
  * layouts allow (decode_peek); false: decode the scope instead. */
 bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v);
+/* The common case of ctf_stream_peek for an integer, inline: nothing decoded past the header,
+ * the scope first after it, the member at a fixed offset. False: ask ctf_stream_peek_op. */
+/* Where member index of scope starts, in the common case of the fast peeks below (nothing
+ * decoded past the header, the scope first after it, the member at a fixed offset), with
+ * decode_peek's checks in its order; NULL otherwise. */
+static inline const struct op *ctf_stream_fast_member(const struct ctf_stream *s, int scope,
+                                                      int index, uint64_t *at)
+{
+	if (!s->ec || s->damaged || s->decoded != SPOOR_SCOPE_EVENT_HEADER ||
+	    scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT || scope > SPOOR_SCOPE_PAYLOAD ||
+	    s->ecp->pre[scope] != 0)
+		return NULL;
+	const struct plan *p = s->ecp->scope[scope];
+	if (!p || index < 0 || (uint32_t) index >= p->nmembers)
+		return NULL;
+	const struct op *root = &p->ops[0];
+	uint64_t end = s->src.end_bits;
+	uint64_t pos = (s->src.pos + root->align - 1) & ~(uint64_t) (root->align - 1);
+	if (pos > end || root->min_bits > end - pos)
+		return NULL;
+	pos += p->members[index].bit;
+	if (pos > end)
+		return NULL;
+	*at = pos;
+	return &p->ops[p->members[index].op];
+}
+
+/* ctf_stream_peek of an integer in that common case, inline. False: ask ctf_stream_peek_op. */
+static inline bool ctf_stream_peek_int_fast(const struct ctf_stream *s, int scope, int index,
+                                            int64_t *v)
+{
+	uint64_t pos;
+	const struct op *op = ctf_stream_fast_member(s, scope, index, &pos);
+	if (!op || op->code != OP_INT || op->size > s->src.end_bits - pos)
+		return false;
+	uint64_t x = op->flags & OPF_BE ? bits_read_be(s->src.base, s->src.avail, pos, op->size)
+	                                : bits_read_le(s->src.base, s->src.avail, pos, op->size);
+	*v = op->flags & OPF_SIGNED ? bits_sign_extend(x, op->size) : (int64_t) x;
+	return true;
+}
+
+/* The same for a text array (a char[N] member such as a task name). */
+static inline bool ctf_stream_peek_text_fast(const struct ctf_stream *s, int scope, int index,
+                                             const char **str, size_t *len)
+{
+	uint64_t pos;
+	const struct op *op = ctf_stream_fast_member(s, scope, index, &pos);
+	if (!op || op->code != OP_TEXT_ARRAY || op->arg > (s->src.end_bits - pos) / 8)
+		return false;
+	*str = (const char *) s->src.base + pos / 8;
+	*len = strnlen(*str, op->arg);
+	return true;
+}
+/* The same, also telling the field's operation (enum op_code: OP_INT, OP_STRING or
+ * OP_TEXT_ARRAY). */
+bool ctf_stream_peek_op(const struct ctf_stream *s, int scope, int index, struct val *v, int *code);
 
 #endif

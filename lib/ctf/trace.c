@@ -40,6 +40,29 @@ static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
 	}
 }
 
+static void fill_skip(struct event_class_plans *ep, const struct plan *event_context)
+{
+	ep->scope[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = event_context;
+	ep->scope[SPOOR_SCOPE_EVENT_CONTEXT] = ep->context;
+	ep->scope[SPOOR_SCOPE_PAYLOAD] = ep->payload;
+	ep->fixed = true;
+	for (int k = 0; k < SPOOR_SCOPE_COUNT; k++)
+		ep->pre[k] = PRE_VARIABLE;
+	for (int k = SPOOR_SCOPE_STREAM_EVENT_CONTEXT; k <= SPOOR_SCOPE_PAYLOAD; k++) {
+		const struct plan *p = ep->scope[k];
+		ep->pre[k] = ep->nskip;
+		if (!p || !p->nops)
+			continue;
+		if (!p->fixed || p->fixed_bits > UINT32_MAX) {
+			ep->fixed = false;
+			return;
+		}
+		if (p->fixed_align > 1 || p->fixed_bits)
+			ep->skip[ep->nskip++] =
+			    (struct skip_step){p->fixed_align, (uint32_t) p->fixed_bits};
+	}
+}
+
 static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc, char *err,
                                 size_t errlen)
 {
@@ -95,6 +118,7 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 			snprintf(err, errlen, "event '%s': %s", ec->name, sub);
 			return rc;
 		}
+		fill_skip(ep, p->event_context);
 		ec->plan = ep;
 	}
 	return 0;

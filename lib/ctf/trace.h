@@ -32,9 +32,28 @@ struct stream_class_plans {
 	uint64_t clock_freq;
 };
 
+/* One fixed-layout scope to step over: align, then bits. */
+struct skip_step {
+	uint32_t align;
+	uint32_t bits;
+};
+
 struct event_class_plans {
 	struct plan *context, *payload;
+	/* The plans of the scopes after the header (stream event context, event context,
+	 * payload), indexed by enum spoor_scope. */
+	const struct plan *scope[SPOOR_SCOPE_COUNT];
+	/* The steps that skip the leading fixed-layout scopes after the header (what
+	 * decode_skip would do); fixed when they are all of them, so a reader steps over
+	 * the event in a few adds. */
+	bool fixed;
+	uint8_t nskip;
+	struct skip_step skip[3];
+	/* Per scope: how many of those steps come before it, when every scope before it has
+	 * a fixed layout (PRE_VARIABLE otherwise): where it starts, from the header's end. */
+	uint8_t pre[SPOOR_SCOPE_COUNT];
 };
+#define PRE_VARIABLE 0xff
 
 struct ctf_trace {
 	char *path;

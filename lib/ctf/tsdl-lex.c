@@ -30,11 +30,47 @@ static void advance(struct tsdl_lexer *lx, size_t n)
 	}
 }
 
+/* Within a line: identifiers, numbers, punctuation and string literals hold no newline. */
+static inline void advance_in_line(struct tsdl_lexer *lx, size_t n)
+{
+	lx->pos += n;
+	lx->col += (unsigned) n;
+}
+
+/* The C locale's classes in one table look-up per character (no locale calls). */
+enum { C_SPACE = 1, C_ALPHA = 2, C_DIGIT = 4, C_PUNCT = 8 };
+static const unsigned char cclass[256] = {
+    ['\0'] = C_SPACE, /* NULs between text are skipped like blanks */
+    [' '] = C_SPACE,  ['\t' ... '\r'] = C_SPACE, ['a' ... 'z'] = C_ALPHA, ['A' ... 'Z'] = C_ALPHA,
+    ['_'] = C_ALPHA,  ['0' ... '9'] = C_DIGIT,   ['{'] = C_PUNCT,         ['}'] = C_PUNCT,
+    ['['] = C_PUNCT,  [']'] = C_PUNCT,           ['('] = C_PUNCT,         [')'] = C_PUNCT,
+    [';'] = C_PUNCT,  [','] = C_PUNCT,           ['='] = C_PUNCT,         [':'] = C_PUNCT,
+    ['<'] = C_PUNCT,  ['>'] = C_PUNCT,           ['.'] = C_PUNCT,         ['-'] = C_PUNCT,
+    ['+'] = C_PUNCT,  ['*'] = C_PUNCT,
+};
+
+static inline int is_digit(unsigned char c)
+{
+	return cclass[c] & C_DIGIT;
+}
+
+static inline int is_alnum(unsigned char c)
+{
+	return cclass[c] & (C_ALPHA | C_DIGIT);
+}
+
 static int skip_space_and_comments(struct tsdl_lexer *lx)
 {
 	for (;;) {
-		while (lx->pos < lx->end && (isspace((unsigned char) *lx->pos) || *lx->pos == '\0'))
-			advance(lx, 1);
+		while (lx->pos < lx->end && (cclass[(unsigned char) *lx->pos] & C_SPACE)) {
+			if (*lx->pos == '\n') {
+				lx->line++;
+				lx->col = 1;
+			} else {
+				lx->col++;
+			}
+			lx->pos++;
+		}
 		if (lx->end - lx->pos >= 2 && lx->pos[0] == '/' && lx->pos[1] == '*') {
 			const char *close = NULL;
 			for (const char *p = lx->pos + 2; p + 1 < lx->end; p++)
@@ -71,7 +107,7 @@ static int lex_number(struct tsdl_lexer *lx, struct tsdl_token *t)
 	const char *digits = p;
 	for (; p < lx->end; p++) {
 		int d;
-		if (isdigit((unsigned char) *p))
+		if (is_digit((unsigned char) *p))
 			d = *p - '0';
 		else if (base == 16 && isxdigit((unsigned char) *p))
 			d = tolower((unsigned char) *p) - 'a' + 10;
@@ -94,14 +130,14 @@ static int lex_number(struct tsdl_lexer *lx, struct tsdl_token *t)
 	/* C integer suffixes (U, L, UL, ULL) are allowed and ignored. */
 	while (p < lx->end && (*p == 'u' || *p == 'U' || *p == 'l' || *p == 'L'))
 		p++;
-	if (p < lx->end && (isalnum((unsigned char) *p) || *p == '_')) {
+	if (p < lx->end && is_alnum((unsigned char) *p)) { /* '_' included */
 		lx->error = "invalid character in number";
 		return -1;
 	}
 	t->kind = TOK_INT;
 	t->ival = v;
 	t->len = (size_t) (p - lx->pos);
-	advance(lx, t->len);
+	advance_in_line(lx, t->len);
 	return 0;
 }
 
@@ -125,7 +161,7 @@ static int lex_string(struct tsdl_lexer *lx, struct tsdl_token *t, char quote)
 	t->kind = TOK_STRING;
 	t->start = lx->pos + 1;
 	t->len = (size_t) (p - lx->pos - 1);
-	advance(lx, (size_t) (p + 1 - lx->pos));
+	advance_in_line(lx, (size_t) (p + 1 - lx->pos));
 	return 0;
 }
 
@@ -148,29 +184,29 @@ struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx)
 	}
 	char c = *lx->pos;
 	int rc = 0;
-	if (isalpha((unsigned char) c) || c == '_') {
+	if (cclass[(unsigned char) c] & C_ALPHA) { /* letters and '_' */
 		const char *p = lx->pos;
-		while (p < lx->end && (isalnum((unsigned char) *p) || *p == '_'))
+		while (p < lx->end && is_alnum((unsigned char) *p))
 			p++;
 		t.kind = TOK_IDENT;
 		t.len = (size_t) (p - lx->pos);
-		advance(lx, t.len);
-	} else if (isdigit((unsigned char) c)) {
+		advance_in_line(lx, t.len);
+	} else if (is_digit((unsigned char) c)) {
 		rc = lex_number(lx, &t);
 	} else if (c == '"' || c == '\'') {
 		rc = lex_string(lx, &t, c);
 	} else if (lx->end - lx->pos >= 3 && !strncmp(lx->pos, "...", 3)) {
 		t.kind = TOK_PUNCT;
 		t.len = 3;
-		advance(lx, 3);
+		advance_in_line(lx, 3);
 	} else if (lx->end - lx->pos >= 2 && !strncmp(lx->pos, ":=", 2)) {
 		t.kind = TOK_PUNCT;
 		t.len = 2;
-		advance(lx, 2);
-	} else if (strchr("{}[]();,=:<>.-+*", c)) {
+		advance_in_line(lx, 2);
+	} else if (cclass[(unsigned char) c] & C_PUNCT) {
 		t.kind = TOK_PUNCT;
 		t.len = 1;
-		advance(lx, 1);
+		advance_in_line(lx, 1);
 	} else {
 		lx->error = "unexpected character";
 		rc = -1;
@@ -181,11 +217,4 @@ struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx)
 		t.col = lx->col;
 	}
 	return t;
-}
-
-int tsdl_tok_is(const struct tsdl_token *t, const char *s)
-{
-	size_t n = strlen(s);
-	return (t->kind == TOK_PUNCT || t->kind == TOK_IDENT) && t->len == n &&
-	       !memcmp(t->start, s, n);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 enum tsdl_tok {
 	TOK_EOF,
@@ -31,7 +32,13 @@ struct tsdl_lexer {
 
 void tsdl_lex_init(struct tsdl_lexer *lx, const char *src, size_t len);
 struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx);
-/* Compare a token with a punctuation or keyword spelling. */
-int tsdl_tok_is(const struct tsdl_token *t, const char *s);
+/* Compare a token with a punctuation or keyword spelling (inline: with a literal, the
+ * length is a constant and most tokens fail the first compare). */
+static inline int tsdl_tok_is(const struct tsdl_token *t, const char *s)
+{
+	size_t n = strlen(s);
+	return (t->kind == TOK_PUNCT || t->kind == TOK_IDENT) && t->len == n &&
+	       !memcmp(t->start, s, n);
+}
 
 #endif

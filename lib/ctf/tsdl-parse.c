@@ -24,6 +24,11 @@ struct alias {
 	struct ctf_type *type;
 };
 
+struct event_key {
+	const struct ctf_stream_class *sc;
+	uint64_t id;
+};
+
 struct parser {
 	struct tsdl_lexer lx;
 	struct tsdl_token tok, ahead;
@@ -38,6 +43,10 @@ struct parser {
 	int failed;
 	int code;
 	int bo_set;
+	/* (stream class, event id) pairs seen: a hash set, so that duplicate ids are found
+	 * in linear time (a kernel trace declares over a thousand events) */
+	struct event_key *ids;
+	size_t nids, cap_ids;
 };
 
 /* ---- errors and tokens ---- */
@@ -1074,6 +1083,41 @@ static int add_event(struct parser *p, struct ctf_stream_class *sc, struct ctf_e
 	return 0;
 }
 
+static size_t event_slot(const struct ctf_stream_class *sc, uint64_t id, size_t cap)
+{
+	uint64_t h = (id ^ (uint64_t) (uintptr_t) sc) * 0x9E3779B97F4A7C15ull;
+	return (size_t) (h >> 20) & (cap - 1);
+}
+
+/* Record (sc, id): 0, 1 when already there, -1 when out of memory. */
+static int add_event_id(struct parser *p, const struct ctf_stream_class *sc, uint64_t id)
+{
+	if (2 * (p->nids + 1) > p->cap_ids) {
+		size_t cap = p->cap_ids ? 2 * p->cap_ids : 1024;
+		struct event_key *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return -1;
+		for (size_t i = 0; i < p->cap_ids; i++) {
+			if (!p->ids[i].sc)
+				continue;
+			size_t j = event_slot(p->ids[i].sc, p->ids[i].id, cap);
+			while (t[j].sc)
+				j = (j + 1) & (cap - 1);
+			t[j] = p->ids[i];
+		}
+		free(p->ids);
+		p->ids = t;
+		p->cap_ids = cap;
+	}
+	size_t i = event_slot(sc, id, p->cap_ids);
+	for (; p->ids[i].sc; i = (i + 1) & (p->cap_ids - 1))
+		if (p->ids[i].sc == sc && p->ids[i].id == id)
+			return 1;
+	p->ids[i] = (struct event_key){sc, id};
+	p->nids++;
+	return 0;
+}
+
 static int parse_event_block(struct parser *p)
 {
 	struct ctf_event_class *ec = arena_alloc(p->a, sizeof(*ec));
@@ -1133,11 +1177,13 @@ static int parse_event_block(struct parser *p)
 		               "event '%s' names stream %llu, which is not declared", ec->name,
 		               (unsigned long long) ec->stream_id);
 	ec->stream_id = sc->id;
-	for (unsigned i = 0; i < sc->nevents; i++)
-		if (sc->events[i]->id == ec->id)
-			return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
-			               "event id %llu declared twice in stream %llu",
-			               (unsigned long long) ec->id, (unsigned long long) sc->id);
+	rc = add_event_id(p, sc, ec->id);
+	if (rc < 0)
+		return semantic(p, "out of memory");
+	if (rc)
+		return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
+		               "event id %llu declared twice in stream %llu",
+		               (unsigned long long) ec->id, (unsigned long long) sc->id);
 	if (add_event(p, sc, ec))
 		return -1;
 	return next(p);
@@ -1263,9 +1309,11 @@ int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_err
 	p.err = err;
 	m->bo = CTF_BO_LE;
 	tsdl_lex_init(&p.lx, text, len);
+	int rc = 0;
 	if (next(&p) || parse_top(&p) || finish(&p))
-		return p.code ? p.code : -SPOOR_EMETA_SYNTAX;
-	return 0;
+		rc = p.code ? p.code : -SPOOR_EMETA_SYNTAX;
+	free(p.ids);
+	return rc;
 }
 
 void ctf_meta_free(struct ctf_meta *m)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader.h" /* fields read in place */
 #include "threads.h"
 
 enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
@@ -118,30 +119,17 @@ static void set_comm(struct entry *e, const char *s, size_t len)
 }
 
 /* Field `which` of the class's plan: an integer or a string. */
-static bool field(const struct spoor_event *ev, const struct class_info *c, int which,
-                  struct spoor_field *f)
-{
-	return c->idx[which] >= 0 &&
-	       spoor_event_field_at(ev, (enum spoor_scope) c->scope[which], c->idx[which], f);
-}
-
 static bool int_of(const struct spoor_event *ev, const struct class_info *c, int which, int64_t *v)
 {
-	struct spoor_field f;
-	if (!field(ev, c, which, &f))
-		return false;
-	return spoor_field_int(&f, v);
+	return c->idx[which] >= 0 &&
+	       reader_field_int(ev, (enum spoor_scope) c->scope[which], c->idx[which], v);
 }
 
 static bool str_of(const struct spoor_event *ev, const struct class_info *c, int which,
                    const char **s, size_t *len)
 {
-	struct spoor_field f;
-	if (!field(ev, c, which, &f) || f.kind != SPOOR_FIELD_STRING)
-		return false;
-	*s = f.v.str.ptr;
-	*len = f.v.str.len;
-	return true;
+	return c->idx[which] >= 0 &&
+	       reader_field_str(ev, (enum spoor_scope) c->scope[which], c->idx[which], s, len);
 }
 
 /* Resolve the first of the names that the class has, in the payload. */
@@ -233,7 +221,7 @@ static int grow(struct threads *t, size_t n)
 
 void threads_update(struct threads *t, const struct spoor_event *ev)
 {
-	size_t ci = spoor_event_class_index(spoor_event_class(ev));
+	size_t ci = reader_event_class_index(ev);
 	if (ci >= t->nclasses && grow(t, spoor_reader_event_class_count(t->r)))
 		return;
 	struct class_info *c = &t->classes[ci];

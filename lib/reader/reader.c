@@ -24,12 +24,10 @@ struct hook {
 	void *data;
 };
 
-/* The streams' keys live in the merge heap itself: comparisons touch no stream. */
-struct heap_ent {
-	int64_t ts;
-	uint32_t rank;
-	uint32_t stream;
-};
+/* The streams' keys live in the merge heap itself: comparisons touch no stream. A key is
+ * one 128-bit number, (time with its sign bit flipped, rank, stream) from the top bits
+ * down, so that (time, rank) order is one unsigned compare (ranks are unique). */
+typedef unsigned __int128 heap_ent;
 
 struct spoor_reader {
 	struct ctf_trace **traces;
@@ -38,8 +36,9 @@ struct spoor_reader {
 	size_t nstreams;
 	struct spoor_event_class *classes;
 	size_t nclasses;
-	struct heap_ent *heap;
+	heap_ent *heap;
 	size_t nheap;
+	heap_ent second; /* the smaller of heap[1] and heap[2] (all ones when absent) */
 	uint32_t *rank;
 	bool ordered, started, has_range;
 	int64_t begin, end;
@@ -340,64 +339,82 @@ void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
 
 /* ---- the merge ---- */
 
-static inline bool earlier(const struct heap_ent *a, const struct heap_ent *b)
+static inline heap_ent heap_key(const struct spoor_reader *r, uint32_t s)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->rank < b->rank);
+	uint64_t ts = (uint64_t) r->streams[s].ts_ns ^ ((uint64_t) 1 << 63);
+	return (heap_ent) ts << 64 | (heap_ent) ((uint64_t) r->rank[s] << 32 | s);
 }
 
-static inline struct heap_ent heap_key(const struct spoor_reader *r, uint32_t s)
+static inline uint32_t heap_stream(heap_ent e)
 {
-	return (struct heap_ent){r->streams[s].ts_ns, r->rank[s], s};
+	return (uint32_t) e;
 }
 
+static void update_second(struct spoor_reader *r)
+{
+	heap_ent none = ~(heap_ent) 0;
+	heap_ent a = r->nheap > 1 ? r->heap[1] : none, b = r->nheap > 2 ? r->heap[2] : none;
+	r->second = a < b ? a : b;
+}
+
+/* Any change to the heap but through heap_update_top must end with update_second. */
 static void heap_push(struct spoor_reader *r, uint32_t s)
 {
-	struct heap_ent e = heap_key(r, s);
+	heap_ent e = heap_key(r, s);
 	size_t i = r->nheap++;
 
 	while (i) {
 		size_t parent = (i - 1) / 2;
-		if (!earlier(&e, &r->heap[parent]))
+		if (e >= r->heap[parent])
 			break;
 		r->heap[i] = r->heap[parent];
 		i = parent;
 	}
 	r->heap[i] = e;
+	update_second(r);
 }
 
-/* Put e at the top and let it sink; when it is still the earliest (a stream's events
- * often come in runs) that is two comparisons. */
-static void sift_down(struct spoor_reader *r, struct heap_ent e)
+/* Put e at the top and let it sink. */
+static void sift_down(struct spoor_reader *r, heap_ent e)
 {
-	struct heap_ent *h = r->heap;
+	heap_ent *h = r->heap;
 	size_t i = 0, n = r->nheap;
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && earlier(&h[c + 1], &h[c]))
-			c++;
-		if (!earlier(&h[c], &e))
+		heap_ent m = h[c];
+		if (c + 1 < n && h[c + 1] < m)
+			m = h[++c];
+		if (m >= e)
 			break;
-		h[i] = h[c];
+		h[i] = m;
 		i = c;
 	}
 	h[i] = e;
 }
 
-/* The top stream moved on (one, 1) or ended (0). */
+/* The top stream moved on (one, 1) or ended (0). A stream's events often come in runs:
+ * while it stays ahead of the runner-up, only its key changes. */
 static void heap_update_top(struct spoor_reader *r, bool has_event)
 {
-	if (has_event)
-		sift_down(r, heap_key(r, r->heap[0].stream));
-	else if (--r->nheap)
+	if (has_event) {
+		heap_ent e = heap_key(r, heap_stream(r->heap[0]));
+		if (e < r->second) {
+			r->heap[0] = e;
+			return;
+		}
+		sift_down(r, e);
+	} else if (--r->nheap) {
 		sift_down(r, r->heap[r->nheap]);
+	}
+	update_second(r);
 }
 
-/* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
 static bool live_more_classes(struct spoor_reader *r, struct ctf_stream *s);
 
+/* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
 static int advance(struct spoor_reader *r, struct ctf_stream *s)
 {
 	int rc = ctf_stream_next(s);
@@ -460,7 +477,7 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 		r->cur = NULL;
 	}
 	while (r->nheap) {
-		struct ctf_stream *s = &r->streams[r->heap[0].stream];
+		struct ctf_stream *s = &r->streams[heap_stream(r->heap[0])];
 		if (r->has_range && s->ts_ns < r->begin) {
 			heap_update_top(r, advance(r, s));
 			continue;
@@ -798,6 +815,46 @@ bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, 
 	if (vi == VAL_NONE)
 		return false;
 	fill(out, t->s.fields[index].shown, t->s.fields[index].type, table, vi);
+	return true;
+}
+
+bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index, int64_t *v)
+{
+	struct val pv;
+	int code;
+
+	if (ctf_stream_peek_int_fast(ev->s, scope, index, v))
+		return true;
+	if (ctf_stream_peek_op(ev->s, scope, index, &pv, &code)) {
+		if (code != OP_INT)
+			return false;
+		*v = pv.s;
+		return true;
+	}
+	struct spoor_field f;
+	return spoor_event_field_at(ev, scope, index, &f) && spoor_field_int(&f, v);
+}
+
+bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                      const char **s, size_t *len)
+{
+	struct val pv;
+	int code;
+
+	if (ctf_stream_peek_text_fast(ev->s, scope, index, s, len))
+		return true;
+	if (ctf_stream_peek_op(ev->s, scope, index, &pv, &code)) {
+		if (code != OP_STRING && code != OP_TEXT_ARRAY)
+			return false;
+		*s = pv.str;
+		*len = pv.len;
+		return true;
+	}
+	struct spoor_field f;
+	if (!spoor_event_field_at(ev, scope, index, &f) || f.kind != SPOOR_FIELD_STRING)
+		return false;
+	*s = f.v.str.ptr;
+	*len = f.v.str.len;
 	return true;
 }
 

@@ -58,6 +58,11 @@ const struct ctf_type *reader_scope_type(const struct spoor_event *ev, enum spoo
 int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
                         const struct val_table **table, uint32_t *root);
 const struct ctf_trace *reader_event_trace(const struct spoor_event *ev);
+/* spoor_event_field_at then spoor_field_int, or then a string field's bytes: the same
+ * answers, read in place without filling a spoor_field when the layout allows. */
+bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index, int64_t *v);
+bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                      const char **s, size_t *len);
 
 /* Live mode (spoor watch): a reader of the traces a recording session is writing under dir,
  * in this process, between its writes. It starts empty; each refresh takes in the traces,

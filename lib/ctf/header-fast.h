@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * header-fast.h: the per-event fast path of LTTng's event headers, inline in the stream
+ * reader's loop; decode_header (decode.c) does every other case and reports damage.
+ */
+#ifndef CTF_HEADER_FAST_H
+#define CTF_HEADER_FAST_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "bits.h"
+#include "decode.h"
+
+/* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value below the
+ * current low bits means the clock wrapped once. */
+static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
+{
+	if (size >= 64) {
+		*clock = x;
+		return;
+	}
+	uint64_t mask = bits_mask(size);
+	uint64_t next = (*clock & ~mask) | x;
+	if (x < (*clock & mask))
+		next += mask + 1;
+	*clock = next;
+}
+
+/* The bits at bit offset off of p, within its first 8 bytes (readable), masked. */
+static inline uint64_t load_field(const uint8_t *p, unsigned off, uint64_t mask)
+{
+	uint64_t w;
+
+	memcpy(&w, p + off / 8, 8);
+	return (w >> (off % 8)) & mask;
+}
+
+/* A little-endian LTTng header at fixed offsets (plan.h: hdr_fixed): a few loads, no
+ * alignment steps. False when decode_header must do it (it then reports any damage). */
+static inline bool decode_header_fast(struct decoder *d, const struct plan *p)
+{
+	struct bitsrc *s = d->src;
+	uint32_t align = p->ops[0].align;
+	uint64_t pos = (s->pos + align - 1) & ~(uint64_t) (align - 1), end = s->end_bits;
+
+	/* the largest header and a load past its end must be in the mapping */
+	if (pos > end || p->hdr_total[1] > end - pos ||
+	    pos / 8 + p->hdr_total[1] / 8 + 8 > s->avail)
+		return false;
+	const uint8_t *at = s->base + pos / 8;
+	uint64_t id = load_field(at, 0, p->hdr_id_mask), ext_id = 0;
+	bool ext = id == p->extended_tag;
+	if (ext)
+		ext_id = load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask);
+	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
+	s->pos = pos + p->hdr_total[ext];
+	clock_update(d->clock, p->hdr_ts_size[ext], ts);
+	d->event_id = ext ? ext_id : id;
+	d->has_event_id = 1;
+	d->hdr_plan = p;
+	d->hdr_id = id;
+	d->hdr_ext_id = ext_id;
+	d->hdr_ts = ts;
+	return true;
+}
+
+#endif
