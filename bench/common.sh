@@ -79,3 +79,16 @@ update_section() {
 	mv "$tmp" "$doc"
 	note "updated section '$section' of $doc"
 }
+
+# snapshot_build BUILD WORK: the recorder and libspoor-ust of BUILD, copied into WORK/bin and
+# WORK/lib, so that a rebuild meanwhile changes nothing under a run; sets spoor and libreal.
+snapshot_build() {
+	[ -x "$1/spoor" ] || die "no $1/spoor (ninja -C $1)"
+	[ -e "$1/libspoor-ust.so" ] || die "no $1/libspoor-ust.so (ninja -C $1)"
+	mkdir -p "$2/lib" "$2/bin"
+	libreal=$(readlink -f "$1/libspoor-ust.so")
+	cp "$libreal" "$2/lib/libspoor-ust.so.0"
+	ln -sf libspoor-ust.so.0 "$2/lib/libspoor-ust.so"
+	cp "$1/spoor" "$2/bin/spoor"
+	spoor=$2/bin/spoor
+}

@@ -188,14 +188,8 @@ if [ -n "$do_build" ]; then
 	note "ninja -C $top/build"
 	ninja -C "$top/build" >&2 || die "ninja -C $top/build failed (or use --no-build)"
 fi
-[ -x "$top/build/spoor" ] || die "no $top/build/spoor (ninja -C $top/build)"
-[ -e "$top/build/libspoor-ust.so" ] || die "no $top/build/libspoor-ust.so (ninja -C $top/build)"
 # A consistent snapshot of the library and the recorder (see above).
-libreal=$(readlink -f "$top/build/libspoor-ust.so")
-cp "$libreal" "$work/lib/libspoor-ust.so.0"
-ln -s libspoor-ust.so.0 "$work/lib/libspoor-ust.so"
-cp "$top/build/spoor" "$work/bin/spoor"
-spoor=$work/bin/spoor
+snapshot_build "$top/build" "$work"
 for f in "$top"/include/spoor/*.h "$top"/lib/ust/*; do
 	if [ "$f" -nt "$libreal" ]; then
 		note "warning: $f is newer than $libreal: the build may be stale"

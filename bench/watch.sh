@@ -205,13 +205,7 @@ if [ -n "$do_build" ]; then
 	note "ninja -C $build"
 	ninja -C "$build" >&2 || die "ninja -C $build failed (or use --no-build)"
 fi
-[ -x "$build/spoor" ] || die "no $build/spoor"
-[ -e "$build/libspoor-ust.so" ] || die "no $build/libspoor-ust.so"
-libreal=$(readlink -f "$build/libspoor-ust.so")
-cp "$libreal" "$work/lib/libspoor-ust.so.0"
-ln -s libspoor-ust.so.0 "$work/lib/libspoor-ust.so"
-cp "$build/spoor" "$work/bin/spoor"
-spoor=$work/bin/spoor
+snapshot_build "$build" "$work"
 note "building the emitters (gcc -O2)"
 gcc -O2 -Wall -Wextra -I"$top/include" -I"$here" -o "$work/bin/watch-emit-spoor" \
 	"$here/watch-emit-spoor.c" "$here/ust-emit-spoor-tp.c" \
