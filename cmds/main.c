@@ -7,8 +7,8 @@
 #include "spoor/spoor.h"
 
 static const struct command *const commands[] = {
-    &cmd_record, &cmd_dump, &cmd_stats,    &cmd_list,    &cmd_irq,
-    &cmd_sched,  &cmd_disk, &cmd_syscalls, &cmd_analyze, &cmd_script, &cmd_watch};
+    &cmd_record, &cmd_dump,     &cmd_stats,   &cmd_list,   &cmd_irq,  &cmd_sched,
+    &cmd_disk,   &cmd_syscalls, &cmd_analyze, &cmd_script, &cmd_watch};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)

@@ -53,8 +53,9 @@ enum {
 	                "write the trace to DIR (default: ./spoor-trace-DATE-TIME)"},              \
 	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
 	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
-	[OPT_BUFFER_SIZE] = {"buffer-size", 'b', "SIZE",                                           \
-	                     "ring buffer per thread, e.g. 256k, 4m (default 256k; spoor watch: 1m)"},              \
+	[OPT_BUFFER_SIZE] =                                                                        \
+	    {"buffer-size", 'b', "SIZE",                                                           \
+	     "ring buffer per thread, e.g. 256k, 4m (default 256k; spoor watch: 1m)"},             \
 	[OPT_SUBBUFFERS] = {"subbuffers", 0, "N",                                                  \
 	                    "sub-buffers per ring buffer, a power of two (default 4)"},            \
 	[OPT_KERNEL_BUFFER] = {"kernel-buffer", 0, "SIZE",                                         \
