@@ -29,6 +29,7 @@ struct an_engine {
 	struct kclass_ref *classes;
 	int *tid_index; /* per class: common_pid / tid context index, -1 none */
 	int8_t *tid_scope;
+	bool *no_threads; /* per class: its events never name a thread (threads_update) */
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
@@ -104,11 +105,12 @@ static int grow(struct an_engine *e)
 	e->classes = enlarge(e->classes, sizeof(*e->classes), old, more);
 	e->tid_index = enlarge(e->tid_index, sizeof(*e->tid_index), old, more);
 	e->tid_scope = enlarge(e->tid_scope, sizeof(*e->tid_scope), old, more);
+	e->no_threads = enlarge(e->no_threads, sizeof(*e->no_threads), old, more);
 	if (e->class_hooks) {
 		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
 		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
 	}
-	if (!e->classes || !e->tid_index || !e->tid_scope ||
+	if (!e->classes || !e->tid_index || !e->tid_scope || !e->no_threads ||
 	    (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
 		return -ENOMEM;
 	e->nclasses = nc;
@@ -182,6 +184,7 @@ void an_engine_free(struct an_engine *e)
 	free(e->classes);
 	free(e->tid_index);
 	free(e->tid_scope);
+	free(e->no_threads);
 	free(e->stream_discarded);
 	threads_free(e->threads);
 	free(e);
@@ -300,9 +303,11 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
 		check_lost(e, ev, cpu, ts);
-		if (e->want_threads)
-			threads_update(e->threads, ev);
-		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1};
+		if (e->want_threads && !e->no_threads[c])
+			e->no_threads[c] = !threads_update(e->threads, ev);
+		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1, false, -1};
+		if (a.kind == KEV_SCHED_SWITCH)
+			a.has_next_tid = kv_int(ev, cls, KS_NEXT_TID, &a.next_tid);
 		if (e->tid_index[c] >= 0) {
 			if (!reader_field_int(ev, (enum spoor_scope) e->tid_scope[c],
 			                      e->tid_index[c], &a.tid))
@@ -312,21 +317,23 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		}
 		bool hooked = in_range(e, ts);
 		if (hooked) {
-			if (!e->any_ts || ts < e->first)
-				e->first = ts;
-			if (!e->any_ts || ts > e->last)
+			if (!e->any_ts) {
+				e->first = e->last = ts;
+				e->any_ts = true;
+			} else if (ts > e->last) {
 				e->last = ts;
-			e->any_ts = true;
+			} else if (ts < e->first) {
+				e->first = ts;
+			}
 			for (size_t h = 0; h < e->nhooks[a.kind]; h++)
 				e->hooks[a.kind][h].fn(e->hooks[a.kind][h].data, &a);
-			for (size_t h = 0; e->class_hooks && h < e->nclass_hooks[c]; h++)
-				e->class_hooks[c][h].fn(e->class_hooks[c][h].data, &a);
+			if (e->class_hooks)
+				for (size_t h = 0; h < e->nclass_hooks[c]; h++)
+					e->class_hooks[c][h].fn(e->class_hooks[c][h].data, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */
-		int64_t next;
-		if (a.kind == KEV_SCHED_SWITCH && cpu >= 0 && cpu < MAX_CPUS &&
-		    kv_int(ev, cls, KS_NEXT_TID, &next))
-			e->cur[cpu] = next;
+		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)
+			e->cur[cpu] = a.next_tid;
 	}
 	return rc;
 }

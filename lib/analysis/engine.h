@@ -37,6 +37,10 @@ struct an_event {
 	int64_t ts;  /* ns from the clock origin */
 	int64_t cpu; /* -1: unknown */
 	int64_t tid; /* the task the event happened in, -1: unknown */
+	/* KEV_SCHED_SWITCH: its KS_NEXT_TID, read once for every hook (has_next_tid false when
+	 * the event lacks it) */
+	bool has_next_tid;
+	int64_t next_tid;
 };
 
 typedef void (*an_hook_fn)(void *data, const struct an_event *e);

@@ -142,12 +142,6 @@ void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
 	}
 }
 
-bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, int64_t *v)
-{
-	return c->idx[slot] >= 0 &&
-	       reader_field_int(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], v);
-}
-
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,
             size_t *len)
 {

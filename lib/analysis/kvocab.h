@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "reader/reader.h" /* kv_int reads fields in place */
 #include "spoor/trace.h"
 
 enum kev {
@@ -102,7 +103,12 @@ struct kclass_ref {
 void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out);
 
 /* A slot's value: false when the class lacks it or the event is damaged. */
-bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, int64_t *v);
+static inline bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot,
+                          int64_t *v)
+{
+	return c->idx[slot] >= 0 &&
+	       reader_field_int(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], v);
+}
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,
             size_t *len);
 

@@ -210,9 +210,9 @@ static void on_switch(void *data, const struct an_event *ev)
 	struct sched_analysis *a = data;
 	int64_t prev, next, state;
 	struct sched_cpu *c = cpu_of(a, ev->cpu);
-	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) ||
-	    !kv_int(ev->ev, ev->cls, KS_NEXT_TID, &next))
+	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) || !ev->has_next_tid)
 		return;
+	next = ev->next_tid;
 	if (!kv_int(ev->ev, ev->cls, KS_PREV_STATE, &state))
 		state = 0;
 	bool sel = an_cpu_selected(a->e, ev->cpu);

@@ -14,12 +14,16 @@
 
 enum { CALL_NONE = -1, CALL_RAW = -2, CALL_UNRESOLVED = -3 };
 enum { F_NORETURN = 1, F_FORKS = 2 };
+#define RECENT 8
 
 struct thread {
 	int64_t tid, start;
 	int32_t call;  /* the open call, -1: none */
 	int32_t group; /* -1: not yet resolved */
 	int64_t cpu;   /* where it was last seen */
+	/* its group's stat records of recent calls, by call % RECENT (-1: none) */
+	int32_t recent_call[RECENT];
+	uint32_t recent_rec[RECENT];
 };
 
 struct stat_rec {
@@ -154,7 +158,7 @@ static int32_t raw_call(struct sc_analysis *a, int64_t id)
  * CALL_RAW for a raw exit without a number (it closes whatever call is open). */
 static int32_t call_of(struct sc_analysis *a, const struct an_event *ev, int id_slot)
 {
-	size_t k = spoor_event_class_index(spoor_event_class(ev->ev));
+	size_t k = reader_event_class_index(ev->ev);
 	if (k >= a->nclasses)
 		return CALL_NONE;
 	int32_t c = a->class_call[k];
@@ -172,6 +176,12 @@ static struct thread *thread_find(struct sc_analysis *a, int64_t tid)
 	return v ? &a->threads[*v] : NULL;
 }
 
+static void forget_recent(struct thread *th)
+{
+	for (int i = 0; i < RECENT; i++)
+		th->recent_call[i] = -1;
+}
+
 static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 {
 	struct thread *th = thread_find(a, tid);
@@ -184,6 +194,7 @@ static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 	}
 	th = &a->threads[a->nthreads++];
 	*th = (struct thread){.tid = tid, .call = -1, .group = -1, .cpu = -1};
+	forget_recent(th);
 	return th;
 }
 
@@ -217,15 +228,23 @@ static struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, int32_t
 	int32_t g = group_of(a, th);
 	if (g < 0)
 		return NULL;
+	unsigned slot = (uint32_t) call % RECENT;
+	if (th->recent_call[slot] == call)
+		return &a->recs[th->recent_rec[slot]].s;
 	uint64_t key = (uint64_t) g << 32 | (uint32_t) call;
 	uint32_t *v = idmap_find(&a->rec_by_key, key);
-	if (v)
+	if (v) {
+		th->recent_call[slot] = call;
+		th->recent_rec[slot] = *v;
 		return &a->recs[*v].s;
+	}
 	if (!GROW(a->recs, a->nrecs, a->caprecs, a->oom) ||
 	    idmap_add(&a->rec_by_key, key, (uint32_t) a->nrecs)) {
 		a->oom = true;
 		return NULL;
 	}
+	th->recent_call[slot] = call;
+	th->recent_rec[slot] = (uint32_t) a->nrecs;
 	struct stat_rec *r = &a->recs[a->nrecs++];
 	*r = (struct stat_rec){.group = (uint32_t) g, .s = {.call = (uint32_t) call}};
 	return &r->s;
@@ -330,10 +349,9 @@ static void on_exit_event(void *data, const struct an_event *ev)
 static void on_switch(void *data, const struct an_event *ev)
 {
 	struct sc_analysis *a = data;
-	int64_t next;
-	if (!kv_int(ev->ev, ev->cls, KS_NEXT_TID, &next))
+	if (!ev->has_next_tid)
 		return;
-	struct thread *th = thread_find(a, next);
+	struct thread *th = thread_find(a, ev->next_tid);
 	if (th)
 		th->cpu = ev->cpu;
 }
@@ -352,6 +370,7 @@ static void on_task_exit(void *data, const struct an_event *ev)
 	if (th->call >= 0)
 		no_exit(a, th, &a->t.unfinished);
 	th->group = -1;
+	forget_recent(th); /* its next group's records differ */
 }
 
 static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)

@@ -219,9 +219,9 @@ static int grow(struct threads *t, size_t n)
 	return 0;
 }
 
-void threads_update(struct threads *t, const struct spoor_event *ev)
+static __attribute__((noinline)) void update(struct threads *t, const struct spoor_event *ev,
+                                             size_t ci)
 {
-	size_t ci = reader_event_class_index(ev);
 	if (ci >= t->nclasses && grow(t, spoor_reader_event_class_count(t->r)))
 		return;
 	struct class_info *c = &t->classes[ci];
@@ -269,6 +269,15 @@ void threads_update(struct threads *t, const struct spoor_event *ev)
 		}
 		break;
 	}
+}
+
+bool threads_update(struct threads *t, const struct spoor_event *ev)
+{
+	size_t ci = reader_event_class_index(ev);
+	/* most events name no thread: one look-up */
+	if (ci >= t->nclasses || t->classes[ci].kind != K_NONE)
+		update(t, ev, ci);
+	return ci >= t->nclasses || t->classes[ci].kind != K_NONE;
 }
 
 const char *threads_comm(const struct threads *t, int64_t tid)

@@ -24,8 +24,9 @@ struct threads;
 
 struct threads *threads_new(const struct spoor_reader *r);
 void threads_free(struct threads *t);
-/* Learn from one event (any event: those that say nothing about names cost one lookup). */
-void threads_update(struct threads *t, const struct spoor_event *ev);
+/* Learn from one event (any event: those that say nothing about names cost one lookup).
+ * False: events of its class never name a thread, so a caller may skip that class. */
+bool threads_update(struct threads *t, const struct spoor_event *ev);
 /* The thread's name, or NULL when the trace has not named it. */
 const char *threads_comm(const struct threads *t, int64_t tid);
 /* Its process id, or -1. */

@@ -397,28 +397,35 @@ static void sift_down(struct spoor_reader *r, heap_ent e)
 
 /* The top stream moved on (one, 1) or ended (0). A stream's events often come in runs:
  * while it stays ahead of the runner-up, only its key changes. */
-static void heap_update_top(struct spoor_reader *r, bool has_event)
+static __attribute__((noinline)) void heap_update_top_slow(struct spoor_reader *r, bool has_event,
+                                                           heap_ent e)
 {
+	if (has_event)
+		sift_down(r, e);
+	else if (--r->nheap)
+		sift_down(r, r->heap[r->nheap]);
+	update_second(r);
+}
+
+static inline void heap_update_top(struct spoor_reader *r, bool has_event)
+{
+	heap_ent e = 0;
 	if (has_event) {
-		heap_ent e = heap_key(r, heap_stream(r->heap[0]));
+		e = heap_key(r, heap_stream(r->heap[0]));
 		if (e < r->second) {
 			r->heap[0] = e;
 			return;
 		}
-		sift_down(r, e);
-	} else if (--r->nheap) {
-		sift_down(r, r->heap[r->nheap]);
 	}
-	update_second(r);
+	heap_update_top_slow(r, has_event, e);
 }
 
 static bool live_more_classes(struct spoor_reader *r, struct ctf_stream *s);
 
-/* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
-static int advance(struct spoor_reader *r, struct ctf_stream *s)
+/* advance past an event-less ctf_stream_next: live growth, damage. */
+static __attribute__((noinline)) int advance_end(struct spoor_reader *r, struct ctf_stream *s,
+                                                 int rc)
 {
-	int rc = ctf_stream_next(s);
-
 	/* live: the end of the mapping may not be the end of the file any more, and an event
 	 * the metadata did not declare may be one it declares now */
 	if (!rc && r->live && ctf_stream_grow(s) > 0)
@@ -431,6 +438,13 @@ static int advance(struct spoor_reader *r, struct ctf_stream *s)
 		return 0;
 	}
 	return rc;
+}
+
+/* Advance one stream; 1 if it has an event. Damage is reported and counted here. */
+static inline int advance(struct spoor_reader *r, struct ctf_stream *s)
+{
+	int rc = ctf_stream_next(s);
+	return rc > 0 ? rc : advance_end(r, s, rc);
 }
 
 static void start(struct spoor_reader *r)
@@ -818,13 +832,13 @@ bool spoor_event_field_at(const struct spoor_event *ev, enum spoor_scope scope, 
 	return true;
 }
 
-bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index, int64_t *v)
+/* reader_field_int past its inline fast path (reader.h). */
+bool reader_field_int_slow(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                           int64_t *v)
 {
 	struct val pv;
 	int code;
 
-	if (ctf_stream_peek_int_fast(ev->s, scope, index, v))
-		return true;
 	if (ctf_stream_peek_op(ev->s, scope, index, &pv, &code)) {
 		if (code != OP_INT)
 			return false;
@@ -835,14 +849,13 @@ bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int 
 	return spoor_event_field_at(ev, scope, index, &f) && spoor_field_int(&f, v);
 }
 
-bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
-                      const char **s, size_t *len)
+/* reader_field_str past its inline fast path (reader.h). */
+bool reader_field_str_slow(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                           const char **s, size_t *len)
 {
 	struct val pv;
 	int code;
 
-	if (ctf_stream_peek_text_fast(ev->s, scope, index, s, len))
-		return true;
 	if (ctf_stream_peek_op(ev->s, scope, index, &pv, &code)) {
 		if (code != OP_STRING && code != OP_TEXT_ARRAY)
 			return false;

@@ -60,9 +60,22 @@ int reader_scope_values(const struct spoor_event *ev, enum spoor_scope scope,
 const struct ctf_trace *reader_event_trace(const struct spoor_event *ev);
 /* spoor_event_field_at then spoor_field_int, or then a string field's bytes: the same
  * answers, read in place without filling a spoor_field when the layout allows. */
-bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index, int64_t *v);
-bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
-                      const char **s, size_t *len);
+bool reader_field_int_slow(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                           int64_t *v);
+static inline bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                                    int64_t *v)
+{
+	return ctf_stream_peek_int_fast(ev->s, scope, index, v) ||
+	       reader_field_int_slow(ev, scope, index, v);
+}
+bool reader_field_str_slow(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                           const char **s, size_t *len);
+static inline bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
+                                    const char **s, size_t *len)
+{
+	return ctf_stream_peek_text_fast(ev->s, scope, index, s, len) ||
+	       reader_field_str_slow(ev, scope, index, s, len);
+}
 
 /* Live mode (spoor watch): a reader of the traces a recording session is writing under dir,
  * in this process, between its writes. It starts empty; each refresh takes in the traces,
