@@ -3,10 +3,10 @@
  * probes.c: callbacks on events (the kernel's register_trace_X/unregister_trace_X).
  *
  * Callers read an event's probe array inside a read-side section counted per epoch (two
- * counters, as in SRCU). A writer publishes a new array, flips the epoch, and waits until
- * no reader is left in the old epoch: every reader that could still hold the old array has
- * then left it, so the array can be freed and the unregistered callback is no longer
- * running anywhere. Sequentially consistent operations throughout: this path is taken only
+ * counters, as in SRCU). A writer publishes a new array, flips the epoch twice, each time
+ * waiting until no reader is left in the epoch it left: every reader that could still hold
+ * the old array has then left it, so the array can be freed and the unregistered callback is no
+ * longer running anywhere. Sequentially consistent operations throughout: this path is taken only
  * by events with probes, never by plain recording.
  */
 #include <errno.h>
@@ -42,13 +42,18 @@ void ust_call_probes(const struct spoor_event_desc *ev, const void *payload, siz
 	__atomic_sub_fetch(&readers[e], 1, __ATOMIC_SEQ_CST);
 }
 
-/* Wait until no reader can still see what was replaced before this call. */
+/* Wait until no reader can still see what was replaced before this call. Two flips, as
+ * user-space RCU does: a reader that read the epoch before an earlier writer's flip counts
+ * itself in the counter that is current again now, while holding the array that writer
+ * published; one flip would wait on the other counter and free that array under it (a
+ * race TSan caught). After both, every reader counted in either has left. */
 static void synchronize(void)
 {
-	unsigned old = __atomic_fetch_add(&epoch, 1, __ATOMIC_SEQ_CST) & 1;
-
-	while (__atomic_load_n(&readers[old], __ATOMIC_SEQ_CST))
-		sched_yield();
+	for (int flip = 0; flip < 2; flip++) {
+		unsigned old = __atomic_fetch_add(&epoch, 1, __ATOMIC_SEQ_CST) & 1;
+		while (__atomic_load_n(&readers[old], __ATOMIC_SEQ_CST))
+			sched_yield();
+	}
 }
 
 static int replace(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data, bool add)
