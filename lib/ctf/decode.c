@@ -411,13 +411,7 @@ static inline __attribute__((always_inline)) int lttng_header(struct decoder *d,
 	if ((rc = header_int(d, ts_op, be, &pos, &ts)))
 		return rc;
 	s->pos = pos;
-	clock_update(d->clock, ts_op->size, ts);
-	d->event_id = ext ? ext_id : id;
-	d->has_event_id = 1;
-	d->hdr_plan = p;
-	d->hdr_id = id;
-	d->hdr_ext_id = ext_id;
-	d->hdr_ts = ts;
+	header_done(d, p, id, ext ? ext_id : id, ext_id, ts_op->size, ts);
 	return 0;
 }
 

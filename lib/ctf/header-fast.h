@@ -27,6 +27,20 @@ static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
 	*clock = next;
 }
 
+/* A header read (the fast path here or decode_header): the clock moves on, the id and the
+ * raw values are kept for decode_header_values. */
+static inline void header_done(struct decoder *d, const struct plan *p, uint64_t id,
+                               uint64_t event_id, uint64_t ext_id, unsigned ts_size, uint64_t ts)
+{
+	clock_update(d->clock, ts_size, ts);
+	d->event_id = event_id;
+	d->has_event_id = 1;
+	d->hdr_plan = p;
+	d->hdr_id = id;
+	d->hdr_ext_id = ext_id;
+	d->hdr_ts = ts;
+}
+
 /* The bits at bit offset off of p, within its first 8 bytes (readable), masked. */
 static inline uint64_t load_field(const uint8_t *p, unsigned off, uint64_t mask)
 {
@@ -55,13 +69,7 @@ static inline bool decode_header_fast(struct decoder *d, const struct plan *p)
 		ext_id = load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask);
 	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
 	s->pos = pos + p->hdr_total[ext];
-	clock_update(d->clock, p->hdr_ts_size[ext], ts);
-	d->event_id = ext ? ext_id : id;
-	d->has_event_id = 1;
-	d->hdr_plan = p;
-	d->hdr_id = id;
-	d->hdr_ext_id = ext_id;
-	d->hdr_ts = ts;
+	header_done(d, p, id, ext ? ext_id : id, ext_id, p->hdr_ts_size[ext], ts);
 	return true;
 }
 

@@ -52,15 +52,22 @@ static int build_events(struct ksession *k, const struct kernel_opts *o, char *e
 	const char *root = kinstance_root(k->inst);
 	/* -k libc... makes uprobes; the other patterns name tracefs events */
 	const char **tracefs = calloc(o->nevents + 1, sizeof(*tracefs));
+	struct kevent_list all = {0}; /* tracefs listed once for every pattern below */
 	size_t nt = 0, nlibc = 0;
 	if (!tracefs)
 		return -ENOMEM;
+	if (kevents_all(root, &all)) {
+		free(tracefs);
+		kevents_free(&all);
+		snprintf(err, errlen, "cannot list the kernel's events under %s/events", root);
+		return -ENOENT;
+	}
 	for (size_t i = 0; i < o->nevents; i++)
 		if (upaths_pattern(o->events[i]))
 			nlibc++;
 		else
 			tracefs[nt++] = o->events[i];
-	int rc = kevents_select(root, tracefs, nt, &k->events, err, errlen);
+	int rc = kevents_match(&all, tracefs, nt, &k->events, err, errlen);
 	free(tracefs);
 	if (!rc && nlibc) {
 		char group[64];
@@ -73,13 +80,14 @@ static int build_events(struct ksession *k, const struct kernel_opts *o, char *e
 		rc = upaths_create(&k->paths, root, group, o->events, o->nevents, &k->events, err,
 		                   errlen);
 	}
+	/* the names' events: skipped quietly where a kernel lacks one */
+	for (size_t i = 0; !rc && i < sizeof(name_events) / sizeof(name_events[0]); i++) {
+		char e2[64];
+		kevents_match(&all, &name_events[i], 1, &k->events, e2, sizeof(e2));
+	}
+	kevents_free(&all);
 	if (rc)
 		return rc;
-	/* the names' events: skipped quietly where a kernel lacks one */
-	for (size_t i = 0; i < sizeof(name_events) / sizeof(name_events[0]); i++) {
-		char e2[64];
-		kevents_select(root, &name_events[i], 1, &k->events, e2, sizeof(e2));
-	}
 	if (o->function_tracer) {
 		/* the function tracer's records have a format of their own, ftrace:function */
 		if (k->events.n == k->events.cap) {

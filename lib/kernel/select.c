@@ -81,19 +81,11 @@ static long match_list(const struct kevent_list *all, const char *sys_pat, const
 	return found;
 }
 
-/* tracefs is listed once, then each pattern is matched in memory: a script's few hundred
- * patterns (spoor watch) would otherwise stat every event file hundreds of times. */
-int kevents_select(const char *root, const char *const *patterns, size_t n, struct kevent_list *out,
-                   char *err, size_t errlen)
+int kevents_match(const struct kevent_list *all, const char *const *patterns, size_t n,
+                  struct kevent_list *out, char *err, size_t errlen)
 {
-	struct kevent_list all = {0};
 	int rc = 0;
 
-	if (kevents_all(root, &all)) {
-		kevents_free(&all);
-		snprintf(err, errlen, "cannot list the kernel's events under %s/events", root);
-		return -ENOENT;
-	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *p = patterns[i];
 		const char *colon = strchr(p, ':');
@@ -110,12 +102,12 @@ int kevents_select(const char *root, const char *const *patterns, size_t n, stru
 				len = sizeof(sys) - 1;
 			memcpy(sys, p, len);
 			sys[len] = '\0';
-			found = match_list(&all, sys, colon[1] ? colon + 1 : "*", out);
+			found = match_list(all, sys, colon[1] ? colon + 1 : "*", out);
 		} else {
 			/* a system's name, else an event's name in any system */
-			found = match_list(&all, p, "*", out);
+			found = match_list(all, p, "*", out);
 			if (found == 0)
-				found = match_list(&all, "*", p, out);
+				found = match_list(all, "*", p, out);
 		}
 		if (found < 0) {
 			rc = -ENOMEM;
@@ -127,6 +119,21 @@ int kevents_select(const char *root, const char *const *patterns, size_t n, stru
 			rc = -ENOENT;
 		}
 	}
+	return rc;
+}
+
+/* tracefs is listed once, then each pattern is matched in memory: a script's few hundred
+ * patterns (spoor watch) would otherwise stat every event file hundreds of times. */
+int kevents_select(const char *root, const char *const *patterns, size_t n, struct kevent_list *out,
+                   char *err, size_t errlen)
+{
+	struct kevent_list all = {0};
+	int rc = kevents_all(root, &all) ? -ENOENT : 0;
+
+	if (rc)
+		snprintf(err, errlen, "cannot list the kernel's events under %s/events", root);
+	else
+		rc = kevents_match(&all, patterns, n, out, err, errlen);
 	kevents_free(&all);
 	return rc;
 }

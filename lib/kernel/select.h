@@ -22,6 +22,9 @@ struct kevent_list {
  */
 int kevents_select(const char *root, const char *const *patterns, size_t n, struct kevent_list *out,
                    char *err, size_t errlen);
+/* The same against a listing made once (kevents_all). */
+int kevents_match(const struct kevent_list *all, const char *const *patterns, size_t n,
+                  struct kevent_list *out, char *err, size_t errlen);
 /* Every event tracefs offers. */
 int kevents_all(const char *root, struct kevent_list *out);
 /* The system of an event named EVENT or SYSTEM:EVENT in the list, or NULL. */

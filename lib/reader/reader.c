@@ -988,8 +988,8 @@ static int live_add_stream(struct spoor_reader *r, struct ctf_trace *t, const ch
 {
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0 || stream_known(r, path))
-		return 0;
+	if (stream_known(r, path) || stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0; /* known (no system call for those), or nothing in it yet */
 	if (r->nstreams == LIVE_MAX_STREAMS)
 		return -ENOSPC;
 	char **bigger = realloc(r->live_paths, (r->nlive_paths + 1) * sizeof(*bigger));

@@ -397,6 +397,14 @@ static int on_message(struct record_session *s, struct app *a)
 	return rc < 0 ? -1 : 1;
 }
 
+/* Every message a program has queued; one that hung up or misbehaved is marked dead. */
+static void take_messages(struct record_session *s, struct app *a)
+{
+	int rc;
+	while (!a->dead && (rc = on_message(s, a)) != 0)
+		a->dead = rc < 0;
+}
+
 /* ---- the loop ---- */
 
 static void app_finish(struct record_session *s, struct app *a)
@@ -468,13 +476,7 @@ static int live_tick(struct record_session *s, int fd)
 	/* Registrations first: a program sends one (a provider it dlopen()ed) before it emits
 	 * the events, so their metadata is on disk before any of them is. */
 	for (size_t i = 0; i < s->napps; i++)
-		while (!s->apps[i]->dead) {
-			int rc = on_message(s, s->apps[i]);
-			if (rc < 0)
-				s->apps[i]->dead = true;
-			if (rc <= 0)
-				break;
-		}
+		take_messages(s, s->apps[i]);
 	drain_all(s);
 	for (size_t i = 0; i < s->napps; i++)
 		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
@@ -531,8 +533,8 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 		if (nk)
 			ksession_ready(s->kernel, pfd + FIXED_FDS, nk);
 		for (size_t k = apps_at; k < n; k++)
-			if (pfd[k].revents && on_message(s, s->apps[k - apps_at]) < 0)
-				s->apps[k - apps_at]->dead = true;
+			if (pfd[k].revents)
+				take_messages(s, s->apps[k - apps_at]);
 		size_t kept = 0;
 		for (size_t i = 0; i < s->napps; i++) {
 			if (s->apps[i]->dead)
@@ -546,8 +548,7 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 	 * then everything the buffers hold, packets in progress included. */
 	accept_apps(s);
 	for (size_t i = 0; i < s->napps; i++) {
-		while (on_message(s, s->apps[i]) > 0)
-			;
+		take_messages(s, s->apps[i]);
 		app_finish(s, s->apps[i]);
 		s->apps[i] = NULL;
 	}
