@@ -51,7 +51,9 @@ struct an_engine {
 	struct threads *threads;
 	bool has[KEV_COUNT];
 	bool want_threads;
-	bool stop; /* a hook asked to end the pass */
+	bool stop;     /* a hook asked to end the pass */
+	bool planned;  /* the classes nobody reads are passed over (plan_pass_over) */
+	bool finished; /* the pass reached the end of the trace */
 	bool any_ts;
 	int64_t first, last;
 };
@@ -280,6 +282,45 @@ static int64_t monotonic_ns(void)
 	return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Events of a class no hook and no model reads are stepped over inside the reader: never
+ * merged, never dispatched. Switches are always read (the task on each CPU), and with the
+ * thread model, every class that names tasks. */
+static int plan_pass_over(struct an_engine *e)
+{
+	e->planned = true;
+	bool *pass = calloc(e->nclasses + 1, sizeof(*pass));
+	if (!pass)
+		return -ENOMEM;
+	for (size_t c = 0; c < e->nclasses; c++) {
+		enum kev kind = (enum kev) e->classes[c].kind;
+		bool read = kind == KEV_SCHED_SWITCH || e->nhooks[kind] ||
+		            (e->class_hooks && e->nclass_hooks[c]) ||
+		            (e->want_threads && threads_names_tasks(e->threads, c));
+		pass[c] = !read;
+	}
+	reader_pass_over(e->r, pass, e->nclasses, e->f.has_begin ? e->f.begin : INT64_MIN,
+	                 e->f.has_end ? e->f.end : INT64_MAX);
+	free(pass);
+	return 0;
+}
+
+/* Losses at the end of a stream, with no later event of it to report them. */
+static void report_last_losses(struct an_engine *e)
+{
+	for (size_t i = 0; i < e->nstreams; i++) {
+		int64_t cpu, last;
+		uint64_t d;
+		reader_stream_end(e->r, i, &cpu, &d, &last);
+		if (d == e->stream_discarded[i])
+			continue;
+		uint64_t n = d - e->stream_discarded[i];
+		e->stream_discarded[i] = d;
+		e->lost += n;
+		for (size_t h = 0; h < e->nlost; h++)
+			e->lost_hooks[h].fn(e->lost_hooks[h].data, cpu, n, last);
+	}
+}
+
 int an_engine_run(struct an_engine *e)
 {
 	return an_engine_run_until(e, INT64_MAX);
@@ -291,6 +332,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 	int rc = 0;
 	unsigned n = 0;
 
+	if (!e->planned && (rc = plan_pass_over(e)))
+		return rc;
 	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
 		if (deadline != INT64_MAX && !(++n & 1023) && monotonic_ns() > deadline) {
 			spoor_reader_unread(e->r); /* this event comes first next time */
@@ -334,6 +377,10 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)
 			e->cur[cpu] = a.next_tid;
+	}
+	if (!rc && !e->stop && !e->finished) {
+		e->finished = true;
+		report_last_losses(e);
 	}
 	return rc;
 }
@@ -392,6 +439,17 @@ void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
 {
 	*begin = e->any_ts ? e->first : 0;
 	*end = e->any_ts ? e->last : 0;
+	/* Events passed over count too. Mid-pass, the first one is right as soon as some event
+	 * was read (streams are in time order); the last one only at the end. */
+	int64_t pf, pl;
+	if (!reader_passed_span(e->r, &pf, &pl))
+		return;
+	if (!e->any_ts || pf < *begin)
+		*begin = pf;
+	if (e->finished && (!e->any_ts || pl > *end))
+		*end = pl;
+	else if (!e->any_ts)
+		*end = *begin;
 }
 
 uint64_t an_events_lost(const struct an_engine *e)

@@ -5,6 +5,7 @@
  * Packet sizes and offsets come from untrusted data: each is checked against the file
  * before use, and damage ends this stream only, after every event before it was delivered.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,6 +184,8 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 	s->path = path;
 	s->index = index;
 	s->cpu = -1;
+	s->span_begin = INT64_MIN;
+	s->span_end = INT64_MAX;
 	s->dec.src = &s->src;
 	s->dec.clock = &s->clock;
 	int rc = mapfile_open(&s->mf, path);
@@ -333,6 +336,23 @@ static inline bool skip_fixed(struct ctf_stream *s)
 	return true;
 }
 
+/* An event nobody reads: only its time counts, for the span. */
+static inline void pass_over(struct ctf_stream *s)
+{
+	int64_t ts = s->ts_ns;
+
+	if (ts < s->span_begin || ts > s->span_end)
+		return;
+	if (!s->passed_any) {
+		s->passed_first = s->passed_last = ts;
+		s->passed_any = true;
+	} else if (ts > s->passed_last) {
+		s->passed_last = ts;
+	} else if (ts < s->passed_first) {
+		s->passed_first = ts;
+	}
+}
+
 int ctf_stream_next(struct ctf_stream *s)
 {
 	int rc;
@@ -388,6 +408,10 @@ int ctf_stream_next(struct ctf_stream *s)
 		s->ts_cycles = s->clock;
 		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		s->ev_start = start;
-		return 1;
+		if (!ec->pass_over)
+			return 1;
+		pass_over(s);
+		if (!skip_fixed(s) && (rc = finish_event(s)))
+			return rc;
 	}
 }

@@ -48,6 +48,11 @@ struct ctf_stream {
 	int64_t ts_ns;
 	int decoded;       /* last scope decoded (enum spoor_scope) */
 	uint64_t ev_start; /* bit offset of the event in its packet */
+	/* events of classes passed over (ctf_event_class.pass_over) within [span_begin,
+	 * span_end]: the first and last timestamps, so that a trace's span stays whole */
+	int64_t span_begin, span_end;
+	int64_t passed_first, passed_last;
+	bool passed_any;
 };
 
 /* Map the file and read its first packet header, to learn the stream class, the cpu and the

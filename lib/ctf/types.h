@@ -119,6 +119,7 @@ struct ctf_event_class {
 	struct ctf_type *fields;  /* may be NULL */
 	size_t global_index;      /* dense across all traces of a reader */
 	void *plan;               /* decode plans, built by plan.c */
+	bool pass_over; /* nobody reads it: ctf_stream_next steps over (reader_pass_over) */
 };
 
 struct ctf_stream_class {

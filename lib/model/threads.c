@@ -142,9 +142,8 @@ static void want(const struct spoor_event_class *ec, struct class_info *c, int w
 		c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, b);
 }
 
-static void resolve(struct threads *t, const struct spoor_event *ev, struct class_info *c)
+static void resolve(struct threads *t, const struct spoor_event_class *ec, struct class_info *c)
 {
-	const struct spoor_event_class *ec = spoor_event_class(ev);
 	const char *name = spoor_event_class_name(ec);
 	for (int i = 0; i < NF; i++)
 		c->idx[i] = -1;
@@ -175,8 +174,7 @@ static void resolve(struct threads *t, const struct spoor_event *ev, struct clas
 		want(ec, c, 1, "prev_comm", NULL);
 		want(ec, c, 2, "next_tid", "next_pid");
 		want(ec, c, 3, "next_comm", NULL);
-	} else if ((c->procname =
-	                spoor_reader_trace_env(t->r, spoor_event_trace(ev), "procname"))) {
+	} else if ((c->procname = spoor_reader_trace_env(t->r, ec->trace, "procname"))) {
 		static const enum spoor_scope scopes[] = {SPOOR_SCOPE_PACKET_CONTEXT,
 		                                          SPOOR_SCOPE_STREAM_EVENT_CONTEXT};
 		for (int s = 0; s < 2; s++)
@@ -226,7 +224,7 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 		return;
 	struct class_info *c = &t->classes[ci];
 	if (c->kind == K_UNRESOLVED)
-		resolve(t, ev, c);
+		resolve(t, spoor_event_class(ev), c);
 	if (c->kind == K_NONE)
 		return;
 	int64_t tid, pid;
@@ -278,6 +276,16 @@ bool threads_update(struct threads *t, const struct spoor_event *ev)
 	if (ci >= t->nclasses || t->classes[ci].kind != K_NONE)
 		update(t, ev, ci);
 	return ci >= t->nclasses || t->classes[ci].kind != K_NONE;
+}
+
+bool threads_names_tasks(struct threads *t, size_t class_index)
+{
+	if (class_index >= t->nclasses && grow(t, spoor_reader_event_class_count(t->r)))
+		return true; /* not known: let it through */
+	struct class_info *c = &t->classes[class_index];
+	if (c->kind == K_UNRESOLVED)
+		resolve(t, spoor_reader_event_class(t->r, class_index), c);
+	return c->kind != K_NONE;
 }
 
 const char *threads_comm(const struct threads *t, int64_t tid)

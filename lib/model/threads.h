@@ -27,6 +27,8 @@ void threads_free(struct threads *t);
 /* Learn from one event (any event: those that say nothing about names cost one lookup).
  * False: events of its class never name a thread, so a caller may skip that class. */
 bool threads_update(struct threads *t, const struct spoor_event *ev);
+/* Whether events of this class (reader class index) can name a task: those the model reads. */
+bool threads_names_tasks(struct threads *t, size_t class_index);
 /* The thread's name, or NULL when the trace has not named it. */
 const char *threads_comm(const struct threads *t, int64_t tid);
 /* Its process id, or -1. */

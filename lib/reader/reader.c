@@ -337,6 +337,46 @@ void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
 	r->ordered = ordered;
 }
 
+bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_t begin,
+                      int64_t end)
+{
+	if (r->live || !r->ordered || r->started)
+		return false;
+	for (size_t c = 0; c < n && c < r->nclasses; c++)
+		r->classes[c].ec->pass_over = pass[c];
+	for (size_t i = 0; i < r->nstreams; i++) {
+		r->streams[i].span_begin = begin;
+		r->streams[i].span_end = end;
+	}
+	return true;
+}
+
+bool reader_passed_span(const struct spoor_reader *r, int64_t *first, int64_t *last)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->nstreams; i++) {
+		const struct ctf_stream *s = &r->streams[i];
+		if (!s->passed_any)
+			continue;
+		if (!any || s->passed_first < *first)
+			*first = s->passed_first;
+		if (!any || s->passed_last > *last)
+			*last = s->passed_last;
+		any = true;
+	}
+	return any;
+}
+
+void reader_stream_end(const struct spoor_reader *r, size_t stream, int64_t *cpu,
+                       uint64_t *discarded, int64_t *last)
+{
+	const struct ctf_stream *s = &r->streams[stream];
+	*cpu = s->cpu;
+	*discarded = s->discarded;
+	*last = s->sc && s->sc->clock ? s->ts_ns : 0;
+}
+
 /* ---- the merge ---- */
 
 static inline heap_ent heap_key(const struct spoor_reader *r, uint32_t s)

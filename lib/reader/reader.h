@@ -47,6 +47,19 @@ static inline uint64_t reader_event_discarded(const struct spoor_event *ev)
 	return ev->s->discarded;
 }
 
+/* Classes nobody reads (pass[class index] true, for the first n classes) are stepped over
+ * inside their streams: never merged, never delivered. Their events' times within [begin,
+ * end] still make up the span (reader_passed_span). Call before the first
+ * spoor_reader_next; false (nothing done) in live or unordered mode. */
+bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_t begin,
+                      int64_t end);
+/* The first and last times of the events passed over; false when there were none. */
+bool reader_passed_span(const struct spoor_reader *r, int64_t *first, int64_t *last);
+/* A stream's facts at the end of the pass: its cpu (-1 unknown), the events its packets said
+ * were discarded so far, and the time of its last event. */
+void reader_stream_end(const struct spoor_reader *r, size_t stream, int64_t *cpu,
+                       uint64_t *discarded, int64_t *last);
+
 /* The type of a scope of an event class of a stream class (NULL when absent). */
 const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
                                                const struct ctf_event_class *ec,
