@@ -30,6 +30,7 @@ struct an_engine {
 	int *tid_index; /* per class: common_pid / tid context index, -1 none */
 	int8_t *tid_scope;
 	bool *no_threads; /* per class: its events never name a thread (threads_update) */
+	bool *resolved;   /* per class: fields looked up (at its first event: resolve_class) */
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
@@ -76,6 +77,15 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 		}
 }
 
+/* At a class's first event: the fields its kind and the thread look-up need. */
+static __attribute__((noinline)) void resolve_class(struct an_engine *e, size_t c)
+{
+	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
+	kvocab_resolve(ec, &e->classes[c]);
+	resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
+	e->resolved[c] = true;
+}
+
 /* A bigger copy of an array of n elements, the new ones zeroed; NULL when out of memory
  * (the old one is freed then). */
 static void *enlarge(void *v, size_t size, size_t n, size_t more)
@@ -108,19 +118,21 @@ static int grow(struct an_engine *e)
 	e->tid_index = enlarge(e->tid_index, sizeof(*e->tid_index), old, more);
 	e->tid_scope = enlarge(e->tid_scope, sizeof(*e->tid_scope), old, more);
 	e->no_threads = enlarge(e->no_threads, sizeof(*e->no_threads), old, more);
+	e->resolved = enlarge(e->resolved, sizeof(*e->resolved), old, more);
 	if (e->class_hooks) {
 		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
 		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
 	}
-	if (!e->classes || !e->tid_index || !e->tid_scope || !e->no_threads ||
+	if (!e->classes || !e->tid_index || !e->tid_scope || !e->no_threads || !e->resolved ||
 	    (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
 		return -ENOMEM;
 	e->nclasses = nc;
 	for (size_t c = old; c < nc; c++) {
 		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
-		kvocab_resolve(ec, &e->classes[c]);
+		/* the name only: the fields of a class never met are never looked at (a
+		 * kernel trace declares over a thousand classes) */
+		kvocab_kind(ec, &e->classes[c]);
 		e->has[e->classes[c].kind] = true;
-		resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
 		for (size_t h = 0; h < e->nname_hooks; h++) {
 			const struct name_hook *n = &e->name_hooks[h];
 			if (!fnmatch(n->pattern, spoor_event_class_name(ec), 0) &&
@@ -187,6 +199,7 @@ void an_engine_free(struct an_engine *e)
 	free(e->tid_index);
 	free(e->tid_scope);
 	free(e->no_threads);
+	free(e->resolved);
 	free(e->stream_discarded);
 	threads_free(e->threads);
 	free(e);
@@ -342,6 +355,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		size_t c = reader_event_class_index(ev);
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
 			continue; /* a live trace declared it since the last refresh */
+		if (!e->resolved[c])
+			resolve_class(e, c);
 		const struct kclass_ref *cls = &e->classes[c];
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);

@@ -91,7 +91,6 @@ static void find_slot(const struct spoor_event_class *ec, const char *const *nam
 static void fill(const struct spoor_event_class *ec, const struct kind_def *d,
                  struct kclass_ref *out)
 {
-	out->kind = (uint8_t) d->kind;
 	for (int s = 0; s < KSLOTS; s++)
 		if (d->slots[s][0])
 			find_slot(ec, d->slots[s], out, s);
@@ -103,7 +102,7 @@ static const char *after_prefix(const char *name, const char *prefix)
 	return strncmp(name, prefix, n) ? NULL : name + n;
 }
 
-void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
+static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, bool fields)
 {
 	const char *name = spoor_event_class_name(ec);
 	*out = (struct kclass_ref){.kind = KEV_NONE};
@@ -116,7 +115,9 @@ void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		for (int e = 0; e < 4 && defs[i].events[e]; e++)
 			if (!strcmp(name, defs[i].events[e])) {
-				fill(ec, &defs[i], out);
+				out->kind = (uint8_t) defs[i].kind;
+				if (fields)
+					fill(ec, &defs[i], out);
 				return;
 			}
 	/* per-call syscall events: the name carries the call */
@@ -134,12 +135,22 @@ void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
 		if (call && *call) {
 			out->kind = (uint8_t) calls[i].kind;
 			out->syscall = call;
-			if (calls[i].kind == KEV_SYSCALL_EXIT)
+			if (fields && calls[i].kind == KEV_SYSCALL_EXIT)
 				find_slot(ec, (const char *const[]){"ret", NULL, NULL}, out,
 				          KS_SYSCALL_RET);
 			return;
 		}
 	}
+}
+
+void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
+{
+	resolve(ec, out, true);
+}
+
+void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out)
+{
+	resolve(ec, out, false);
 }
 
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,

@@ -101,6 +101,8 @@ struct kclass_ref {
 
 /* What an event class is, once. */
 void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out);
+/* Its kind (and call) from its name alone, without looking at fields (slots absent). */
+void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out);
 
 /* A slot's value: false when the class lacks it or the event is damaged. */
 static inline bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot,

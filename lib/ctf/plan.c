@@ -331,6 +331,23 @@ static int emit_type(struct compiler *c, const struct ctf_type *t, const char *n
 	return -1;
 }
 
+/* A root member at bit pos, with how to read it in place when that is plain loads. */
+static struct plan_member fast_member(const struct op *op, uint32_t i, uint64_t pos)
+{
+	struct plan_member m = {i, (uint32_t) pos, PLAN_FAST_NONE, 0};
+	if (pos % 8 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return m;
+	if (op->code == OP_INT && !(op->flags & OPF_BE) &&
+	    (op->size == 8 || op->size == 16 || op->size == 32 || op->size == 64)) {
+		m.fast = op->flags & OPF_SIGNED ? PLAN_FAST_SINT : PLAN_FAST_UINT;
+		m.len = op->size / 8;
+	} else if (op->code == OP_TEXT_ARRAY) {
+		m.fast = PLAN_FAST_TEXT;
+		m.len = op->arg;
+	}
+	return m;
+}
+
 /* A layout is fixed when nothing in it has a data-dependent size and no member needs more
  * alignment than the whole: then it always spans the same bits from an aligned start. Until
  * the first member that breaks that, the root's members start at fixed offsets. */
@@ -352,7 +369,7 @@ static int compute_fixed(struct arena *a, struct plan *p)
 			return 0;
 		pos = (pos + op->align - 1) & ~(uint64_t) (op->align - 1);
 		if (root_struct && i == member && pos <= UINT32_MAX) {
-			p->members[p->nmembers++] = (struct plan_member){i, (uint32_t) pos};
+			p->members[p->nmembers++] = fast_member(op, i, pos);
 			member = op->next;
 		}
 		switch (op->code) {

@@ -100,7 +100,13 @@ struct skip_member {
 struct plan_member {
 	uint32_t op;
 	uint32_t bit;
+	/* Read in place from a byte-aligned scope (ctf_stream_payload_int/_text): a
+	 * little-endian integer of 1, 2, 4 or 8 bytes at a byte offset, or a char array */
+	uint8_t fast; /* enum plan_fast */
+	uint32_t len; /* PLAN_FAST_INT: bytes; PLAN_FAST_TEXT: the array's length */
 };
+
+enum plan_fast { PLAN_FAST_NONE, PLAN_FAST_UINT, PLAN_FAST_SINT, PLAN_FAST_TEXT };
 
 /* One scope's compiled plan. */
 struct plan {

@@ -295,6 +295,28 @@ bool ctf_stream_peek_op(const struct ctf_stream *s, int scope, int index, struct
 	       decode_peek_skip(&s->dec, p, start, index, v, code);
 }
 
+void ctf_stream_locate_payload(struct ctf_stream *s)
+{
+	s->pay_known = true;
+	s->pay = NULL;
+	if (!s->ec || s->damaged || s->decoded != SPOOR_SCOPE_EVENT_HEADER)
+		return;
+	const struct event_class_plans *ep = s->ecp;
+	const struct plan *p = ep->scope[SPOOR_SCOPE_PAYLOAD];
+	if (!p || !p->nops || ep->pre[SPOOR_SCOPE_PAYLOAD] == PRE_VARIABLE)
+		return;
+	uint64_t pos = s->src.pos;
+	for (unsigned k = 0; k < ep->pre[SPOOR_SCOPE_PAYLOAD]; k++)
+		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+		      ep->skip[k].bits;
+	pos = (pos + p->ops[0].align - 1) & ~(uint64_t) (p->ops[0].align - 1);
+	if (pos % 8 || pos > s->src.end_bits)
+		return;
+	s->pay = s->src.base + pos / 8;
+	s->pay_len = (s->src.end_bits - pos) / 8;
+	s->pay_plan = p;
+}
+
 bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v)
 {
 	int code;
@@ -408,8 +430,10 @@ int ctf_stream_next(struct ctf_stream *s)
 		s->ts_cycles = s->clock;
 		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		s->ev_start = start;
-		if (!ec->pass_over)
+		if (!ec->pass_over) {
+			s->pay_known = false;
 			return 1;
+		}
 		pass_over(s);
 		if (!skip_fixed(s) && (rc = finish_event(s)))
 			return rc;

@@ -53,6 +53,12 @@ struct ctf_stream {
 	int64_t span_begin, span_end;
 	int64_t passed_first, passed_last;
 	bool passed_any;
+	/* where the current event's payload starts, byte-aligned, found at the first field
+	 * read (ctf_stream_locate_payload); pay is NULL when its start depends on the data */
+	bool pay_known;
+	const uint8_t *pay;
+	uint64_t pay_len; /* bytes from pay to the end of the packet's content */
+	const struct plan *pay_plan;
 };
 
 /* Map the file and read its first packet header, to learn the stream class, the cpu and the
@@ -126,6 +132,67 @@ static inline bool ctf_stream_peek_text_fast(const struct ctf_stream *s, int sco
 	*len = strnlen(*str, op->arg);
 	return true;
 }
+void ctf_stream_locate_payload(struct ctf_stream *s);
+
+/* Root member `index` of the current event's payload when it reads as plain loads (plan.h:
+ * plan_member.fast) within the packet; false: ask the general peeks. */
+static inline const struct plan_member *ctf_stream_payload_member(struct ctf_stream *s, int index,
+                                                                  const uint8_t **at)
+{
+	if (!s->pay_known)
+		ctf_stream_locate_payload(s);
+	if (!s->pay || index < 0 || (uint32_t) index >= s->pay_plan->nmembers)
+		return NULL;
+	const struct plan_member *m = &s->pay_plan->members[index];
+	uint64_t off = m->bit / 8;
+	if (m->fast == PLAN_FAST_NONE || off > s->pay_len || m->len > s->pay_len - off)
+		return NULL;
+	*at = s->pay + off;
+	return m;
+}
+
+static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64_t *v)
+{
+	const uint8_t *at;
+	const struct plan_member *m = ctf_stream_payload_member(s, index, &at);
+	if (!m || m->fast == PLAN_FAST_TEXT)
+		return false;
+	uint64_t x; /* little-endian host (plan.c checks) */
+	switch (m->len) {
+	case 1: x = *at; break;
+	case 2: {
+		uint16_t y;
+		memcpy(&y, at, 2);
+		x = y;
+		break;
+	}
+	case 4: {
+		uint32_t y;
+		memcpy(&y, at, 4);
+		x = y;
+		break;
+	}
+	default: memcpy(&x, at, 8); break;
+	}
+	if (m->fast == PLAN_FAST_SINT && m->len < 8)
+		*v = bits_sign_extend(x, m->len * 8);
+	else
+		*v = (int64_t) x;
+	return true;
+}
+
+static inline bool ctf_stream_payload_text(struct ctf_stream *s, int index, const char **str,
+                                           size_t *len)
+{
+	const uint8_t *at;
+	const struct plan_member *m = ctf_stream_payload_member(s, index, &at);
+	if (!m || m->fast != PLAN_FAST_TEXT)
+		return false;
+	*str = (const char *) at;
+	*len = strnlen(*str, m->len);
+	return true;
+}
+
 /* The same, also telling the field's operation (enum op_code: OP_INT, OP_STRING or
  * OP_TEXT_ARRAY). */
 bool ctf_stream_peek_op(const struct ctf_stream *s, int scope, int index, struct val *v, int *code);

@@ -109,6 +109,11 @@ static struct entry *get(struct threads *t, int64_t tid)
 
 static void set_comm(struct entry *e, const char *s, size_t len)
 {
+	if (len >= THREAD_COMM_MAX) { /* a kernel comm, char[16]: its bytes up to a NUL */
+		memcpy(e->comm, s, THREAD_COMM_MAX - 1);
+		e->comm[THREAD_COMM_MAX - 1] = '\0';
+		return;
+	}
 	const char *nul = memchr(s, '\0', len);
 	if (nul)
 		len = (size_t) (nul - s);
@@ -254,6 +259,7 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 			set_comm(e, s, len);
 		break;
 	case K_SWITCH:
+		/* both tasks: one may have renamed itself, with task_rename not recorded */
 		for (int w = 0; w < 4; w += 2)
 			if (int_of(ev, c, w, &tid) && tid != 0 && str_of(ev, c, w + 1, &s, &len) &&
 			    (e = get(t, tid)))

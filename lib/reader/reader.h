@@ -78,7 +78,8 @@ bool reader_field_int_slow(const struct spoor_event *ev, enum spoor_scope scope,
 static inline bool reader_field_int(const struct spoor_event *ev, enum spoor_scope scope, int index,
                                     int64_t *v)
 {
-	return ctf_stream_peek_int_fast(ev->s, scope, index, v) ||
+	return (scope == SPOOR_SCOPE_PAYLOAD && ctf_stream_payload_int(ev->s, index, v)) ||
+	       ctf_stream_peek_int_fast(ev->s, scope, index, v) ||
 	       reader_field_int_slow(ev, scope, index, v);
 }
 bool reader_field_str_slow(const struct spoor_event *ev, enum spoor_scope scope, int index,
@@ -86,7 +87,8 @@ bool reader_field_str_slow(const struct spoor_event *ev, enum spoor_scope scope,
 static inline bool reader_field_str(const struct spoor_event *ev, enum spoor_scope scope, int index,
                                     const char **s, size_t *len)
 {
-	return ctf_stream_peek_text_fast(ev->s, scope, index, s, len) ||
+	return (scope == SPOOR_SCOPE_PAYLOAD && ctf_stream_payload_text(ev->s, index, s, len)) ||
+	       ctf_stream_peek_text_fast(ev->s, scope, index, s, len) ||
 	       reader_field_str_slow(ev, scope, index, s, len);
 }
 
