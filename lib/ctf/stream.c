@@ -117,6 +117,23 @@ static void count_discarded(struct ctf_stream *s, uint64_t counter)
 	s->discarded_counter = counter;
 }
 
+/* read_fast's bound for this packet: the largest header, and the 8-byte loads that read
+ * it, stay within the content from any position up to fast_limit. */
+static void set_fast_limit(struct ctf_stream *s)
+{
+	const struct plan *hp = s->scp->event_header;
+	s->hdr_fast = NULL;
+	if (!hp || !hp->hdr_fixed)
+		return;
+	uint64_t need = (uint64_t) hp->hdr_total[1] + 64, end = s->src.end_bits;
+	if (end > (uint64_t) s->src.avail * 8)
+		end = (uint64_t) s->src.avail * 8;
+	if (end < need)
+		return;
+	s->fast_limit = end - need;
+	s->hdr_fast = hp;
+}
+
 static int packet_open(struct ctf_stream *s)
 {
 	if (s->pkt_off >= s->mf.size) {
@@ -163,6 +180,7 @@ static int packet_open(struct ctf_stream *s)
 		              "context (%llu bits)",
 		              content_bits, s->src.pos);
 	s->src.end_bits = content_bits;
+	set_fast_limit(s);
 	s->pkt_bytes = packet_bits / 8;
 	if (root != VAL_NONE && role[ROLE_CPU_ID] >= 0)
 		s->cpu = (int64_t) root_value(&s->pkt_table, root, role[ROLE_CPU_ID]);
@@ -348,6 +366,14 @@ static inline bool skip_fixed(struct ctf_stream *s)
 	if (!ep->fixed || s->decoded != SPOOR_SCOPE_EVENT_HEADER)
 		return false;
 	uint64_t pos = s->src.pos;
+	if (ep->byte_skip && !(pos % 8)) {
+		pos += ep->skip_bits;
+		if (pos > s->src.end_bits || pos == s->ev_start)
+			return false;
+		s->src.pos = pos;
+		s->ec = NULL;
+		return true;
+	}
 	for (unsigned k = 0; k < ep->nskip; k++)
 		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
 		      ep->skip[k].bits;
@@ -355,6 +381,55 @@ static inline bool skip_fixed(struct ctf_stream *s)
 		return false;
 	s->src.pos = pos;
 	s->ec = NULL;
+	return true;
+}
+
+/* The common case of the loop below: an LTTng header at fixed offsets, far enough from the
+ * packet's end (fast_limit), naming a class of the stream's dense table. False when the
+ * general path must read it: nothing has changed then. */
+/* Where the payload of the event just read starts, at once when that is right after the
+ * header on a byte boundary (ctf_stream_locate_payload does the rest at the first read). */
+static inline void find_payload(struct ctf_stream *s)
+{
+	const struct event_class_plans *ep = s->ecp;
+	uint64_t pos = s->src.pos;
+
+	s->pay_known = ep->pay_direct && !(pos % 8) && pos <= s->src.end_bits;
+	if (s->pay_known) {
+		s->pay = s->src.base + pos / 8;
+		s->pay_len = (s->src.end_bits - pos) / 8;
+		s->pay_plan = ep->payload;
+	}
+}
+
+static inline bool read_fast(struct ctf_stream *s)
+{
+	const struct plan *p = s->hdr_fast;
+	uint64_t start = s->src.pos, align = p->ops[0].align;
+	uint64_t pos = (start + align - 1) & ~(align - 1);
+
+	if (pos > s->fast_limit)
+		return false;
+	const uint8_t *at = s->src.base + pos / 8;
+	uint64_t id = load_field(at, 0, p->hdr_id_mask), ext_id = 0;
+	bool ext = id == p->extended_tag;
+	if (ext)
+		ext_id = load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask);
+	uint64_t eid = ext ? ext_id : id;
+	const struct ctf_stream_class *sc = s->sc;
+	struct ctf_event_class *ec = eid < sc->by_id_len ? sc->by_id[eid] : NULL;
+	if (!ec)
+		return false;
+	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
+	s->src.pos = pos + p->hdr_total[ext];
+	val_table_reset(&s->ev_table);
+	header_done(&s->dec, p, id, eid, ext_id, p->hdr_ts_size[ext], ts);
+	s->ec = ec;
+	s->ecp = ec->plan;
+	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
+	s->ts_cycles = s->clock;
+	s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+	s->ev_start = start;
 	return true;
 }
 
@@ -402,6 +477,16 @@ int ctf_stream_next(struct ctf_stream *s)
 				    s->pkt_bytes, s->cut_bytes);
 			s->in_packet = false;
 			s->pkt_off += s->pkt_bytes;
+			continue;
+		}
+		if (s->hdr_fast && read_fast(s)) {
+			if (!s->ec->pass_over) {
+				find_payload(s);
+				return 1;
+			}
+			pass_over(s);
+			if (!skip_fixed(s) && (rc = finish_event(s)))
+				return rc;
 			continue;
 		}
 		uint64_t start = s->src.pos;

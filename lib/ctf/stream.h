@@ -27,6 +27,11 @@ struct ctf_stream {
 	uint64_t pkt_bytes;
 	uint64_t cut_bytes; /* the packet's declared size when the file ends inside it */
 	struct bitsrc src;
+	/* LTTng headers at fixed offsets (plan.h: hdr_fixed): the stream class's header plan,
+	 * and the last position from which the largest header and an 8-byte load past it
+	 * are within the packet's content (read_fast); NULL when the packet has no room */
+	const struct plan *hdr_fast;
+	uint64_t fast_limit;
 	struct ctf_stream_class *sc;
 	const struct stream_class_plans *scp;
 	struct val_table pkt_table, ev_table;

@@ -61,6 +61,18 @@ static void fill_skip(struct event_class_plans *ep, const struct plan *event_con
 			ep->skip[ep->nskip++] =
 			    (struct skip_step){p->fixed_align, (uint32_t) p->fixed_bits};
 	}
+	uint64_t bits = 0;
+	ep->byte_skip = true;
+	for (unsigned k = 0; k < ep->nskip; k++) {
+		bits += ep->skip[k].bits;
+		if (ep->skip[k].align > 8 || ep->skip[k].bits % 8)
+			ep->byte_skip = false;
+	}
+	ep->byte_skip = ep->byte_skip && bits <= UINT32_MAX;
+	const struct plan *pay = ep->payload;
+	ep->pay_direct =
+	    pay && pay->nops && pay->ops[0].align <= 8 && ep->pre[SPOOR_SCOPE_PAYLOAD] == 0;
+	ep->skip_bits = (uint32_t) bits;
 }
 
 static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc, char *err,

@@ -49,6 +49,12 @@ struct event_class_plans {
 	bool fixed;
 	uint8_t nskip;
 	struct skip_step skip[3];
+	/* fixed, and no step aligns to more than a byte: from a byte boundary the event's
+	 * rest is always skip_bits (a multiple of 8) */
+	bool byte_skip;
+	uint32_t skip_bits;
+	/* the payload starts right after the header, aligned to at most a byte */
+	bool pay_direct;
 	/* Per scope: how many of those steps come before it, when every scope before it has
 	 * a fixed layout (PRE_VARIABLE otherwise): where it starts, from the header's end. */
 	uint8_t pre[SPOOR_SCOPE_COUNT];
