@@ -450,6 +450,21 @@ static inline void pass_over(struct ctf_stream *s)
 	}
 }
 
+/* The first event of a class: its metadata is parsed now, and may be bad (damage). */
+static __attribute__((noinline, cold)) int
+class_not_ready(struct ctf_stream *s, struct ctf_event_class *ec, uint64_t start)
+{
+	int rc = ctf_event_class_ready(ec);
+
+	if (!rc)
+		return 0;
+	s->src.pos = start;
+	snprintf(s->error, sizeof(s->error), "%s",
+	         ec->error_msg ? ec->error_msg : spoor_strerror(rc));
+	s->done = s->damaged = true;
+	return rc;
+}
+
 int ctf_stream_next(struct ctf_stream *s)
 {
 	int rc;
@@ -509,6 +524,8 @@ int ctf_stream_next(struct ctf_stream *s)
 			              "event id %llu is not declared in stream class %llu", id,
 			              sc->id);
 		}
+		if (!ec->plan && (rc = class_not_ready(s, ec, start)))
+			return rc;
 		s->ec = ec;
 		s->ecp = ec->plan;
 		s->decoded = SPOOR_SCOPE_EVENT_HEADER;

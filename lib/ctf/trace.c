@@ -115,24 +115,82 @@ static int compile_stream_class(struct ctf_trace *t, struct ctf_stream_class *sc
 		}
 	}
 	sc->plan = p;
-	for (unsigned e = 0; e < sc->nevents; e++) {
-		struct ctf_event_class *ec = sc->events[e];
-		struct event_class_plans *ep = arena_alloc(a, sizeof(*ep));
-		if (!ep)
-			return -SPOOR_ELIMIT;
-		scopes.type[SPOOR_SCOPE_EVENT_CONTEXT] = ec->context;
-		scopes.type[SPOOR_SCOPE_PAYLOAD] = ec->fields;
-		char sub[200] = "";
-		if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_CONTEXT,
-		                       &ep->context, sub, sizeof(sub))) ||
-		    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PAYLOAD, &ep->payload, sub,
-		                       sizeof(sub)))) {
-			snprintf(err, errlen, "event '%s': %s", ec->name, sub);
-			return rc;
-		}
-		fill_skip(ep, p->event_context);
-		ec->plan = ep;
+	return 0;
+}
+
+static int compile_event_class(struct ctf_trace *t, struct ctf_event_class *ec, char *err,
+                               size_t errlen)
+{
+	struct arena *a = &t->meta.arena;
+	const struct ctf_stream_class *sc = ctf_meta_stream(&t->meta, ec->stream_id);
+	struct event_class_plans *ep = arena_alloc(a, sizeof(*ep));
+	struct plan_scopes scopes = {0};
+	char sub[200] = "";
+	int rc;
+
+	if (!ep)
+		return -SPOOR_ELIMIT;
+	scopes.type[PLAN_SCOPE_PACKET_HEADER] = t->meta.packet_header;
+	scopes.type[SPOOR_SCOPE_PACKET_CONTEXT] = sc->packet_context;
+	scopes.type[SPOOR_SCOPE_EVENT_HEADER] = sc->event_header;
+	scopes.type[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = sc->event_context;
+	scopes.type[SPOOR_SCOPE_EVENT_CONTEXT] = ec->context;
+	scopes.type[SPOOR_SCOPE_PAYLOAD] = ec->fields;
+	if ((rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_EVENT_CONTEXT, &ep->context, sub,
+	                       sizeof(sub))) ||
+	    (rc = plan_compile(a, &t->meta, &scopes, SPOOR_SCOPE_PAYLOAD, &ep->payload, sub,
+	                       sizeof(sub)))) {
+		snprintf(err, errlen, "event '%s': %s", ec->name, sub);
+		return rc;
 	}
+	fill_skip(ep, ((const struct stream_class_plans *) sc->plan)->event_context);
+	ec->plan = ep;
+	return 0;
+}
+
+static void parse_error_text(const struct tsdl_error *perr, char *err, size_t errlen)
+{
+	if (perr->line)
+		snprintf(err, errlen, "line %u, column %u: %s", perr->line, perr->col, perr->msg);
+	else
+		snprintf(err, errlen, "%s", perr->msg);
+}
+
+int ctf_event_class_ready(struct ctf_event_class *ec)
+{
+	struct ctf_trace *t = ec->trace;
+	struct tsdl_error perr;
+	char msg[400] = "", full[4600];
+
+	if (ec->plan || ec->error)
+		return ec->error;
+	int rc = tsdl_parse_deferred(&t->meta, ec, &perr);
+	if (rc)
+		parse_error_text(&perr, msg, sizeof(msg));
+	else
+		rc = compile_event_class(t, ec, msg, sizeof(msg));
+	if (rc) {
+		/* as ctf_trace_open reports errors in the metadata */
+		if (t->path)
+			snprintf(full, sizeof(full), "%s/metadata: %s", t->path, msg);
+		ec->error = rc;
+		ec->error_msg = arena_strdup(&t->meta.arena, t->path ? full : msg);
+	}
+	return rc;
+}
+
+int ctf_trace_ready_all(struct ctf_trace *t, char *err, size_t errlen)
+{
+	for (unsigned s = 0; s < t->meta.nstreams; s++)
+		for (unsigned e = 0; e < t->meta.streams[s]->nevents; e++) {
+			struct ctf_event_class *ec = t->meta.streams[s]->events[e];
+			int rc = ctf_event_class_ready(ec);
+			if (rc) {
+				snprintf(err, errlen, "%s",
+				         ec->error_msg ? ec->error_msg : spoor_strerror(rc));
+				return rc;
+			}
+		}
 	return 0;
 }
 
@@ -140,16 +198,15 @@ int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, c
                             size_t errlen)
 {
 	struct tsdl_error perr;
-	int rc = tsdl_parse(text, len, &t->meta, &perr);
+	int rc = tsdl_parse_lazy(text, len, &t->meta, &perr);
 
 	if (rc) {
-		if (perr.line)
-			snprintf(err, errlen, "line %u, column %u: %s", perr.line, perr.col,
-			         perr.msg);
-		else
-			snprintf(err, errlen, "%s", perr.msg);
+		parse_error_text(&perr, err, errlen);
 		return rc;
 	}
+	for (unsigned s = 0; s < t->meta.nstreams; s++)
+		for (unsigned e = 0; e < t->meta.streams[s]->nevents; e++)
+			t->meta.streams[s]->events[e]->trace = t;
 	struct plan_scopes scopes = {0};
 	scopes.type[PLAN_SCOPE_PACKET_HEADER] = t->meta.packet_header;
 	rc = plan_compile(&t->meta.arena, &t->meta, &scopes, PLAN_SCOPE_PACKET_HEADER,

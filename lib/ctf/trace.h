@@ -79,9 +79,16 @@ struct ctf_trace {
 
 /* Open the trace in directory `dir` (which holds `metadata`). Error text in err. */
 int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen);
-/* Parse metadata text and compile plans (the part of open that fuzzers exercise). */
+/* Parse metadata text and compile plans (the part of open that fuzzers exercise). Event
+ * classes' context, fields and plans wait for ctf_event_class_ready. */
 int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
                             size_t errlen);
+/* Parse a class's deferred scopes and compile its plan, once: 0 (ec->plan is set), or the
+ * error, the same each time, with ec->error_msg ("DIR/metadata: line L, column C: ..."). Any
+ * use of ec->context, ec->fields or ec->plan must come after it. */
+int ctf_event_class_ready(struct ctf_event_class *ec);
+/* Every class of t ready (what tests and fuzzers check): 0 or the first error, in err. */
+int ctf_trace_ready_all(struct ctf_trace *t, char *err, size_t errlen);
 void ctf_trace_free(struct ctf_trace *t);
 /* Metadata that grew (a live trace whose program registered more events): take in the
  * event classes of `newer` (the whole grown metadata, opened anew) that t's stream classes

@@ -165,6 +165,70 @@ static int lex_string(struct tsdl_lexer *lx, struct tsdl_token *t, char quote)
 	return 0;
 }
 
+/* The characters that matter to tsdl_lex_skip_to_semicolon: one look-up per byte. */
+static const unsigned char raw_special[256] = {
+    ['\n'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1, ['{'] = 1, ['}'] = 1, [';'] = 1,
+};
+
+int tsdl_lex_skip_to_semicolon(struct tsdl_lexer *lx)
+{
+	const char *p = lx->pos, *end = lx->end, *last_nl = NULL;
+	unsigned lines = 0;
+	size_t depth = 0;
+
+	for (;; p++) {
+		while (p < end && !raw_special[(unsigned char) *p])
+			p++;
+		if (p >= end)
+			return -1;
+		char c = *p;
+		if (c == '\n') {
+			lines++;
+			last_nl = p;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}') {
+			if (!depth)
+				return -1;
+			depth--;
+		} else if (c == ';') {
+			if (!depth)
+				break;
+		} else if (c == '"' || c == '\'') { /* as lex_string: no newline, even escaped */
+			const char *q = p + 1;
+			while (q < end && *q != c) {
+				if (*q == '\\' && q + 1 < end)
+					q++;
+				if (*q == '\n')
+					return -1;
+				q++;
+			}
+			if (q >= end)
+				return -1;
+			p = q;
+		} else if (p + 1 < end && p[1] == '*') { /* as skip_space_and_comments */
+			const char *q = p + 2;
+			while (q + 1 < end && !(q[0] == '*' && q[1] == '/')) {
+				if (*q == '\n') {
+					lines++;
+					last_nl = q;
+				}
+				q++;
+			}
+			if (q + 1 >= end)
+				return -1;
+			p = q + 1;
+		} else if (p + 1 < end && p[1] == '/') {
+			while (p + 1 < end && p[1] != '\n')
+				p++;
+		}
+	}
+	lx->col = last_nl ? (unsigned) (p - last_nl) : lx->col + (unsigned) (p - lx->pos);
+	lx->line += lines;
+	lx->pos = p;
+	return 0;
+}
+
 struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx)
 {
 	struct tsdl_token t = {0};

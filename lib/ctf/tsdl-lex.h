@@ -32,6 +32,11 @@ struct tsdl_lexer {
 
 void tsdl_lex_init(struct tsdl_lexer *lx, const char *src, size_t len);
 struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx);
+/* Step over text without making tokens, up to the ';' that ends it outside braces, where lx
+ * is left (line and column kept). Strings and comments are stepped over whole, as the lexer
+ * reads them. -1 (lx unchanged) when the text has no such end or holds a string or comment
+ * the lexer would reject: the caller reads it token by token to report the error. */
+int tsdl_lex_skip_to_semicolon(struct tsdl_lexer *lx);
 /* Compare a token with a punctuation or keyword spelling (inline: with a literal, the
  * length is a constant and most tokens fail the first compare). */
 static inline int tsdl_tok_is(const struct tsdl_token *t, const char *s)

@@ -17,7 +17,7 @@
 
 enum ns { NS_ALIAS, NS_STRUCT, NS_VARIANT, NS_ENUM };
 
-struct alias {
+struct tsdl_alias {
 	const char *name;
 	enum ns ns;
 	unsigned depth;
@@ -35,7 +35,7 @@ struct parser {
 	int has_ahead;
 	struct ctf_meta *m;
 	struct arena *a;
-	struct alias *aliases;
+	struct tsdl_alias *aliases;
 	unsigned naliases, cap_aliases;
 	unsigned depth;   /* alias scopes: struct bodies */
 	unsigned nesting; /* type specifiers inside each other, for TSDL_MAX_DEPTH */
@@ -43,6 +43,7 @@ struct parser {
 	int failed;
 	int code;
 	int bo_set;
+	bool lazy; /* event scopes `struct {...}` are stepped over (tsdl_parse_lazy) */
 	/* (stream class, event id) pairs seen: a hash set, so that duplicate ids are found
 	 * in linear time (a kernel trace declares over a thousand events) */
 	struct event_key *ids;
@@ -156,11 +157,11 @@ static void *grow(struct parser *p, void *arr, unsigned *cap, unsigned n, size_t
 
 static int alias_add(struct parser *p, enum ns ns, const char *name, struct ctf_type *t)
 {
-	struct alias *arr = grow(p, p->aliases, &p->cap_aliases, p->naliases, sizeof(*arr));
+	struct tsdl_alias *arr = grow(p, p->aliases, &p->cap_aliases, p->naliases, sizeof(*arr));
 	if (!arr)
 		return -1;
 	p->aliases = arr;
-	arr[p->naliases++] = (struct alias){name, ns, p->depth, t};
+	arr[p->naliases++] = (struct tsdl_alias){name, ns, p->depth, t};
 	return 0;
 }
 
@@ -338,16 +339,27 @@ static int value_uuid(struct parser *p, const struct value *v, uint8_t uuid[16])
 	return 0;
 }
 
-/* One `key = value;` or `key := type;` inside braces. Returns 1 at the closing brace. */
-static int parse_attr(struct parser *p, const char **key, struct value *v)
+/* The `key =` or `key :=` of an attribute, left on the '=' or ':='. 1 at the closing brace. */
+static int parse_attr_key(struct parser *p, const char **key, bool *is_type)
 {
 	if (is(p, "}"))
 		return 1;
 	if (parse_path(p, key))
 		return -1;
-	bool is_type = is(p, ":=");
-	if (!is_type && !is(p, "="))
+	*is_type = is(p, ":=");
+	if (!*is_type && !is(p, "="))
 		return syntax(p, "expected '=' or ':=' after '%s'", *key);
+	return 0;
+}
+
+/* One `key = value;` or `key := type;` inside braces. Returns 1 at the closing brace. */
+static int parse_attr(struct parser *p, const char **key, struct value *v)
+{
+	bool is_type;
+	int rc = parse_attr_key(p, key, &is_type);
+
+	if (rc)
+		return rc;
 	if (next(p) || parse_value(p, is_type, v))
 		return -1;
 	return expect(p, ";");
@@ -1118,10 +1130,102 @@ static int add_event_id(struct parser *p, const struct ctf_stream_class *sc, uin
 	return 0;
 }
 
+/* ---- event scopes parsed on first need ---- */
+
+/* A deferred scope: the type at d, then the ';' ending its attribute (not read past). */
+static int parse_deferred_scope(struct ctf_meta *m, const struct ctf_deferred *d,
+                                struct ctf_type **out, struct tsdl_error *err)
+{
+	struct parser p = {0};
+	const char *unused = NULL;
+
+	p.m = m;
+	p.a = &m->arena;
+	p.err = err;
+	/* the names declared before it; cap = count: a name added inside is added to a copy */
+	p.aliases = m->aliases;
+	p.naliases = p.cap_aliases = d->naliases;
+	tsdl_lex_init(&p.lx, m->text, m->text_len);
+	p.lx.pos = m->text + d->off;
+	p.lx.line = d->line;
+	p.lx.col = d->col;
+	if (next(&p) || parse_type_spec(&p, out, &unused) || (!is(&p, ";") && expect(&p, ";")))
+		return p.code ? p.code : -SPOOR_EMETA_SYNTAX;
+	return 0;
+}
+
+int tsdl_parse_deferred(struct ctf_meta *m, struct ctf_event_class *ec, struct tsdl_error *err)
+{
+	struct ctf_deferred *d[2] = {&ec->lazy_context, &ec->lazy_fields};
+	struct ctf_type **to[2] = {&ec->context, &ec->fields};
+	/* in text order, so that the first error is the one an eager parse reports */
+	int first = d[1]->line && (!d[0]->line || d[1]->off < d[0]->off);
+
+	memset(err, 0, sizeof(*err));
+	for (int k = 0; k < 2; k++) {
+		int i = k ^ first;
+		struct ctf_type *t;
+		if (!d[i]->line)
+			continue;
+		int rc = parse_deferred_scope(m, d[i], &t, err);
+		if (rc)
+			return rc;
+		*to[i] = t;
+		d[i]->line = 0;
+	}
+	return 0;
+}
+
+/* Lazy mode, on the ':=' of an event's context or fields: step over `struct {...}` to the
+ * ';', recording where it starts in d. False (nothing done) for any other type: a named one
+ * would declare its name for the blocks after it. */
+static bool defer_scope(struct parser *p, struct ctf_deferred *d)
+{
+	struct tsdl_lexer lx = p->lx;
+	struct tsdl_token kw = tsdl_lex_next(&lx);
+	struct tsdl_token brace = tsdl_lex_next(&lx);
+
+	if (!p->lazy || p->has_ahead || !tsdl_tok_is(&kw, "struct") || !tsdl_tok_is(&brace, "{"))
+		return false;
+	lx.pos = brace.start; /* the scan counts the braces from this one */
+	lx.line = brace.line;
+	lx.col = brace.col;
+	if (tsdl_lex_skip_to_semicolon(&lx))
+		return false; /* parsed now, to report the error */
+	*d = (struct ctf_deferred){(uint32_t) (kw.start - lx.src), kw.line, kw.col, p->naliases};
+	p->lx = lx;
+	return true;
+}
+
+static struct ctf_deferred *deferred_slot(struct ctf_event_class *ec, const char *key)
+{
+	if (!strcmp(key, "fields"))
+		return &ec->lazy_fields;
+	return !strcmp(key, "context") ? &ec->lazy_context : NULL;
+}
+
+/* A scope declared twice: the last one counts, but an eager parse would have checked the
+ * first one too. */
+static int check_deferred(struct parser *p, struct ctf_deferred *d)
+{
+	struct ctf_type *unused;
+
+	p->m->aliases = p->aliases; /* the names so far (tsdl_parse sets the final ones) */
+	int rc = parse_deferred_scope(p->m, d, &unused, p->err);
+
+	d->line = 0;
+	if (rc) {
+		p->failed = 1;
+		p->code = rc;
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_event_block(struct parser *p)
 {
 	struct ctf_event_class *ec = arena_alloc(p->a, sizeof(*ec));
-	bool has_stream = false;
+	bool has_stream = false, is_type;
 	const char *key;
 	struct value v;
 	int rc;
@@ -1129,7 +1233,17 @@ static int parse_event_block(struct parser *p)
 	if (!ec)
 		return semantic(p, "out of memory");
 	unsigned line = p->tok.line, col = p->tok.col;
-	while ((rc = parse_attr(p, &key, &v)) == 0) {
+	while ((rc = parse_attr_key(p, &key, &is_type)) == 0) {
+		struct ctf_deferred *d = is_type ? deferred_slot(ec, key) : NULL;
+		if (d && d->line && check_deferred(p, d))
+			return -1;
+		if (d && defer_scope(p, d)) {
+			if (next(p) || expect(p, ";"))
+				return -1;
+			continue;
+		}
+		if (next(p) || parse_value(p, is_type, &v) || expect(p, ";"))
+			return -1;
 		if (!strcmp(key, "name")) {
 			if (value_text(p, &v, &ec->name))
 				return -1;
@@ -1293,7 +1407,8 @@ static int finish(struct parser *p)
 	return 0;
 }
 
-int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
+static int parse_text(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err,
+                      bool lazy)
 {
 	struct parser p = {0};
 
@@ -1307,13 +1422,35 @@ int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_err
 	p.a = &m->arena;
 	p.a->limit = TSDL_MAX_ARENA;
 	p.err = err;
+	p.lazy = lazy;
 	m->bo = CTF_BO_LE;
+	if (lazy) { /* deferred scopes are parsed from a copy that lives as long as m */
+		char *copy = arena_alloc(p.a, len + 1);
+		if (!copy) {
+			snprintf(err->msg, sizeof(err->msg), "out of memory (metadata too large)");
+			return -SPOOR_ELIMIT;
+		}
+		memcpy(copy, text, len);
+		m->text = text = copy;
+		m->text_len = len;
+	}
 	tsdl_lex_init(&p.lx, text, len);
 	int rc = 0;
 	if (next(&p) || parse_top(&p) || finish(&p))
 		rc = p.code ? p.code : -SPOOR_EMETA_SYNTAX;
+	m->aliases = p.aliases;
 	free(p.ids);
 	return rc;
+}
+
+int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
+{
+	return parse_text(text, len, m, err, false);
+}
+
+int tsdl_parse_lazy(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
+{
+	return parse_text(text, len, m, err, true);
 }
 
 void ctf_meta_free(struct ctf_meta *m)

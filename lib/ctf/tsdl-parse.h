@@ -22,6 +22,13 @@ struct tsdl_error {
 /* Parse metadata text into m (m must be zeroed). 0 or -SPOOR_EMETA_SYNTAX/-SPOOR_EMETA_SEMANTIC
  * with err filled. On error m may hold a partial model: free it with ctf_meta_free(). */
 int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err);
+/* The same, but the context and fields of event classes (`struct {...}` ones) are only
+ * stepped over, their place kept in the class (ctf_deferred), and the text kept in m: a
+ * trace declares hundreds of classes and uses a few. Errors inside them are found by: */
+int tsdl_parse_lazy(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err);
+/* Parse the deferred scopes of ec (a class of m, parsed by tsdl_parse_lazy): 0 (nothing
+ * deferred any more) or what tsdl_parse would have said about them. */
+int tsdl_parse_deferred(struct ctf_meta *m, struct ctf_event_class *ec, struct tsdl_error *err);
 void ctf_meta_free(struct ctf_meta *m);
 
 #endif

@@ -3,7 +3,8 @@
  * types.h: the CTF 1.8 type tree and trace model built from TSDL metadata.
  *
  * Everything here is allocated in the trace's arena and immutable once the metadata is
- * parsed. Types are shared (a typealias is the same object under another name).
+ * parsed, but for event classes' deferred scopes, filled in when first needed. Types are
+ * shared (a typealias is the same object under another name).
  */
 #ifndef CTF_TYPES_H
 #define CTF_TYPES_H
@@ -31,6 +32,7 @@ enum ctf_base { CTF_BASE_DEC = 10, CTF_BASE_HEX = 16, CTF_BASE_OCT = 8, CTF_BASE
 
 struct ctf_clock;
 struct ctf_type;
+struct tsdl_alias;
 
 struct ctf_enum_entry {
 	const char *label;
@@ -107,6 +109,15 @@ struct ctf_env_entry {
 	int64_t value; /* when an integer */
 };
 
+/* A scope whose type text is parsed on first need (tsdl_parse_lazy, tsdl_parse_deferred):
+ * where the text starts, and how many top-level type names were declared before it.
+ * line 0: nothing deferred. */
+struct ctf_deferred {
+	uint32_t off, line, col, naliases;
+};
+
+struct ctf_trace;
+
 struct ctf_event_class {
 	const char *name;
 	size_t name_len;
@@ -120,6 +131,12 @@ struct ctf_event_class {
 	size_t global_index;      /* dense across all traces of a reader */
 	void *plan;               /* decode plans, built by plan.c */
 	bool pass_over; /* nobody reads it: ctf_stream_next steps over (reader_pass_over) */
+	/* context and fields until ctf_event_class_ready parses them, in this trace's metadata;
+	 * then plan is set, or error and error_msg say why the class cannot be read */
+	struct ctf_deferred lazy_context, lazy_fields;
+	struct ctf_trace *trace;
+	int error;
+	const char *error_msg;
 };
 
 struct ctf_stream_class {
@@ -149,6 +166,10 @@ struct ctf_meta {
 	unsigned nclocks, cap_clocks;
 	struct ctf_stream_class **streams;
 	unsigned nstreams, cap_streams;
+	/* what deferred scopes are parsed with: the text, the top-level type names */
+	const char *text;
+	size_t text_len;
+	struct tsdl_alias *aliases;
 };
 
 struct ctf_type *ctf_type_new(struct arena *a, enum ctf_kind kind);

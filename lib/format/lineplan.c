@@ -53,7 +53,7 @@ static int build_scope(struct line_scope *ls, const struct ctf_type *t, bool bab
 	return 0;
 }
 
-struct line_plan *line_plan_new(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
+struct line_plan *line_plan_new(const struct ctf_stream_class *sc, struct ctf_event_class *ec,
                                 int format)
 {
 	static const enum spoor_scope order[] = {SPOOR_SCOPE_PACKET_CONTEXT,

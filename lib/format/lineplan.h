@@ -37,7 +37,7 @@ struct line_plan {
 };
 
 /* Build the plan of ec's line in format (SPOOR_FORMAT_*). NULL when out of memory. */
-struct line_plan *line_plan_new(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
+struct line_plan *line_plan_new(const struct ctf_stream_class *sc, struct ctf_event_class *ec,
                                 int format);
 void line_plan_free(struct line_plan *p);
 

@@ -669,16 +669,28 @@ size_t spoor_event_class_index(const struct spoor_event_class *ec)
 	return ec->index;
 }
 
+/* A class's own scope, parsed on first need. NULL when absent, or when the class's metadata
+ * is bad (its events report that). */
+static const struct ctf_type *class_scope(struct ctf_event_class *ec, bool context)
+{
+	const struct ctf_deferred *d = context ? &ec->lazy_context : &ec->lazy_fields;
+
+	if (!(context ? ec->context : ec->fields) && !d->line)
+		return NULL; /* not declared: no need to parse the rest */
+	if (ctf_event_class_ready(ec))
+		return NULL;
+	return context ? ec->context : ec->fields;
+}
+
 const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
-                                               const struct ctf_event_class *ec,
-                                               enum spoor_scope scope)
+                                               struct ctf_event_class *ec, enum spoor_scope scope)
 {
 	switch (scope) {
 	case SPOOR_SCOPE_PACKET_CONTEXT: return sc->packet_context;
 	case SPOOR_SCOPE_EVENT_HEADER: return sc->event_header;
 	case SPOOR_SCOPE_STREAM_EVENT_CONTEXT: return sc->event_context;
-	case SPOOR_SCOPE_EVENT_CONTEXT: return ec->context;
-	case SPOOR_SCOPE_PAYLOAD: return ec->fields;
+	case SPOOR_SCOPE_EVENT_CONTEXT: return class_scope(ec, true);
+	case SPOOR_SCOPE_PAYLOAD: return class_scope(ec, false);
 	default: return NULL;
 	}
 }

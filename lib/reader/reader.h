@@ -60,10 +60,10 @@ bool reader_passed_span(const struct spoor_reader *r, int64_t *first, int64_t *l
 void reader_stream_end(const struct spoor_reader *r, size_t stream, int64_t *cpu,
                        uint64_t *discarded, int64_t *last);
 
-/* The type of a scope of an event class of a stream class (NULL when absent). */
+/* The type of a scope of an event class of a stream class (NULL when absent, or when the
+ * class's own scopes are bad metadata: ctf_event_class_ready). */
 const struct ctf_type *reader_class_scope_type(const struct ctf_stream_class *sc,
-                                               const struct ctf_event_class *ec,
-                                               enum spoor_scope scope);
+                                               struct ctf_event_class *ec, enum spoor_scope scope);
 /* The type of a scope of the current event (NULL when the scope is empty). */
 const struct ctf_type *reader_scope_type(const struct spoor_event *ev, enum spoor_scope scope);
 /* Decode up to scope and return the scope's value table and root (VAL_NONE: empty).

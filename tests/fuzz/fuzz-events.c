@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	                    &len)) {
 		struct ctf_trace *tr = calloc(1, sizeof(*tr));
 		char perr[400] = "";
-		if (ctf_trace_load_metadata(tr, text, len, perr, sizeof(perr))) {
+		if (ctf_trace_load_metadata(tr, text, len, perr, sizeof(perr)) ||
+		    ctf_trace_ready_all(tr, perr, sizeof(perr))) {
 			fprintf(stderr, "accepted events gave metadata the reader rejects: %s\n",
 			        perr);
 			abort();

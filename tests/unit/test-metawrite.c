@@ -525,6 +525,8 @@ static void test_parse(void)
 		all[n] = '\0';
 		CHECK_CTX("parse, pass %d", pass);
 		rc = ctf_trace_load_metadata(tr, all, n, err, sizeof(err));
+		if (!rc)
+			rc = ctf_trace_ready_all(tr, err, sizeof(err));
 		if (CHECK_EQ_S64(rc, 0))
 			check_model(tr, N_ELEMS(all_events) + (size_t) pass);
 		else

@@ -18,11 +18,35 @@
 static struct ctf_meta meta;
 static struct tsdl_error perr;
 
-static int parse(const char *text)
+/* The lazy parse (event scopes stepped over), then every deferred scope parsed: the same
+ * answer as the eager parse, the same error at the same place. */
+static void check_lazy(const char *text, size_t len, int want, const struct tsdl_error *e)
+{
+	struct ctf_meta m = {0};
+	struct tsdl_error le;
+	int rc = tsdl_parse_lazy(text, len, &m, &le);
+
+	for (unsigned s = 0; !rc && s < m.nstreams; s++)
+		for (unsigned k = 0; !rc && k < m.streams[s]->nevents; k++)
+			rc = tsdl_parse_deferred(&m, m.streams[s]->events[k], &le);
+	if (!CHECK_EQ_S64(rc, want) || !CHECK_EQ_U64(le.line, e->line) ||
+	    !CHECK_EQ_U64(le.col, e->col) || !CHECK_STR(le.msg, e->msg))
+		printf("  lazy: %u:%u %s\n", le.line, le.col, le.msg);
+	ctf_meta_free(&m);
+}
+
+static int parse_len(const char *text, size_t len)
 {
 	ctf_meta_free(&meta);
 	memset(&meta, 0, sizeof(meta));
-	return tsdl_parse(text, strlen(text), &meta, &perr);
+	int rc = tsdl_parse(text, len, &meta, &perr);
+	check_lazy(text, len, rc, &perr);
+	return rc;
+}
+
+static int parse(const char *text)
+{
+	return parse_len(text, strlen(text));
 }
 
 static struct ctf_event_class *event(const char *name)
@@ -601,10 +625,8 @@ static void test_truncated_texts(void)
 		if (!buf)
 			abort();
 		memcpy(buf, cuts[i], n);
-		ctf_meta_free(&meta);
-		memset(&meta, 0, sizeof(meta));
 		CHECK_CTX("cut text: %s", cuts[i] + strlen(TRACE_LE));
-		CHECK_EQ_S64(tsdl_parse(buf, n, &meta, &perr), -SPOOR_EMETA_SYNTAX);
+		CHECK_EQ_S64(parse_len(buf, n), -SPOOR_EMETA_SYNTAX);
 		free(buf);
 	}
 }
@@ -681,6 +703,59 @@ static void test_scopes(void)
 	}
 }
 
+/* tsdl_parse_lazy steps over event scopes (`struct {...}`), which tsdl_parse_deferred parses
+ * later with the type names declared before them. parse() compares both ways on every text;
+ * here, what only the lazy way shows. */
+static void test_lazy(void)
+{
+	static const char text[] = TRACE_LE U8
+	    "event { name = \"a\"; fields := struct { uint8_t x; /* }\n; */ 'q\\'}'; };\n"
+	    "  context := struct { uint8_t c; }; };\n"
+	    "typealias integer { size = 16; align = 8; signed = false; } := uint8_t;\n"
+	    "event { name = \"b\"; id = 1; fields := struct { uint8_t y; }; };\n"
+	    "event { name = \"c\"; id = 2; fields := struct { uint8_t z; } } };\n";
+	struct ctf_meta m = {0};
+	struct tsdl_error e;
+
+	CHECK_CTX("lazy: stepped over, parsed later");
+	/* the stray `'q\'}'` is an error in a's fields, found when they are parsed; the error
+	 * after c's fields is at its place (line 8), the lines of the comment counted */
+	CHECK_EQ_S64(tsdl_parse_lazy(text, sizeof(text) - 1, &m, &e), -SPOOR_EMETA_SYNTAX);
+	CHECK_EQ_U64(e.line, 8);
+	CHECK_EQ_U64(e.col, 61);
+	ctf_meta_free(&m);
+	memset(&m, 0, sizeof(m));
+	size_t good = strstr(text, "event { name = \"c\"") - text;
+	if (!CHECK_EQ_S64(tsdl_parse_lazy(text, good, &m, &e), 0))
+		return;
+	struct ctf_event_class *a = m.streams[0]->events[0], *b = m.streams[0]->events[1];
+	CHECK(!a->fields && !a->context && a->lazy_fields.line == 3 && a->lazy_context.line == 5);
+	CHECK_EQ_S64(tsdl_parse_deferred(&m, b, &e), 0);
+	const struct ctf_type *y = b->fields ? member(b->fields, "y") : NULL;
+	if (CHECK(y != NULL))
+		CHECK_EQ_U64(y->i.size, 16); /* the uint8_t declared before b */
+	CHECK_EQ_S64(tsdl_parse_deferred(&m, a, &e), -SPOOR_EMETA_SYNTAX);
+	CHECK_EQ_U64(e.line, 4);
+	CHECK_EQ_U64(e.col, 6);
+	CHECK_EQ_S64(tsdl_parse_deferred(&m, a, &e), -SPOOR_EMETA_SYNTAX); /* again the same */
+	CHECK_EQ_U64(e.col, 6);
+	ctf_meta_free(&m);
+
+	CHECK_CTX("lazy: a scope declared twice");
+	memset(&m, 0, sizeof(m));
+	static const char twice[] = TRACE_LE U8 "event { name = \"t\";\n"
+	                                        "  fields := struct { uint8_t first; };\n"
+	                                        "  fields := struct { uint8_t second; }; };\n";
+	if (CHECK_EQ_S64(tsdl_parse_lazy(twice, sizeof(twice) - 1, &m, &e), 0) &&
+	    CHECK_EQ_S64(tsdl_parse_deferred(&m, m.streams[0]->events[0], &e), 0))
+		CHECK(member(m.streams[0]->events[0]->fields, "second") != NULL);
+	ctf_meta_free(&m);
+	expect_error(TRACE_LE U8 "event { name = \"t\";\n"
+	                         "  fields := struct { nope_t first; };\n"
+	                         "  fields := struct { uint8_t second; }; };\n",
+	             -SPOOR_EMETA_SEMANTIC, 4, (unsigned[]){22, 0}, "the first one still checked");
+}
+
 int main(void)
 {
 	test_scalars();
@@ -692,6 +767,7 @@ int main(void)
 	test_truncated_texts();
 	test_depth();
 	test_scopes();
+	test_lazy();
 	ctf_meta_free(&meta);
 	check_context[0] = '\0';
 	return check_done();
