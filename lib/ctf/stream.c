@@ -418,7 +418,7 @@ static inline bool read_fast(struct ctf_stream *s)
 	uint64_t eid = ext ? ext_id : id;
 	const struct ctf_stream_class *sc = s->sc;
 	struct ctf_event_class *ec = eid < sc->by_id_len ? sc->by_id[eid] : NULL;
-	if (!ec)
+	if (!ec || !ec->plan) /* a class met for the first time is made ready there */
 		return false;
 	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
 	s->src.pos = pos + p->hdr_total[ext];
