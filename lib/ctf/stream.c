@@ -384,55 +384,6 @@ static inline bool skip_fixed(struct ctf_stream *s)
 	return true;
 }
 
-/* The common case of the loop below: an LTTng header at fixed offsets, far enough from the
- * packet's end (fast_limit), naming a class of the stream's dense table. False when the
- * general path must read it: nothing has changed then. */
-/* Where the payload of the event just read starts, at once when that is right after the
- * header on a byte boundary (ctf_stream_locate_payload does the rest at the first read). */
-static inline void find_payload(struct ctf_stream *s)
-{
-	const struct event_class_plans *ep = s->ecp;
-	uint64_t pos = s->src.pos;
-
-	s->pay_known = ep->pay_direct && !(pos % 8) && pos <= s->src.end_bits;
-	if (s->pay_known) {
-		s->pay = s->src.base + pos / 8;
-		s->pay_len = (s->src.end_bits - pos) / 8;
-		s->pay_plan = ep->payload;
-	}
-}
-
-static inline bool read_fast(struct ctf_stream *s)
-{
-	const struct plan *p = s->hdr_fast;
-	uint64_t start = s->src.pos, align = p->ops[0].align;
-	uint64_t pos = (start + align - 1) & ~(align - 1);
-
-	if (pos > s->fast_limit)
-		return false;
-	const uint8_t *at = s->src.base + pos / 8;
-	uint64_t id = load_field(at, 0, p->hdr_id_mask), ext_id = 0;
-	bool ext = id == p->extended_tag;
-	if (ext)
-		ext_id = load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask);
-	uint64_t eid = ext ? ext_id : id;
-	const struct ctf_stream_class *sc = s->sc;
-	struct ctf_event_class *ec = eid < sc->by_id_len ? sc->by_id[eid] : NULL;
-	if (!ec || !ec->plan) /* a class met for the first time is made ready there */
-		return false;
-	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
-	s->src.pos = pos + p->hdr_total[ext];
-	val_table_reset(&s->ev_table);
-	header_done(&s->dec, p, id, eid, ext_id, p->hdr_ts_size[ext], ts);
-	s->ec = ec;
-	s->ecp = ec->plan;
-	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
-	s->ts_cycles = s->clock;
-	s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
-	s->ev_start = start;
-	return true;
-}
-
 /* An event nobody reads: only its time counts, for the span. */
 static inline void pass_over(struct ctf_stream *s)
 {
@@ -448,6 +399,155 @@ static inline void pass_over(struct ctf_stream *s)
 	} else if (ts < s->passed_first) {
 		s->passed_first = ts;
 	}
+}
+
+/* An event passed over, read by itself: its time counts for the span; the next events of
+ * its class are stepped over in read_fast when its size allows (pass_skip). */
+static int pass_fixed(struct ctf_stream *s)
+{
+	const struct event_class_plans *ep = s->ecp;
+	struct ctf_stream_class *sc = s->sc;
+	uint64_t id = s->dec.event_id;
+
+	pass_over(s);
+	if (sc->pass_skip && ep->byte_skip && s->dec.has_event_id && id < sc->by_id_len &&
+	    s->span_begin == INT64_MIN && s->span_end == INT64_MAX)
+		sc->pass_skip[id] = ep->skip_bits + 1;
+	return skip_fixed(s) ? 0 : finish_event(s);
+}
+
+/* Where the payload of the event just read starts, at once when that is right after the
+ * header on a byte boundary (ctf_stream_locate_payload does the rest at the first read). */
+static inline void find_payload(struct ctf_stream *s)
+{
+	const struct event_class_plans *ep = s->ecp;
+	uint64_t pos = s->src.pos;
+
+	s->pay_known = ep->pay_direct && !(pos % 8) && pos <= s->src.end_bits;
+	if (s->pay_known) {
+		s->pay = s->src.base + pos / 8;
+		s->pay_len = (s->src.end_bits - pos) / 8;
+		s->pay_plan = ep->payload;
+	}
+}
+
+/* The span of a run of events passed over by pass_run, first and last ns (in time order
+ * within a stream; pass_run runs only when the span has no bounds: pass_fixed). */
+static void passed_run(struct ctf_stream *s, int64_t first, int64_t last)
+{
+	if (!s->passed_any) {
+		s->passed_first = first;
+		s->passed_last = last;
+		s->passed_any = true;
+		return;
+	}
+	if (first < s->passed_first)
+		s->passed_first = first;
+	if (last > s->passed_last)
+		s->passed_last = last;
+}
+
+/* One LTTng header at fixed offsets (plan.h: hdr_fixed), from bit pos, far enough from the
+ * packet's end (fast_limit): its fields, and its class from the stream's dense table (NULL
+ * when it is not there). False when pos is too close to the end. */
+struct fast_header {
+	uint64_t start, at_pos, id, ext_id, eid;
+	const uint8_t *at;
+	bool ext;
+};
+
+static inline bool fast_header(const struct ctf_stream *s, uint64_t pos, struct fast_header *h)
+{
+	const struct plan *p = s->hdr_fast;
+	uint64_t align = p->ops[0].align;
+
+	h->start = pos;
+	h->at_pos = (pos + align - 1) & ~(align - 1);
+	if (h->at_pos > s->fast_limit)
+		return false;
+	h->at = s->src.base + h->at_pos / 8;
+	h->id = load_field(h->at, 0, p->hdr_id_mask);
+	h->ext = h->id == p->extended_tag;
+	h->ext_id = h->ext ? load_field(h->at, p->hdr_ext_id_off, p->hdr_ext_id_mask) : 0;
+	h->eid = h->ext ? h->ext_id : h->id;
+	return true;
+}
+
+/* The event of header h becomes the current one (its class ready). */
+static inline void take_event(struct ctf_stream *s, const struct fast_header *h,
+                              struct ctf_event_class *ec)
+{
+	const struct plan *p = s->hdr_fast;
+	uint64_t ts = load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]);
+
+	s->src.pos = h->at_pos + p->hdr_total[h->ext];
+	val_table_reset(&s->ev_table);
+	header_done(&s->dec, p, h->id, h->eid, h->ext_id, p->hdr_ts_size[h->ext], ts);
+	s->ec = ec;
+	s->ecp = ec->plan;
+	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
+	s->ts_cycles = s->clock;
+	s->ts_ns = s->sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+	s->ev_start = h->start;
+}
+
+/* Events of classes passed over whose rest is a known number of bytes (pass_skip), from
+ * header h on, stepped over; then the next event is read as read_fast does. */
+static __attribute__((noinline)) bool pass_run(struct ctf_stream *s, struct fast_header *h)
+{
+	const struct plan *p = s->hdr_fast;
+	struct ctf_stream_class *sc = s->sc;
+	int64_t first = 0;
+	bool passed = false, read = false;
+
+	for (;;) {
+		uint32_t skip = h->eid < sc->by_id_len ? sc->pass_skip[h->eid] : 0;
+		if (!skip) {
+			struct ctf_event_class *ec =
+			    h->eid < sc->by_id_len ? sc->by_id[h->eid] : NULL;
+			if (ec && ec->plan) {
+				take_event(s, h, ec);
+				read = true;
+			}
+			break;
+		}
+		uint64_t next = h->at_pos + p->hdr_total[h->ext] + skip - 1;
+		if (next % 8 || next > s->src.end_bits)
+			break;
+		clock_update(&s->clock, p->hdr_ts_size[h->ext],
+		             load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]));
+		s->ts_cycles = s->clock;
+		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+		if (!passed)
+			first = s->ts_ns;
+		passed = true;
+		s->src.pos = next;
+		if (!fast_header(s, next, h))
+			break;
+	}
+	if (passed)
+		passed_run(s, first, s->ts_ns);
+	return read;
+}
+
+/* The common case of the loop below: an LTTng header at fixed offsets, far enough from the
+ * packet's end, naming a ready class of the stream's dense table: read, true. Runs of
+ * events passed over go to pass_run. False when the general path must read the next event
+ * (which may be at the packet's end after a run). */
+static inline bool read_fast(struct ctf_stream *s)
+{
+	struct fast_header h;
+	const struct ctf_stream_class *sc = s->sc;
+
+	if (!fast_header(s, s->src.pos, &h) || h.eid >= sc->by_id_len)
+		return false;
+	if (sc->pass_skip && sc->pass_skip[h.eid])
+		return pass_run(s, &h);
+	struct ctf_event_class *ec = sc->by_id[h.eid];
+	if (!ec || !ec->plan) /* a class met for the first time is made ready there */
+		return false;
+	take_event(s, &h, ec);
+	return true;
 }
 
 /* The first event of a class: its metadata is parsed now, and may be bad (damage). */
@@ -494,15 +594,18 @@ int ctf_stream_next(struct ctf_stream *s)
 			s->pkt_off += s->pkt_bytes;
 			continue;
 		}
-		if (s->hdr_fast && read_fast(s)) {
-			if (!s->ec->pass_over) {
-				find_payload(s);
-				return 1;
+		if (s->hdr_fast) {
+			uint64_t before = s->src.pos;
+			if (read_fast(s)) {
+				if (!s->ec->pass_over) {
+					find_payload(s);
+					return 1;
+				}
+				pass_fixed(s);
+				continue;
 			}
-			pass_over(s);
-			if (!skip_fixed(s) && (rc = finish_event(s)))
-				return rc;
-			continue;
+			if (s->src.pos != before)
+				continue; /* it stepped over some: the packet may have ended */
 		}
 		uint64_t start = s->src.pos;
 		val_table_reset(&s->ev_table);
@@ -536,8 +639,7 @@ int ctf_stream_next(struct ctf_stream *s)
 			s->pay_known = false;
 			return 1;
 		}
-		pass_over(s);
-		if (!skip_fixed(s) && (rc = finish_event(s)))
+		if ((rc = pass_fixed(s)))
 			return rc;
 	}
 }

@@ -149,6 +149,10 @@ struct ctf_stream_class {
 	unsigned nevents, cap_events;
 	struct ctf_event_class **by_id; /* dense lookup for small ids, built after parsing */
 	uint64_t by_id_len;
+	/* per id below by_id_len, for classes passed over (ctf_event_class.pass_over) whose
+	 * rest after the header is a fixed number of bytes: that number of bits plus one,
+	 * filled as they are met (stream.c); 0 otherwise. NULL when nothing is passed over. */
+	uint32_t *pass_skip;
 	const struct ctf_clock *clock; /* default clock: the one event timestamps map to */
 	void *plan;
 };

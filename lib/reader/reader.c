@@ -342,8 +342,14 @@ bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_
 {
 	if (r->live || !r->ordered || r->started)
 		return false;
-	for (size_t c = 0; c < n && c < r->nclasses; c++)
-		r->classes[c].ec->pass_over = pass[c];
+	for (size_t c = 0; c < n && c < r->nclasses; c++) {
+		struct spoor_event_class *k = &r->classes[c];
+		k->ec->pass_over = pass[c];
+		if (pass[c] && !k->sc->pass_skip && k->sc->by_id_len &&
+		    !(k->sc->pass_skip = arena_alloc(&r->traces[k->trace]->meta.arena,
+		                                     k->sc->by_id_len * sizeof(uint32_t))))
+			return false;
+	}
 	for (size_t i = 0; i < r->nstreams; i++) {
 		r->streams[i].span_begin = begin;
 		r->streams[i].span_end = end;
