@@ -18,7 +18,9 @@
  *   3. when the stream has events, with the public reader (spoor_reader_open on the
  *      directory), printing every event with the babeltrace2-style and the text formatters
  *      (to /dev/null) and walking every field with spoor_event_field_at() and
- *      spoor_field_child(). The reader must deliver as many events as the stream API.
+ *      spoor_field_child(). The reader must deliver as many events as the stream API;
+ *   4. then with the classes of even index passed over (reader_pass_over, as the analyses
+ *      do): it must deliver exactly the events of odd index that pass 3 delivered.
  *
  * The seeds in corpus/packets/ are written by make-packet-seeds.py, which reads the
  * metadata from this file (between the BEGIN/END METADATA markers): keep both in step.
@@ -44,6 +46,7 @@
 
 #include "ctf/stream.h"
 #include "ctf/trace.h"
+#include "reader/reader.h"
 #include "spoor/trace.h"
 #include "util/mapfile.h"
 
@@ -613,9 +616,12 @@ static void on_warning(void *data, const char *message)
  * by default this pass keeps using it: its name, the other formatter, its fields.
  * SPOOR_FUZZ_AFTER_DAMAGE=0 stops at the first damage instead.
  */
+static uint64_t odd_events; /* of reader_pass: events whose class index is odd */
+
 static uint64_t reader_pass(void)
 {
 	uint64_t events = 0;
+	odd_events = 0;
 	const char *paths[] = {dir_path};
 	struct spoor_reader *r;
 	struct spoor_formatter *bt = NULL, *text = NULL;
@@ -642,6 +648,7 @@ static uint64_t reader_pass(void)
 		        (uint64_t) spoor_event_cpu(ev) + strlen(spoor_event_name(ev));
 		const struct spoor_event_class *ec = spoor_event_class(ev);
 		sink += spoor_event_class_id(ec) + spoor_event_class_index(ec);
+		odd_events += spoor_event_class_index(ec) % 2;
 		spoor_formatter_event(bt, ev);
 		if (USABLE())
 			spoor_formatter_event(text, ev);
@@ -663,6 +670,36 @@ static uint64_t reader_pass(void)
 	sink += spoor_reader_damaged(r);
 	spoor_formatter_free(bt);
 	spoor_formatter_free(text);
+	spoor_reader_close(r);
+	return events;
+}
+
+/* Pass 4: the classes of even index passed over inside the stream. */
+static uint64_t pass_over_pass(void)
+{
+	const char *paths[] = {dir_path};
+	struct spoor_reader *r;
+	const struct spoor_event *ev;
+	uint64_t events = 0;
+
+	if (spoor_reader_open(paths, 1, &r, NULL))
+		abort();
+	spoor_reader_set_warn(r, on_warning, NULL);
+	size_t n = spoor_reader_event_class_count(r);
+	bool *pass = calloc(n + 1, sizeof(*pass));
+	if (!pass)
+		die("calloc");
+	for (size_t c = 0; c < n; c++)
+		pass[c] = c % 2 == 0;
+	if (!reader_pass_over(r, pass, n, INT64_MIN, INT64_MAX))
+		abort();
+	while (spoor_reader_next(r, &ev) > 0) {
+		if (spoor_event_class_index(spoor_event_class(ev)) % 2 == 0)
+			abort(); /* a class passed over was delivered */
+		events++;
+		sink += (uint64_t) spoor_event_timestamp(ev);
+	}
+	free(pass);
 	spoor_reader_close(r);
 	return events;
 }
@@ -694,6 +731,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    stderr,
 			    "fuzz-packets: the reader delivers %llu events, the stream API %llu\n",
 			    (unsigned long long) n, (unsigned long long) decoded.events);
+			abort();
+		}
+		uint64_t odd = pass_over_pass();
+		if (odd != odd_events) {
+			fprintf(stderr,
+			        "fuzz-packets: passing over even classes delivers %llu events, the "
+			        "reader delivered %llu of odd classes\n",
+			        (unsigned long long) odd, (unsigned long long) odd_events);
 			abort();
 		}
 	}
