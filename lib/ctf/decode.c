@@ -552,6 +552,12 @@ static bool skip_walk(const struct decoder *d, const struct plan *p, uint64_t *a
 	return true;
 }
 
+bool decode_skip_payload(struct decoder *d, const struct plan *p, uint64_t *pos)
+{
+	uint64_t unused;
+	return p && p->skip && skip_walk(d, p, pos, NULL, &unused);
+}
+
 int decode_skip(struct decoder *d, const struct plan *p, int scope)
 {
 	if (p && p->fixed) {

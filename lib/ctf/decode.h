@@ -69,6 +69,10 @@ int decode_header(struct decoder *d, const struct plan *p);
 int decode_header_values(struct decoder *d);
 /* Advance over a scope without keeping values (uses the fixed layout when there is one). */
 int decode_skip(struct decoder *d, const struct plan *p, int scope);
+/* A payload of a variable layout stepped over with its skip program, from *pos (aligned
+ * there) to its end; false when it has none or the data does not fit (decode_skip then
+ * reports why). */
+bool decode_skip_payload(struct decoder *d, const struct plan *p, uint64_t *pos);
 /* One member of the root struct of scope plan p, starting at bit start, read in place when
  * its offset is fixed (plan_member) and it is an integer or text: false otherwise, or when a
  * decode of the scope would fail before it. v is what decode_scope would store, code the

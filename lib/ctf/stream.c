@@ -491,6 +491,26 @@ static inline void take_event(struct ctf_stream *s, const struct fast_header *h,
 	s->ev_start = h->start;
 }
 
+/* An event passed over whose payload has a variable layout, from bit *pos after its header:
+ * stepped over with the payload's skip program when the scopes before it are fixed. */
+static bool skip_variable(struct ctf_stream *s, const struct ctf_event_class *ec, uint64_t *pos)
+{
+	const struct event_class_plans *ep = ec->plan;
+	unsigned pre = ep->pre[SPOOR_SCOPE_PAYLOAD];
+	uint64_t at = *pos;
+
+	if (ep->fixed || pre == PRE_VARIABLE || s->span_begin != INT64_MIN ||
+	    s->span_end != INT64_MAX)
+		return false;
+	for (unsigned k = 0; k < pre; k++)
+		at = ((at + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+		     ep->skip[k].bits;
+	if (at > s->src.end_bits || !decode_skip_payload(&s->dec, ep->payload, &at) || at == *pos)
+		return false;
+	*pos = at;
+	return true;
+}
+
 /* Events of classes passed over whose rest is a known number of bytes (pass_skip), from
  * header h on, stepped over; then the next event is read as read_fast does. */
 static __attribute__((noinline)) bool pass_run(struct ctf_stream *s, struct fast_header *h)
@@ -502,31 +522,35 @@ static __attribute__((noinline)) bool pass_run(struct ctf_stream *s, struct fast
 
 	for (;;) {
 		uint32_t skip = h->eid < sc->by_id_len ? sc->pass_skip[h->eid] : 0;
+		uint64_t next = h->at_pos + p->hdr_total[h->ext];
 		if (!skip) {
 			struct ctf_event_class *ec =
 			    h->eid < sc->by_id_len ? sc->by_id[h->eid] : NULL;
-			if (ec && ec->plan) {
-				take_event(s, h, ec);
-				read = true;
-			}
+			if (ec && ec->plan && ec->pass_over && skip_variable(s, ec, &next))
+				goto passed;
+			read = ec && ec->plan;
 			break;
 		}
-		uint64_t next = h->at_pos + p->hdr_total[h->ext] + skip - 1;
+		next += skip - 1;
 		if (next % 8 || next > s->src.end_bits)
 			break;
+	passed:
 		clock_update(&s->clock, p->hdr_ts_size[h->ext],
 		             load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]));
-		s->ts_cycles = s->clock;
-		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
-		if (!passed)
-			first = s->ts_ns;
+		if (!passed) /* times only grow in a stream: the run's first and last count */
+			first = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		passed = true;
 		s->src.pos = next;
 		if (!fast_header(s, next, h))
 			break;
 	}
-	if (passed)
+	if (passed) {
+		s->ts_cycles = s->clock;
+		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		passed_run(s, first, s->ts_ns);
+	}
+	if (read)
+		take_event(s, h, sc->by_id[h->eid]);
 	return read;
 }
 
