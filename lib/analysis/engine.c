@@ -440,6 +440,11 @@ bool an_task_selected(const struct an_engine *e, int64_t tid)
 	return false;
 }
 
+bool an_selects(const struct an_engine *e)
+{
+	return e->f.npids || e->f.ntids || e->f.ncomms || e->f.ncpus;
+}
+
 bool an_cpu_selected(const struct an_engine *e, int64_t cpu)
 {
 	return !e->f.ncpus || in_list(e->f.cpus, e->f.ncpus, cpu);

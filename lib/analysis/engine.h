@@ -86,6 +86,8 @@ int64_t an_task_pid(const struct an_engine *e, int64_t tid);      /* -1: unknown
 /* The filters: a task passes when no task filter is given or it matches one. */
 bool an_task_selected(const struct an_engine *e, int64_t tid);
 bool an_cpu_selected(const struct an_engine *e, int64_t cpu);
+/* Whether any task or CPU filter is set: without one, every task and CPU is selected. */
+bool an_selects(const struct an_engine *e);
 /* Whether the trace has event classes of this kind at all (for "record -k X" hints). */
 bool an_trace_has(const struct an_engine *e, enum kev kind);
 /* The span the figures cover: the time range clipped to the trace (ns). */

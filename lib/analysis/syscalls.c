@@ -36,6 +36,7 @@ struct stat_rec {
 
 struct sc_analysis {
 	struct an_engine *e;
+	bool selects; /* a task or CPU filter is set (an_selects) */
 	struct sc_options o;
 	int32_t *class_call; /* per event class */
 	size_t nclasses;
@@ -278,7 +279,7 @@ static void count_errno(struct sc_analysis *a, int32_t call, int64_t err)
 
 static bool task_selected(struct sc_analysis *a, const struct an_event *ev)
 {
-	return an_cpu_selected(a->e, ev->cpu) && an_task_selected(a->e, ev->tid);
+	return !a->selects || (an_cpu_selected(a->e, ev->cpu) && an_task_selected(a->e, ev->tid));
 }
 
 static void on_entry(void *data, const struct an_event *ev)
@@ -391,6 +392,7 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 	if (!a)
 		return NULL;
 	a->e = e;
+	a->selects = an_selects(e);
 	an_engine_want_threads(e); /* tasks are shown by name */
 	if (o)
 		a->o = *o;
