@@ -41,6 +41,7 @@ struct spoor_reader {
 	heap_ent second; /* the smaller of heap[1] and heap[2] (all ones when absent) */
 	uint32_t *rank;
 	bool ordered, started, has_range;
+	bool plain; /* started, ordered, no range, not live: spoor_reader_next's fast path */
 	int64_t begin, end;
 	size_t seq; /* unordered mode: the stream being read */
 	struct ctf_stream *cur;
@@ -328,6 +329,7 @@ unsigned spoor_reader_damaged(const struct spoor_reader *r)
 void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t end_ns)
 {
 	r->has_range = true;
+	r->plain = false;
 	r->begin = begin_ns;
 	r->end = end_ns;
 }
@@ -335,6 +337,7 @@ void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t en
 void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
 {
 	r->ordered = ordered;
+	r->plain = false;
 }
 
 bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_t begin,
@@ -526,9 +529,22 @@ static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 
 int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 {
+	/* the common case: ordered, started, no time range, not live */
+	if (r->plain && r->cur) {
+		heap_update_top(r, advance(r, r->cur));
+		if (!r->nheap) {
+			r->cur = NULL;
+			return 0;
+		}
+		r->ev.s = r->cur = &r->streams[heap_stream(r->heap[0])];
+		*ev = &r->ev;
+		return 1;
+	}
 	r->ev.r = r;
-	if (!r->started)
+	if (!r->started) {
 		start(r);
+		r->plain = r->ordered && !r->has_range && !r->live;
+	}
 	if (!r->ordered)
 		return next_unordered(r, ev);
 	/* The current event's stream is the heap's top until it moves on. */
