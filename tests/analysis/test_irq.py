@@ -194,6 +194,34 @@ def main():
           and "Softirqs" in p.stdout and "irq 5 on cpu 0 (eth0): durations" in p.stdout)
     check("text: losses reported", "Not counted: 2 exits" in p.stdout and "lost 5 events" in p.stderr)
 
+    # Events no hook reads are passed over inside the reader (never merged or dispatched),
+    # yet their times still make the span: a variable-size one first (100, cpu 0) and a
+    # fixed-size one last (9500, cpu 1), in runs of three so that runs are stepped over
+    # together. 7 events are lost just before that last one: no event read follows them on
+    # that CPU, so only the end of the pass can report them.
+    def passed(ts, cpu, name):
+        if name == "var":
+            return E(ts, cpu, "sched_stat_runtime", comm="x", tid=3, runtime=ts)
+        return E(ts, cpu, "sched_process_free", tid=4, prio=20)
+    ev2 = ([passed(t, 0, "var") for t in (100, 110, 120)] + EVENTS +
+           [passed(t, 1, "fixed") for t in (9300, 9400, 9500)])
+    for style in ("lttng", "ftrace"):
+        p2 = gen_kernel.write(os.path.join(tmp, "passed-" + style), ev2, style=style,
+                              losses={1: [(3, 5), (10, 7)]})
+        doc = irq_json(p2)
+        check(style + ": passed over: span 100-9500 ns",
+              doc is not None and close(doc["span_s"], 9400e-9, 1e-6))
+        check(style + ": passed over: 12 lost events (7 at the end of cpu 1)",
+              doc is not None and doc["lost_events"] == 12)
+        l5 = doc and line(doc, "irq", 0, 5)
+        check(style + ": passed over: cpu 0 irq 5 unchanged (3 runs, total 1500)",
+              l5 is not None and l5["count"] == 3 and close(l5["total_ns"], 1500))
+        # with a range, the last event in range is a passed one: 2900 to 9400
+        doc = irq_json("--begin", str(gen_kernel.gen_ctf.ns_since_epoch(2500)),
+                       "--end", str(gen_kernel.gen_ctf.ns_since_epoch(9450)), p2)
+        check(style + ": passed over, range: span 2900-9400 ns",
+              doc is not None and close(doc["span_s"], 6500e-9, 1e-6))
+
     # a trace without IRQ events: a message naming what to record
     n = gen_kernel.write(os.path.join(tmp, "noirq"), [
         E(1000, 0, "sched_switch", prev_comm="a", prev_tid=1, prev_prio=20, prev_state=0,
