@@ -186,15 +186,26 @@ static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64
 	return true;
 }
 
-static inline bool ctf_stream_payload_text(struct ctf_stream *s, int index, const char **str,
-                                           size_t *len)
+/* A char array of the payload, in place: its bytes and its declared length (the text ends
+ * at the first NUL, if any). */
+static inline bool ctf_stream_payload_chars(struct ctf_stream *s, int index, const char **str,
+                                            size_t *size)
 {
 	const uint8_t *at;
 	const struct plan_member *m = ctf_stream_payload_member(s, index, &at);
 	if (!m || m->fast != PLAN_FAST_TEXT)
 		return false;
 	*str = (const char *) at;
-	*len = strnlen(*str, m->len);
+	*size = m->len;
+	return true;
+}
+
+static inline bool ctf_stream_payload_text(struct ctf_stream *s, int index, const char **str,
+                                           size_t *len)
+{
+	if (!ctf_stream_payload_chars(s, index, str, len))
+		return false;
+	*len = strnlen(*str, *len);
 	return true;
 }
 

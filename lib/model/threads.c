@@ -109,7 +109,7 @@ static struct entry *get(struct threads *t, int64_t tid)
 
 static void set_comm(struct entry *e, const char *s, size_t len)
 {
-	if (len >= THREAD_COMM_MAX) { /* a kernel comm, char[16]: its bytes up to a NUL */
+	if (len >= THREAD_COMM_MAX) { /* a kernel comm, char[16]: read up to its NUL */
 		memcpy(e->comm, s, THREAD_COMM_MAX - 1);
 		e->comm[THREAD_COMM_MAX - 1] = '\0';
 		return;
@@ -130,11 +130,16 @@ static bool int_of(const struct spoor_event *ev, const struct class_info *c, int
 	       reader_field_int(ev, (enum spoor_scope) c->scope[which], c->idx[which], v);
 }
 
+/* A text field; a char array of the payload comes whole (set_comm stops at its NUL). */
 static bool str_of(const struct spoor_event *ev, const struct class_info *c, int which,
                    const char **s, size_t *len)
 {
-	return c->idx[which] >= 0 &&
-	       reader_field_str(ev, (enum spoor_scope) c->scope[which], c->idx[which], s, len);
+	if (c->idx[which] < 0)
+		return false;
+	if (c->scope[which] == SPOOR_SCOPE_PAYLOAD &&
+	    ctf_stream_payload_chars(ev->s, c->idx[which], s, len))
+		return true;
+	return reader_field_str(ev, (enum spoor_scope) c->scope[which], c->idx[which], s, len);
 }
 
 /* Resolve the first of the names that the class has, in the payload. */
