@@ -17,6 +17,15 @@ struct hook {
 	void *data;
 };
 
+/* What the pass keeps per event class, in one place for the per-event loop. */
+struct eclass {
+	struct kclass_ref ref;
+	int tid_index; /* common_pid / tid context index, -1 none */
+	int8_t tid_scope;
+	bool no_threads; /* its events never name a thread (threads_update) */
+	bool resolved;   /* fields looked up (at its first event: resolve_class) */
+};
+
 struct name_hook { /* an_engine_on_name, kept for classes found later (live traces) */
 	char *pattern;
 	an_hook_fn fn;
@@ -26,11 +35,7 @@ struct name_hook { /* an_engine_on_name, kept for classes found later (live trac
 struct an_engine {
 	struct spoor_reader *r;
 	struct an_filter f;
-	struct kclass_ref *classes;
-	int *tid_index; /* per class: common_pid / tid context index, -1 none */
-	int8_t *tid_scope;
-	bool *no_threads; /* per class: its events never name a thread (threads_update) */
-	bool *resolved;   /* per class: fields looked up (at its first event: resolve_class) */
+	struct eclass *classes; /* per reader class */
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
@@ -81,9 +86,10 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 static __attribute__((noinline)) void resolve_class(struct an_engine *e, size_t c)
 {
 	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
-	kvocab_resolve(ec, &e->classes[c]);
-	resolve_tid(ec, &e->tid_index[c], &e->tid_scope[c]);
-	e->resolved[c] = true;
+	struct eclass *k = &e->classes[c];
+	kvocab_resolve(ec, &k->ref);
+	resolve_tid(ec, &k->tid_index, &k->tid_scope);
+	k->resolved = true;
 }
 
 /* A bigger copy of an array of n elements, the new ones zeroed; NULL when out of memory
@@ -115,24 +121,19 @@ static int grow(struct an_engine *e)
 	if (e->classes && !more)
 		return 0;
 	e->classes = enlarge(e->classes, sizeof(*e->classes), old, more);
-	e->tid_index = enlarge(e->tid_index, sizeof(*e->tid_index), old, more);
-	e->tid_scope = enlarge(e->tid_scope, sizeof(*e->tid_scope), old, more);
-	e->no_threads = enlarge(e->no_threads, sizeof(*e->no_threads), old, more);
-	e->resolved = enlarge(e->resolved, sizeof(*e->resolved), old, more);
 	if (e->class_hooks) {
 		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
 		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
 	}
-	if (!e->classes || !e->tid_index || !e->tid_scope || !e->no_threads || !e->resolved ||
-	    (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
+	if (!e->classes || (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
 		return -ENOMEM;
 	e->nclasses = nc;
 	for (size_t c = old; c < nc; c++) {
 		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
 		/* the name only: the fields of a class never met are never looked at (a
 		 * kernel trace declares over a thousand classes) */
-		kvocab_kind(ec, &e->classes[c]);
-		e->has[e->classes[c].kind] = true;
+		kvocab_kind(ec, &e->classes[c].ref);
+		e->has[e->classes[c].ref.kind] = true;
 		for (size_t h = 0; h < e->nname_hooks; h++) {
 			const struct name_hook *n = &e->name_hooks[h];
 			if (!fnmatch(n->pattern, spoor_event_class_name(ec), 0) &&
@@ -196,10 +197,6 @@ void an_engine_free(struct an_engine *e)
 		free(e->name_hooks[h].pattern);
 	free(e->name_hooks);
 	free(e->classes);
-	free(e->tid_index);
-	free(e->tid_scope);
-	free(e->no_threads);
-	free(e->resolved);
 	free(e->stream_discarded);
 	threads_free(e->threads);
 	free(e);
@@ -305,7 +302,7 @@ static int plan_pass_over(struct an_engine *e)
 	if (!pass)
 		return -ENOMEM;
 	for (size_t c = 0; c < e->nclasses; c++) {
-		enum kev kind = (enum kev) e->classes[c].kind;
+		enum kev kind = (enum kev) e->classes[c].ref.kind;
 		bool read = kind == KEV_SCHED_SWITCH || e->nhooks[kind] ||
 		            (e->class_hooks && e->nclass_hooks[c]) ||
 		            (e->want_threads && threads_names_tasks(e->threads, c));
@@ -355,20 +352,21 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		size_t c = reader_event_class_index(ev);
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
 			continue; /* a live trace declared it since the last refresh */
-		if (!e->resolved[c])
+		struct eclass *k = &e->classes[c];
+		if (!k->resolved)
 			resolve_class(e, c);
-		const struct kclass_ref *cls = &e->classes[c];
+		const struct kclass_ref *cls = &k->ref;
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
 		check_lost(e, ev, cpu, ts);
-		if (e->want_threads && !e->no_threads[c])
-			e->no_threads[c] = !threads_update(e->threads, ev);
+		if (e->want_threads && !k->no_threads)
+			k->no_threads = !threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1, false, -1};
 		if (a.kind == KEV_SCHED_SWITCH)
 			a.has_next_tid = kv_int(ev, cls, KS_NEXT_TID, &a.next_tid);
-		if (e->tid_index[c] >= 0) {
-			if (!reader_field_int(ev, (enum spoor_scope) e->tid_scope[c],
-			                      e->tid_index[c], &a.tid))
+		if (k->tid_index >= 0) {
+			if (!reader_field_int(ev, (enum spoor_scope) k->tid_scope, k->tid_index,
+			                      &a.tid))
 				a.tid = -1;
 		} else if (cpu >= 0 && cpu < MAX_CPUS) {
 			a.tid = e->cur[cpu];

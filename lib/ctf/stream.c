@@ -589,7 +589,8 @@ class_not_ready(struct ctf_stream *s, struct ctf_event_class *ec, uint64_t start
 	return rc;
 }
 
-int ctf_stream_next(struct ctf_stream *s)
+/* Everything but ctf_stream_next's common case. */
+static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 {
 	int rc;
 
@@ -666,4 +667,21 @@ int ctf_stream_next(struct ctf_stream *s)
 		if ((rc = pass_fixed(s)))
 			return rc;
 	}
+}
+
+int ctf_stream_next(struct ctf_stream *s)
+{
+	/* The common case, kept small: the event in hand was of a fixed size, the next one
+	 * reads on the fast path and someone reads it. */
+	if (s->ec && !s->done && skip_fixed(s) && s->hdr_fast && s->in_packet &&
+	    s->src.pos < s->src.end_bits && read_fast(s)) {
+		if (!s->ec->pass_over) {
+			find_payload(s);
+			return 1;
+		}
+		int rc = pass_fixed(s);
+		if (rc)
+			return rc;
+	}
+	return next_slow(s);
 }

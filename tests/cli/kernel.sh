@@ -165,8 +165,12 @@ for sig in INT TERM; do
 	"$SPOOR" record -a -k sched,irq --kernel-buffer 2m -o "$TMP/sig$sig" 2>"$TMP/sig$sig.err" &
 	sp=$!
 	started "$TMP/sig$sig" "$sp"
-	inst="$T/instances/$(leftovers)"
-		kb=$(cat "$inst/buffer_size_kb")
+	# its instance (one: the sessions before have ended), read once it is listed
+	for _ in $(seq 100); do
+		[ "$(leftovers | wc -l)" -eq 1 ] && break
+		sleep 0.05
+	done
+	kb=$(cat "$T/instances/$(leftovers | head -n 1)/buffer_size_kb")
 	check "--kernel-buffer 2m sets the instance's buffer (rounded up to pages: $kb kB)" \
 		test "$kb" -ge 2048 -a "$kb" -lt 2100
 	sleep 0.5
