@@ -272,10 +272,9 @@ static bool in_range(const struct an_engine *e, int64_t ts)
 	return (!e->f.has_begin || ts >= e->f.begin) && (!e->f.has_end || ts <= e->f.end);
 }
 
-static void check_lost(struct an_engine *e, const struct spoor_event *ev, int64_t cpu, int64_t ts)
+/* Stream s's packets now say d events were discarded: report the new ones. */
+static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, int64_t ts)
 {
-	size_t s = reader_event_stream(ev);
-	uint64_t d = reader_event_discarded(ev);
 	if (s >= e->nstreams || d == e->stream_discarded[s])
 		return;
 	uint64_t n = d - e->stream_discarded[s];
@@ -321,13 +320,7 @@ static void report_last_losses(struct an_engine *e)
 		int64_t cpu, last;
 		uint64_t d;
 		reader_stream_end(e->r, i, &cpu, &d, &last);
-		if (d == e->stream_discarded[i])
-			continue;
-		uint64_t n = d - e->stream_discarded[i];
-		e->stream_discarded[i] = d;
-		e->lost += n;
-		for (size_t h = 0; h < e->nlost; h++)
-			e->lost_hooks[h].fn(e->lost_hooks[h].data, cpu, n, last);
+		stream_lost(e, i, d, cpu, last);
 	}
 }
 
@@ -358,7 +351,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		const struct kclass_ref *cls = &k->ref;
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
-		check_lost(e, ev, cpu, ts);
+		stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu, ts);
 		if (e->want_threads && !k->no_threads)
 			k->no_threads = !threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1, false, -1};

@@ -384,21 +384,29 @@ static inline bool skip_fixed(struct ctf_stream *s)
 	return true;
 }
 
+/* The span of a run of events passed over, first and last ns (in time order within a
+ * stream), all within the span's bounds (pass_run runs only when it has none). */
+static void passed_run(struct ctf_stream *s, int64_t first, int64_t last)
+{
+	if (!s->passed_any) {
+		s->passed_first = first;
+		s->passed_last = last;
+		s->passed_any = true;
+		return;
+	}
+	if (first < s->passed_first)
+		s->passed_first = first;
+	if (last > s->passed_last)
+		s->passed_last = last;
+}
+
 /* An event nobody reads: only its time counts, for the span. */
 static inline void pass_over(struct ctf_stream *s)
 {
 	int64_t ts = s->ts_ns;
 
-	if (ts < s->span_begin || ts > s->span_end)
-		return;
-	if (!s->passed_any) {
-		s->passed_first = s->passed_last = ts;
-		s->passed_any = true;
-	} else if (ts > s->passed_last) {
-		s->passed_last = ts;
-	} else if (ts < s->passed_first) {
-		s->passed_first = ts;
-	}
+	if (ts >= s->span_begin && ts <= s->span_end)
+		passed_run(s, ts, ts);
 }
 
 /* An event passed over, read by itself: its time counts for the span; the next events of
@@ -429,22 +437,6 @@ static inline void find_payload(struct ctf_stream *s)
 		s->pay_len = (s->src.end_bits - pos) / 8;
 		s->pay_plan = ep->payload;
 	}
-}
-
-/* The span of a run of events passed over by pass_run, first and last ns (in time order
- * within a stream; pass_run runs only when the span has no bounds: pass_fixed). */
-static void passed_run(struct ctf_stream *s, int64_t first, int64_t last)
-{
-	if (!s->passed_any) {
-		s->passed_first = first;
-		s->passed_last = last;
-		s->passed_any = true;
-		return;
-	}
-	if (first < s->passed_first)
-		s->passed_first = first;
-	if (last > s->passed_last)
-		s->passed_last = last;
 }
 
 /* One LTTng header at fixed offsets (plan.h: hdr_fixed), from bit pos, far enough from the
