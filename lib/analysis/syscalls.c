@@ -14,16 +14,20 @@
 
 enum { CALL_NONE = -1, CALL_RAW = -2, CALL_UNRESOLVED = -3 };
 enum { F_NORETURN = 1, F_FORKS = 2 };
-#define RECENT 8
+#define NO_REC UINT32_MAX
 
 struct thread {
 	int64_t tid, start;
 	int32_t call;  /* the open call, -1: none */
 	int32_t group; /* -1: not yet resolved */
 	int64_t cpu;   /* where it was last seen */
-	/* its group's stat records of recent calls, by call % RECENT (-1: none) */
-	int32_t recent_call[RECENT];
-	uint32_t recent_rec[RECENT];
+};
+
+/* A group's stat records by call: an array look-up per exit (calls are numbered densely
+ * from 0 as they are met, and a process makes few distinct ones). */
+struct group_recs {
+	uint32_t *rec; /* NO_REC: none yet */
+	uint32_t n;
 };
 
 struct stat_rec {
@@ -49,11 +53,11 @@ struct sc_analysis {
 	size_t nthreads, capthreads;
 	struct idmap thread_by_tid;
 	struct sc_group *groups;
-	size_t ngroups, capgroups;
+	struct group_recs *group_recs; /* per group */
+	size_t ngroups, capgroups, capgroup_recs;
 	struct idmap group_by_id;
 	struct stat_rec *recs;
 	size_t nrecs, caprecs;
-	struct idmap rec_by_key; /* group << 32 | call */
 	struct sc_errno *errs;
 	size_t nerrs, caperrs;
 	struct idmap err_by_key; /* call << 16 | errno */
@@ -177,12 +181,6 @@ static struct thread *thread_find(struct sc_analysis *a, int64_t tid)
 	return v ? &a->threads[*v] : NULL;
 }
 
-static void forget_recent(struct thread *th)
-{
-	for (int i = 0; i < RECENT; i++)
-		th->recent_call[i] = -1;
-}
-
 static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 {
 	struct thread *th = thread_find(a, tid);
@@ -195,7 +193,6 @@ static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 	}
 	th = &a->threads[a->nthreads++];
 	*th = (struct thread){.tid = tid, .call = -1, .group = -1, .cpu = -1};
-	forget_recent(th);
 	return th;
 }
 
@@ -214,6 +211,7 @@ static int32_t group_of(struct sc_analysis *a, struct thread *th)
 	if (v)
 		return th->group = (int32_t) *v;
 	if (!GROW(a->groups, a->ngroups, a->capgroups, a->oom) ||
+	    !GROW(a->group_recs, a->ngroups, a->capgroup_recs, a->oom) ||
 	    idmap_add(&a->group_by_id, (uint64_t) id, (uint32_t) a->ngroups)) {
 		a->oom = true;
 		return -1;
@@ -221,34 +219,44 @@ static int32_t group_of(struct sc_analysis *a, struct thread *th)
 	struct sc_group *g = &a->groups[a->ngroups];
 	*g = (struct sc_group){.id = id, .pid = pid};
 	copy_comm(g->comm, an_task_comm(a->e, th->tid));
+	a->group_recs[a->ngroups] = (struct group_recs){NULL, 0};
 	return th->group = (int32_t) a->ngroups++;
 }
 
-static struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, int32_t call)
+/* A group's first call of its kind: a new record, and room for it in the group's table. */
+static __attribute__((noinline)) struct sc_stat *new_rec(struct sc_analysis *a, uint32_t g,
+                                                         uint32_t call)
+{
+	struct group_recs *gr = &a->group_recs[g];
+	if (call >= gr->n) {
+		uint32_t n = call + 8 > a->ncalls ? call + 8 : (uint32_t) a->ncalls;
+		uint32_t *bigger = realloc(gr->rec, n * sizeof(*bigger));
+		if (!bigger) {
+			a->oom = true;
+			return NULL;
+		}
+		for (uint32_t i = gr->n; i < n; i++)
+			bigger[i] = NO_REC;
+		gr->rec = bigger;
+		gr->n = n;
+	}
+	if (!GROW(a->recs, a->nrecs, a->caprecs, a->oom))
+		return NULL;
+	gr->rec[call] = (uint32_t) a->nrecs;
+	struct stat_rec *r = &a->recs[a->nrecs++];
+	*r = (struct stat_rec){.group = g, .s = {.call = call}};
+	return &r->s;
+}
+
+static inline struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, int32_t call)
 {
 	int32_t g = group_of(a, th);
 	if (g < 0)
 		return NULL;
-	unsigned slot = (uint32_t) call % RECENT;
-	if (th->recent_call[slot] == call)
-		return &a->recs[th->recent_rec[slot]].s;
-	uint64_t key = (uint64_t) g << 32 | (uint32_t) call;
-	uint32_t *v = idmap_find(&a->rec_by_key, key);
-	if (v) {
-		th->recent_call[slot] = call;
-		th->recent_rec[slot] = *v;
-		return &a->recs[*v].s;
-	}
-	if (!GROW(a->recs, a->nrecs, a->caprecs, a->oom) ||
-	    idmap_add(&a->rec_by_key, key, (uint32_t) a->nrecs)) {
-		a->oom = true;
-		return NULL;
-	}
-	th->recent_call[slot] = call;
-	th->recent_rec[slot] = (uint32_t) a->nrecs;
-	struct stat_rec *r = &a->recs[a->nrecs++];
-	*r = (struct stat_rec){.group = (uint32_t) g, .s = {.call = (uint32_t) call}};
-	return &r->s;
+	const struct group_recs *gr = &a->group_recs[g];
+	if ((uint32_t) call < gr->n && gr->rec[call] != NO_REC)
+		return &a->recs[gr->rec[call]].s;
+	return new_rec(a, (uint32_t) g, (uint32_t) call);
 }
 
 /* An entry that will never complete: counted under its call, and in one of the totals. */
@@ -371,7 +379,6 @@ static void on_task_exit(void *data, const struct an_event *ev)
 	if (th->call >= 0)
 		no_exit(a, th, &a->t.unfinished);
 	th->group = -1;
-	forget_recent(th); /* its next group's records differ */
 }
 
 static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
@@ -426,13 +433,15 @@ void sc_analysis_free(struct sc_analysis *a)
 	free(a->flags);
 	free(a->threads);
 	free(a->groups);
+	for (size_t i = 0; i < a->ngroups; i++)
+		free(a->group_recs[i].rec);
+	free(a->group_recs);
 	free(a->recs);
 	free(a->errs);
 	free(a->out);
 	idmap_free(&a->call_by_hash);
 	idmap_free(&a->thread_by_tid);
 	idmap_free(&a->group_by_id);
-	idmap_free(&a->rec_by_key);
 	idmap_free(&a->err_by_key);
 	free(a);
 }
