@@ -156,12 +156,10 @@ static inline const struct plan_member *ctf_stream_payload_member(struct ctf_str
 	return m;
 }
 
-static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64_t *v)
+/* The value of integer member m (plan_member.fast UINT or SINT) of a payload at pay. */
+static inline int64_t ctf_member_int(const uint8_t *pay, const struct plan_member *m)
 {
-	const uint8_t *at;
-	const struct plan_member *m = ctf_stream_payload_member(s, index, &at);
-	if (!m || m->fast == PLAN_FAST_TEXT)
-		return false;
+	const uint8_t *at = pay + m->bit / 8;
 	uint64_t x; /* little-endian host (plan.c checks) */
 	switch (m->len) {
 	case 1: x = *at; break;
@@ -180,10 +178,30 @@ static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64
 	default: memcpy(&x, at, 8); break;
 	}
 	if (m->fast == PLAN_FAST_SINT && m->len < 8)
-		*v = bits_sign_extend(x, m->len * 8);
-	else
-		*v = (int64_t) x;
+		return bits_sign_extend(x, m->len * 8);
+	return (int64_t) x;
+}
+
+static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64_t *v)
+{
+	const uint8_t *at;
+	const struct plan_member *m = ctf_stream_payload_member(s, index, &at);
+	if (!m || m->fast == PLAN_FAST_TEXT)
+		return false;
+	*v = ctf_member_int(s->pay, m);
 	return true;
+}
+
+/* The current event's payload when its layout is fixed and it lies whole within the
+ * packet's content: every member with plan_member.fast then reads with plain loads at its
+ * offset (ctf_member_int), with no check per member. NULL otherwise. */
+static inline const uint8_t *ctf_stream_payload_whole(struct ctf_stream *s)
+{
+	if (!s->pay_known)
+		ctf_stream_locate_payload(s);
+	if (!s->pay || !s->pay_plan->fixed || s->pay_plan->fixed_bits > s->pay_len * 8)
+		return NULL;
+	return s->pay;
 }
 
 /* A char array of the payload, in place: its bytes and its declared length (the text ends

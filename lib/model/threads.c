@@ -15,6 +15,10 @@ struct class_info {
 	const char *procname; /* K_USER: the trace's */
 	int8_t scope[NF];
 	int idx[NF];
+	/* K_SWITCH whose four fields read as plain loads from a whole payload (switch_fast):
+	 * their places, from the class's plan at its first event */
+	bool whole;
+	struct plan_member at[NF];
 };
 
 struct entry {
@@ -152,6 +156,26 @@ static void want(const struct spoor_event_class *ec, struct class_info *c, int w
 		c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, b);
 }
 
+/* Where the class's fields sit in a whole payload, when each reads as a plain load: an
+ * integer, then a char array, twice (a switch's prev and next). */
+static bool fast_places(const struct spoor_event_class *ec, struct class_info *c)
+{
+	const struct event_class_plans *ep = ec->ec->plan;
+	const struct plan *p = ep ? ep->payload : NULL;
+	if (!p || !p->fixed)
+		return false;
+	for (int i = 0; i < NF; i++) {
+		if (c->scope[i] != SPOOR_SCOPE_PAYLOAD || c->idx[i] < 0 ||
+		    (uint32_t) c->idx[i] >= p->nmembers)
+			return false;
+		c->at[i] = p->members[c->idx[i]];
+		bool text = c->at[i].fast == PLAN_FAST_TEXT;
+		if (c->at[i].fast == PLAN_FAST_NONE || text != (i % 2 == 1))
+			return false;
+	}
+	return true;
+}
+
 static void resolve(struct threads *t, const struct spoor_event_class *ec, struct class_info *c)
 {
 	const char *name = spoor_event_class_name(ec);
@@ -184,6 +208,7 @@ static void resolve(struct threads *t, const struct spoor_event_class *ec, struc
 		want(ec, c, 1, "prev_comm", NULL);
 		want(ec, c, 2, "next_tid", "next_pid");
 		want(ec, c, 3, "next_comm", NULL);
+		c->whole = fast_places(ec, c);
 	} else if ((c->procname = spoor_reader_trace_env(t->r, ec->trace, "procname"))) {
 		static const enum spoor_scope scopes[] = {SPOOR_SCOPE_PACKET_CONTEXT,
 		                                          SPOOR_SCOPE_STREAM_EVENT_CONTEXT};
@@ -227,6 +252,20 @@ static int grow(struct threads *t, size_t n)
 	return 0;
 }
 
+/* A switch's two tasks and names, read as plain loads from its whole payload (NULL: no). */
+static bool switch_fast(struct threads *t, const struct class_info *c, const uint8_t *pay)
+{
+	if (!pay)
+		return false;
+	for (int w = 0; w < 4; w += 2) {
+		int64_t tid = ctf_member_int(pay, &c->at[w]);
+		struct entry *e = tid ? get(t, tid) : NULL;
+		if (e)
+			set_comm(e, (const char *) pay + c->at[w + 1].bit / 8, c->at[w + 1].len);
+	}
+	return true;
+}
+
 static __attribute__((noinline)) void update(struct threads *t, const struct spoor_event *ev,
                                              size_t ci)
 {
@@ -265,6 +304,8 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 		break;
 	case K_SWITCH:
 		/* both tasks: one may have renamed itself, with task_rename not recorded */
+		if (c->whole && switch_fast(t, c, ctf_stream_payload_whole(ev->s)))
+			break;
 		for (int w = 0; w < 4; w += 2)
 			if (int_of(ev, c, w, &tid) && tid != 0 && str_of(ev, c, w + 1, &s, &len) &&
 			    (e = get(t, tid)))
