@@ -15,6 +15,7 @@
 enum { CALL_NONE = -1, CALL_RAW = -2, CALL_UNRESOLVED = -3 };
 enum { F_NORETURN = 1, F_FORKS = 2 };
 #define NO_REC UINT32_MAX
+#define CPU_CACHE 256 /* CPUs whose current thread is remembered (thread_on) */
 
 struct thread {
 	int64_t tid, start;
@@ -52,6 +53,12 @@ struct sc_analysis {
 	struct thread *threads;
 	size_t nthreads, capthreads;
 	struct idmap thread_by_tid;
+	/* per CPU, the thread last looked up there, so that the calls of the task running
+	 * on it need no hash look-up (a trace with many threads misses the cache on those) */
+	struct {
+		int64_t tid; /* -1: none */
+		uint32_t idx;
+	} on_cpu[CPU_CACHE];
 	struct sc_group *groups;
 	struct group_recs *group_recs; /* per group */
 	size_t ngroups, capgroups, capgroup_recs;
@@ -196,6 +203,24 @@ static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 	return th;
 }
 
+static void remember_on_cpu(struct sc_analysis *a, int64_t cpu, const struct thread *th)
+{
+	if (cpu >= 0 && cpu < CPU_CACHE && th) {
+		a->on_cpu[cpu].tid = th->tid;
+		a->on_cpu[cpu].idx = (uint32_t) (th - a->threads);
+	}
+}
+
+/* Thread tid, seen on cpu: from the CPU's cache, else looked up (create: made if new). */
+static inline struct thread *thread_on(struct sc_analysis *a, int64_t cpu, int64_t tid, bool create)
+{
+	if (cpu >= 0 && cpu < CPU_CACHE && a->on_cpu[cpu].tid == tid)
+		return &a->threads[a->on_cpu[cpu].idx];
+	struct thread *th = create ? thread_get(a, tid) : thread_find(a, tid);
+	remember_on_cpu(a, cpu, th);
+	return th;
+}
+
 static void copy_comm(char *dst, const char *comm)
 {
 	snprintf(dst, 16, "%s", comm ? comm : "");
@@ -302,7 +327,7 @@ static void on_entry(void *data, const struct an_event *ev)
 	}
 	if (!a->calls[c].selected || !task_selected(a, ev))
 		return;
-	struct thread *th = thread_get(a, ev->tid);
+	struct thread *th = thread_on(a, ev->cpu, ev->tid, true);
 	if (!th)
 		return;
 	th->cpu = ev->cpu;
@@ -326,7 +351,7 @@ static void on_exit_event(void *data, const struct an_event *ev)
 	}
 	int64_t ret = 0;
 	bool has_ret = kv_int(ev->ev, ev->cls, KS_SYSCALL_RET, &ret);
-	struct thread *th = thread_find(a, ev->tid);
+	struct thread *th = thread_on(a, ev->cpu, ev->tid, false);
 	if (!th || th->call < 0) {
 		if ((c >= 0 && !a->calls[c].selected) || !task_selected(a, ev))
 			return;
@@ -360,7 +385,7 @@ static void on_switch(void *data, const struct an_event *ev)
 	struct sc_analysis *a = data;
 	if (!ev->has_next_tid)
 		return;
-	struct thread *th = thread_find(a, ev->next_tid);
+	struct thread *th = thread_on(a, ev->cpu, ev->next_tid, false);
 	if (th)
 		th->cpu = ev->cpu;
 }
@@ -413,6 +438,8 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 		a->class_call[i] = CALL_UNRESOLVED;
 	for (size_t i = 0; i < RAW_IDS; i++)
 		a->raw_call[i] = CALL_UNRESOLVED;
+	for (size_t i = 0; i < CPU_CACHE; i++)
+		a->on_cpu[i].tid = -1;
 	if (an_engine_on(e, KEV_SYSCALL_ENTRY, on_entry, a) ||
 	    an_engine_on(e, KEV_SYSCALL_EXIT, on_exit_event, a) ||
 	    an_engine_on(e, KEV_SCHED_SWITCH, on_switch, a) ||
