@@ -9,6 +9,7 @@
 enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
 
 #define NF 4
+#define CPU_CACHE 256 /* CPUs whose last task is remembered (get_on) */
 
 struct class_info {
 	uint8_t kind;
@@ -33,7 +34,19 @@ struct threads {
 	size_t nclasses;
 	struct entry *tab;
 	size_t cap, used;
+	/* per CPU, the entry of the task last switched in there: a switch's previous task
+	 * is found without a look-up (a table of many threads misses the cache) */
+	struct {
+		int64_t tid; /* -2: none */
+		size_t i;
+	} on_cpu[CPU_CACHE];
 };
+
+static void forget_cpus(struct threads *t)
+{
+	for (size_t i = 0; i < CPU_CACHE; i++)
+		t->on_cpu[i].tid = -2;
+}
 
 struct threads *threads_new(const struct spoor_reader *r)
 {
@@ -51,6 +64,7 @@ struct threads *threads_new(const struct spoor_reader *r)
 	}
 	for (size_t i = 0; i < t->cap; i++)
 		t->tab[i].tid = -1;
+	forget_cpus(t);
 	return t;
 }
 
@@ -102,6 +116,7 @@ static struct entry *get(struct threads *t, int64_t tid)
 				t->tab[j] = old[i];
 			}
 		free(old);
+		forget_cpus(t); /* the entries moved */
 	}
 	size_t i = slot(tid, t->cap);
 	while (t->tab[i].tid != -1)
@@ -252,14 +267,29 @@ static int grow(struct threads *t, size_t n)
 	return 0;
 }
 
+/* Task tid's entry (made if new), for an event on cpu. */
+static struct entry *get_on(struct threads *t, int64_t cpu, int64_t tid)
+{
+	bool cached = cpu >= 0 && cpu < CPU_CACHE;
+	if (cached && t->on_cpu[cpu].tid == tid)
+		return &t->tab[t->on_cpu[cpu].i];
+	struct entry *e = get(t, tid);
+	if (cached && e) {
+		t->on_cpu[cpu].tid = tid;
+		t->on_cpu[cpu].i = (size_t) (e - t->tab);
+	}
+	return e;
+}
+
 /* A switch's two tasks and names, read as plain loads from its whole payload (NULL: no). */
-static bool switch_fast(struct threads *t, const struct class_info *c, const uint8_t *pay)
+static bool switch_fast(struct threads *t, const struct class_info *c, const uint8_t *pay,
+                        int64_t cpu)
 {
 	if (!pay)
 		return false;
 	for (int w = 0; w < 4; w += 2) {
 		int64_t tid = ctf_member_int(pay, &c->at[w]);
-		struct entry *e = tid ? get(t, tid) : NULL;
+		struct entry *e = tid ? get_on(t, cpu, tid) : NULL;
 		if (e)
 			set_comm(e, (const char *) pay + c->at[w + 1].bit / 8, c->at[w + 1].len);
 	}
@@ -304,7 +334,7 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 		break;
 	case K_SWITCH:
 		/* both tasks: one may have renamed itself, with task_rename not recorded */
-		if (c->whole && switch_fast(t, c, ctf_stream_payload_whole(ev->s)))
+		if (c->whole && switch_fast(t, c, ctf_stream_payload_whole(ev->s), reader_event_cpu(ev)))
 			break;
 		for (int w = 0; w < 4; w += 2)
 			if (int_of(ev, c, w, &tid) && tid != 0 && str_of(ev, c, w + 1, &s, &len) &&
