@@ -23,7 +23,10 @@ struct eclass {
 	int tid_index; /* common_pid / tid context index, -1 none */
 	int8_t tid_scope;
 	bool no_threads; /* its events never name a thread (threads_update) */
-	bool resolved;   /* fields looked up (at its first event: resolve_class) */
+	bool resolved;   /* fields looked up and hooks gathered (at its first event) */
+	/* its kind's hooks then its own (an_engine_on, an_engine_on_class), in one list */
+	struct hook *hooks;
+	size_t nhooks;
 };
 
 struct name_hook { /* an_engine_on_name, kept for classes found later (live traces) */
@@ -82,14 +85,32 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 		}
 }
 
-/* At a class's first event: the fields its kind and the thread look-up need. */
-static __attribute__((noinline)) void resolve_class(struct an_engine *e, size_t c)
+/* At a class's first event: the fields its kind and the thread look-up need, and the hooks
+ * its events go to. */
+static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c)
 {
 	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
 	struct eclass *k = &e->classes[c];
 	kvocab_resolve(ec, &k->ref);
 	resolve_tid(ec, &k->tid_index, &k->tid_scope);
+	size_t nkind = e->nhooks[k->ref.kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;
+	struct hook *h = realloc(k->hooks, (nkind + nown + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	memcpy(h, e->hooks[k->ref.kind], nkind * sizeof(*h));
+	if (nown)
+		memcpy(h + nkind, e->class_hooks[c], nown * sizeof(*h));
+	k->hooks = h;
+	k->nhooks = nkind + nown;
 	k->resolved = true;
+	return 0;
+}
+
+/* A hook was added: each class gathers its hooks again at its next event. */
+static void hooks_changed(struct an_engine *e)
+{
+	for (size_t c = 0; c < e->nclasses; c++)
+		e->classes[c].resolved = false;
 }
 
 /* A bigger copy of an array of n elements, the new ones zeroed; NULL when out of memory
@@ -196,6 +217,8 @@ void an_engine_free(struct an_engine *e)
 	for (size_t h = 0; h < e->nname_hooks; h++)
 		free(e->name_hooks[h].pattern);
 	free(e->name_hooks);
+	for (size_t c = 0; e->classes && c < e->nclasses; c++)
+		free(e->classes[c].hooks);
 	free(e->classes);
 	free(e->stream_discarded);
 	threads_free(e->threads);
@@ -217,6 +240,7 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 {
 	if (kind <= KEV_NONE || kind >= KEV_COUNT)
 		return -EINVAL;
+	hooks_changed(e);
 	return push_hook(&e->hooks[kind], &e->nhooks[kind], fn, data);
 }
 
@@ -236,6 +260,7 @@ int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, v
 		if (!e->class_hooks || !e->nclass_hooks)
 			return -ENOMEM;
 	}
+	e->classes[class_index].resolved = false;
 	return push_hook(&e->class_hooks[class_index], &e->nclass_hooks[class_index], fn, data);
 }
 
@@ -346,8 +371,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
 			continue; /* a live trace declared it since the last refresh */
 		struct eclass *k = &e->classes[c];
-		if (!k->resolved)
-			resolve_class(e, c);
+		if (!k->resolved && (rc = resolve_class(e, c)))
+			return rc;
 		const struct kclass_ref *cls = &k->ref;
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
@@ -374,11 +399,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			} else if (ts < e->first) {
 				e->first = ts;
 			}
-			for (size_t h = 0; h < e->nhooks[a.kind]; h++)
-				e->hooks[a.kind][h].fn(e->hooks[a.kind][h].data, &a);
-			if (e->class_hooks)
-				for (size_t h = 0; h < e->nclass_hooks[c]; h++)
-					e->class_hooks[c][h].fn(e->class_hooks[c][h].data, &a);
+			for (size_t h = 0; h < k->nhooks; h++)
+				k->hooks[h].fn(k->hooks[h].data, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)

@@ -14,6 +14,9 @@
 #include "stream.h"
 
 #define CTF_PACKET_MAGIC 0xC1FC1FC1u
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 512
+#endif
 
 static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 {
@@ -472,6 +475,7 @@ static inline void take_event(struct ctf_stream *s, const struct fast_header *h,
 	const struct plan *p = s->hdr_fast;
 	uint64_t ts = load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]);
 
+	__builtin_prefetch(h->at + PREFETCH_AHEAD);
 	s->src.pos = h->at_pos + p->hdr_total[h->ext];
 	val_table_reset(&s->ev_table);
 	header_done(&s->dec, p, h->id, h->eid, h->ext_id, p->hdr_ts_size[h->ext], ts);

@@ -29,7 +29,7 @@ static inline size_t reader_event_class_index(const struct spoor_event *ev)
 
 static inline int64_t reader_event_timestamp(const struct spoor_event *ev)
 {
-	return ev->s->sc->clock ? ev->s->ts_ns : 0;
+	return ev->s->ts_ns; /* 0 without a clock (stream.c) */
 }
 
 static inline int64_t reader_event_cpu(const struct spoor_event *ev)
