@@ -102,6 +102,14 @@ static const char *after_prefix(const char *name, const char *prefix)
 	return strncmp(name, prefix, n) ? NULL : name + n;
 }
 
+/* The places of the integer payload slots (the class is ready at its first event). */
+static void find_places(const struct spoor_event_class *ec, struct kclass_ref *out)
+{
+	for (int s = 0; s < KSLOTS; s++)
+		if (out->idx[s] >= 0 && out->scope[s] == SPOOR_SCOPE_PAYLOAD)
+			ctf_event_class_place(ec->ec, out->idx[s], &out->at[s]);
+}
+
 static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, bool fields)
 {
 	const char *name = spoor_event_class_name(ec);
@@ -146,6 +154,7 @@ static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, 
 void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
 {
 	resolve(ec, out, true);
+	find_places(ec, out);
 }
 
 void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out)

@@ -96,6 +96,8 @@ struct kclass_ref {
 	uint8_t kind; /* enum kev */
 	int8_t scope[KSLOTS];
 	int16_t idx[KSLOTS]; /* -1: absent */
+	/* integer payload slots that read as plain loads (kv_int's fast path) */
+	struct ctf_place at[KSLOTS];
 	const char *syscall; /* KEV_SYSCALL_*: the call's name, or NULL for raw events */
 };
 
@@ -105,9 +107,11 @@ void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out);
 void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out);
 
 /* A slot's value: false when the class lacks it or the event is damaged. */
-static inline bool kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot,
-                          int64_t *v)
+static inline __attribute__((always_inline)) bool
+kv_int(const struct spoor_event *ev, const struct kclass_ref *c, int slot, int64_t *v)
 {
+	if (c->at[slot].fast != PLAN_FAST_NONE && ctf_stream_place_int(ev->s, c->at[slot], v))
+		return true;
 	return c->idx[slot] >= 0 &&
 	       reader_field_int(ev, (enum spoor_scope) c->scope[slot], c->idx[slot], v);
 }

@@ -14,7 +14,7 @@
 
 enum { CALL_NONE = -1, CALL_RAW = -2, CALL_UNRESOLVED = -3 };
 enum { F_NORETURN = 1, F_FORKS = 2 };
-#define NO_REC UINT32_MAX
+#define NO_REC    UINT32_MAX
 #define CPU_CACHE 256 /* CPUs whose current thread is remembered (thread_on) */
 
 struct thread {

@@ -156,12 +156,12 @@ static inline const struct plan_member *ctf_stream_payload_member(struct ctf_str
 	return m;
 }
 
-/* The value of integer member m (plan_member.fast UINT or SINT) of a payload at pay. */
-static inline int64_t ctf_member_int(const uint8_t *pay, const struct plan_member *m)
+/* An integer read as a plain load: len bytes (1, 2, 4 or 8) at at, signed when fast is
+ * PLAN_FAST_SINT. */
+static inline int64_t ctf_load_int(const uint8_t *at, unsigned fast, unsigned len)
 {
-	const uint8_t *at = pay + m->bit / 8;
 	uint64_t x; /* little-endian host (plan.c checks) */
-	switch (m->len) {
+	switch (len) {
 	case 1: x = *at; break;
 	case 2: {
 		uint16_t y;
@@ -177,9 +177,40 @@ static inline int64_t ctf_member_int(const uint8_t *pay, const struct plan_membe
 	}
 	default: memcpy(&x, at, 8); break;
 	}
-	if (m->fast == PLAN_FAST_SINT && m->len < 8)
-		return bits_sign_extend(x, m->len * 8);
+	if (fast == PLAN_FAST_SINT && len < 8)
+		return bits_sign_extend(x, len * 8);
 	return (int64_t) x;
+}
+
+/* The value of integer member m (plan_member.fast UINT or SINT) of a payload at pay. */
+static inline int64_t ctf_member_int(const uint8_t *pay, const struct plan_member *m)
+{
+	return ctf_load_int(pay + m->bit / 8, m->fast, m->len);
+}
+
+/* Where an integer member of a class's payload is, found once for the class
+ * (ctf_event_class_place) and read per event as a plain load (ctf_stream_place_int). */
+struct ctf_place {
+	uint32_t off; /* bytes from the payload's start */
+	uint8_t fast; /* PLAN_FAST_UINT or PLAN_FAST_SINT; PLAN_FAST_NONE: no place */
+	uint8_t len;  /* bytes */
+};
+
+/* The place of payload member index of a class made ready (ctf_event_class_ready): false
+ * (fast NONE) when it is not an integer read as a plain load. */
+static inline bool ctf_event_class_place(const struct ctf_event_class *ec, int index,
+                                         struct ctf_place *out)
+{
+	const struct event_class_plans *ep = ec->plan;
+	const struct plan *p = ep ? ep->payload : NULL;
+	*out = (struct ctf_place){0, PLAN_FAST_NONE, 0};
+	if (!p || index < 0 || (uint32_t) index >= p->nmembers)
+		return false;
+	const struct plan_member *m = &p->members[index];
+	if ((m->fast != PLAN_FAST_UINT && m->fast != PLAN_FAST_SINT) || m->bit / 8 > UINT32_MAX)
+		return false;
+	*out = (struct ctf_place){(uint32_t) (m->bit / 8), m->fast, (uint8_t) m->len};
+	return true;
 }
 
 static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64_t *v)
@@ -189,6 +220,18 @@ static inline bool ctf_stream_payload_int(struct ctf_stream *s, int index, int64
 	if (!m || m->fast == PLAN_FAST_TEXT)
 		return false;
 	*v = ctf_member_int(s->pay, m);
+	return true;
+}
+
+/* The integer at place pl (of the current event's class) of its payload; false when the
+ * payload is not where plain loads reach it, or the member runs past the packet. */
+static inline bool ctf_stream_place_int(struct ctf_stream *s, struct ctf_place pl, int64_t *v)
+{
+	if (!s->pay_known)
+		ctf_stream_locate_payload(s);
+	if (!s->pay || pl.off > s->pay_len || pl.len > s->pay_len - pl.off)
+		return false;
+	*v = ctf_load_int(s->pay + pl.off, pl.fast, pl.len);
 	return true;
 }
 

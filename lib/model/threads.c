@@ -8,7 +8,7 @@
 
 enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
 
-#define NF 4
+#define NF        4
 #define CPU_CACHE 256 /* CPUs whose last task is remembered (get_on) */
 
 struct class_info {
@@ -334,7 +334,8 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 		break;
 	case K_SWITCH:
 		/* both tasks: one may have renamed itself, with task_rename not recorded */
-		if (c->whole && switch_fast(t, c, ctf_stream_payload_whole(ev->s), reader_event_cpu(ev)))
+		if (c->whole &&
+		    switch_fast(t, c, ctf_stream_payload_whole(ev->s), reader_event_cpu(ev)))
 			break;
 		for (int w = 0; w < 4; w += 2)
 			if (int_of(ev, c, w, &tid) && tid != 0 && str_of(ev, c, w + 1, &s, &len) &&
