@@ -379,7 +379,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu, ts);
 		if (e->want_threads && !k->no_threads)
 			k->no_threads = !threads_update(e->threads, ev);
-		struct an_event a = {ev, cls, (enum kev) cls->kind, ts, cpu, -1, false, -1};
+		struct an_event a = {ev, cls, c, (enum kev) cls->kind, ts, cpu, -1, false, -1};
 		if (a.kind == KEV_SCHED_SWITCH)
 			a.has_next_tid = kv_int(ev, cls, KS_NEXT_TID, &a.next_tid);
 		if (k->tid_index >= 0) {

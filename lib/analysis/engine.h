@@ -33,6 +33,7 @@ struct an_filter {
 struct an_event {
 	const struct spoor_event *ev;
 	const struct kclass_ref *cls;
+	size_t class_index; /* the reader's, of the event's class */
 	enum kev kind;
 	int64_t ts;  /* ns from the clock origin */
 	int64_t cpu; /* -1: unknown */

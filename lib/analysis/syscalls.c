@@ -170,7 +170,7 @@ static int32_t raw_call(struct sc_analysis *a, int64_t id)
  * CALL_RAW for a raw exit without a number (it closes whatever call is open). */
 static int32_t call_of(struct sc_analysis *a, const struct an_event *ev, int id_slot)
 {
-	size_t k = reader_event_class_index(ev->ev);
+	size_t k = ev->class_index;
 	if (k >= a->nclasses)
 		return CALL_NONE;
 	int32_t c = a->class_call[k];
