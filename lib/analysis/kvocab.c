@@ -120,15 +120,8 @@ static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, 
 	const char *colon = strrchr(name, ':');
 	if (colon && !strchr(name, '.'))
 		name = colon + 1;
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		for (int e = 0; e < 4 && defs[i].events[e]; e++)
-			if (!strcmp(name, defs[i].events[e])) {
-				out->kind = (uint8_t) defs[i].kind;
-				if (fields)
-					fill(ec, &defs[i], out);
-				return;
-			}
-	/* per-call syscall events: the name carries the call */
+	/* per-call syscall events, most of a kernel trace's classes, first: the name carries
+	 * the call (no name of defs has one of these prefixes) */
 	static const struct {
 		const char *prefix;
 		enum kev kind;
@@ -149,6 +142,14 @@ static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, 
 			return;
 		}
 	}
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		for (int e = 0; e < 4 && defs[i].events[e]; e++)
+			if (!strcmp(name, defs[i].events[e])) {
+				out->kind = (uint8_t) defs[i].kind;
+				if (fields)
+					fill(ec, &defs[i], out);
+				return;
+			}
 }
 
 void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
