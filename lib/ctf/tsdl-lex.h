@@ -30,6 +30,11 @@ struct tsdl_lexer {
 	const char *error; /* static message when kind == TOK_ERROR */
 };
 
+/* The lexer's character classes (C locale), one look-up per byte: for scanners of raw text
+ * (tsdl-scan.c) that must read it exactly as the lexer does. */
+enum { TSDL_C_SPACE = 1, TSDL_C_ALPHA = 2, TSDL_C_DIGIT = 4, TSDL_C_PUNCT = 8 };
+extern const unsigned char tsdl_cclass[256];
+
 void tsdl_lex_init(struct tsdl_lexer *lx, const char *src, size_t len);
 struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx);
 /* Step over text without making tokens, up to the ';' that ends it outside braces, where lx

@@ -14,6 +14,7 @@
 #include "spoor/spoor.h"
 #include "tsdl-lex.h"
 #include "tsdl-parse.h"
+#include "tsdl-scan.h"
 
 enum ns { NS_ALIAS, NS_STRUCT, NS_VARIANT, NS_ENUM };
 
@@ -44,6 +45,7 @@ struct parser {
 	int code;
 	int bo_set;
 	bool lazy; /* event scopes `struct {...}` are stepped over (tsdl_parse_lazy) */
+	bool scan; /* lazy, and event blocks read by tsdl_scan_event when it can */
 	/* (stream class, event id) pairs seen: a hash set, so that duplicate ids are found
 	 * in linear time (a kernel trace declares over a thousand events) */
 	struct event_key *ids;
@@ -1222,17 +1224,14 @@ static int check_deferred(struct parser *p, struct ctf_deferred *d)
 	return 0;
 }
 
-static int parse_event_block(struct parser *p)
+/* The attributes of an event block, token by token, up to its closing brace. */
+static int parse_event_attrs(struct parser *p, struct ctf_event_class *ec, bool *has_stream)
 {
-	struct ctf_event_class *ec = arena_alloc(p->a, sizeof(*ec));
-	bool has_stream = false, is_type;
 	const char *key;
+	bool is_type;
 	struct value v;
 	int rc;
 
-	if (!ec)
-		return semantic(p, "out of memory");
-	unsigned line = p->tok.line, col = p->tok.col;
 	while ((rc = parse_attr_key(p, &key, &is_type)) == 0) {
 		struct ctf_deferred *d = is_type ? deferred_slot(ec, key) : NULL;
 		if (d && d->line && check_deferred(p, d))
@@ -1253,7 +1252,7 @@ static int parse_event_block(struct parser *p)
 		} else if (!strcmp(key, "stream_id")) {
 			if (value_uint(p, &v, UINT64_MAX, &ec->stream_id))
 				return -1;
-			has_stream = true;
+			*has_stream = true;
 		} else if (!strcmp(key, "loglevel")) {
 			if (v.kind != V_INT)
 				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
@@ -1269,8 +1268,14 @@ static int parse_event_block(struct parser *p)
 			*(key[0] == 'c' ? &ec->context : &ec->fields) = v.type;
 		}
 	}
-	if (rc < 0)
-		return -1;
+	return rc < 0 ? -1 : 0;
+}
+
+/* At the closing brace of an event block: the class checked and added to its stream. line
+ * and col: the block's first token, where errors about the whole block point. */
+static int add_event_class(struct parser *p, struct ctf_event_class *ec, bool has_stream,
+                           unsigned line, unsigned col)
+{
 	if (!ec->name)
 		return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC, "event without a name");
 	ec->name_len = strlen(ec->name);
@@ -1291,16 +1296,94 @@ static int parse_event_block(struct parser *p)
 		               "event '%s' names stream %llu, which is not declared", ec->name,
 		               (unsigned long long) ec->stream_id);
 	ec->stream_id = sc->id;
-	rc = add_event_id(p, sc, ec->id);
+	int rc = add_event_id(p, sc, ec->id);
 	if (rc < 0)
 		return semantic(p, "out of memory");
 	if (rc)
 		return fail_at(p, line, col, -SPOOR_EMETA_SEMANTIC,
 		               "event id %llu declared twice in stream %llu",
 		               (unsigned long long) ec->id, (unsigned long long) sc->id);
-	if (add_event(p, sc, ec))
+	return add_event(p, sc, ec);
+}
+
+static int parse_event_block(struct parser *p)
+{
+	struct ctf_event_class *ec = arena_alloc(p->a, sizeof(*ec));
+	bool has_stream = false;
+
+	if (!ec)
+		return semantic(p, "out of memory");
+	unsigned line = p->tok.line, col = p->tok.col;
+	if (parse_event_attrs(p, ec, &has_stream) || add_event_class(p, ec, has_stream, line, col))
 		return -1;
 	return next(p);
+}
+
+/* The parser on the token of n bytes at `at`, as the lexer would have read it. */
+static void token_at(struct parser *p, enum tsdl_tok kind, const struct tsdl_place *at, size_t n)
+{
+	p->tok = (struct tsdl_token){kind, at->at, n, 0, at->line, at->col};
+	p->lx.pos = at->at + n;
+	p->lx.line = at->line;
+	p->lx.col = at->col + (unsigned) n;
+}
+
+static struct ctf_deferred deferred_at(const struct parser *p, const struct tsdl_place *kw)
+{
+	if (!kw->at)
+		return (struct ctf_deferred){0};
+	return (struct ctf_deferred){(uint32_t) (kw->at - p->lx.src), kw->line, kw->col,
+	                             p->naliases};
+}
+
+/* The class an event block describes, from what tsdl_scan_event read. NULL when out of
+ * memory: the token path finds it again and reports it. */
+static struct ctf_event_class *scanned_class(struct parser *p, const struct tsdl_event_scan *ev)
+{
+	struct ctf_event_class *ec = arena_alloc(p->a, sizeof(*ec));
+	const char *name = ev->name ? arena_strndup(p->a, ev->name, ev->name_len) : NULL;
+	const char *uri = ev->emf_uri ? arena_strndup(p->a, ev->emf_uri, ev->emf_uri_len) : NULL;
+
+	if (!ec || (ev->name && !name) || (ev->emf_uri && !uri))
+		return NULL;
+	ec->name = name;
+	ec->emf_uri = uri;
+	ec->id = ev->id;
+	ec->stream_id = ev->stream_id;
+	ec->has_loglevel = ev->has_loglevel;
+	ec->loglevel = ev->loglevel;
+	ec->lazy_fields = deferred_at(p, &ev->fields);
+	ec->lazy_context = deferred_at(p, &ev->context);
+	return ec;
+}
+
+/* Lazy mode, on an `event` keyword: whole `event {...};` blocks read from the raw text
+ * (tsdl-scan.c), with the checks of parse_event_block, as long as they follow each other,
+ * and the parser left on the token after them. 0 when the scanner does not know all of the
+ * first block (the parser is on its `event` keyword, for the token path to read it), 1 when
+ * done, -1 on error. */
+static int scan_event_blocks(struct parser *p)
+{
+	struct tsdl_event_scan ev;
+	struct ctf_event_class *ec;
+
+	if (!p->scan || p->has_ahead || !is(p, "event"))
+		return 0;
+	for (;;) {
+		if (tsdl_scan_event(p->lx.pos, p->lx.end, p->lx.line, p->lx.col, &ev) ||
+		    !(ec = scanned_class(p, &ev)))
+			return 0;
+		token_at(p, TOK_PUNCT, &ev.close, 1); /* as parse_event_attrs leaves the parser */
+		if (add_event_class(p, ec, ev.has_stream_id, ev.first.line, ev.first.col))
+			return -1;
+		if (!ev.semicolon.at)
+			return next(p) || expect(p, ";") ? -1 : 1;
+		if (!ev.next_event.at) {
+			token_at(p, TOK_PUNCT, &ev.semicolon, 1);
+			return expect(p, ";") ? -1 : 1;
+		}
+		token_at(p, TOK_IDENT, &ev.next_event, 5);
+	}
 }
 
 static int skip_block(struct parser *p)
@@ -1326,6 +1409,11 @@ static int parse_top(struct parser *p)
 	};
 
 	while (p->tok.kind != TOK_EOF) {
+		int rc = scan_event_blocks(p);
+		if (rc < 0)
+			return -1;
+		if (rc)
+			continue;
 		if (is(p, "typealias")) {
 			if (next(p) || parse_typealias(p))
 				return -1;
@@ -1407,9 +1495,12 @@ static int finish(struct parser *p)
 	return 0;
 }
 
+enum parse_mode { EAGER, LAZY, LAZY_TOKENS };
+
 static int parse_text(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err,
-                      bool lazy)
+                      enum parse_mode mode)
 {
+	bool lazy = mode != EAGER;
 	struct parser p = {0};
 
 	memset(err, 0, sizeof(*err));
@@ -1423,14 +1514,16 @@ static int parse_text(const char *text, size_t len, struct ctf_meta *m, struct t
 	p.a->limit = TSDL_MAX_ARENA;
 	p.err = err;
 	p.lazy = lazy;
+	p.scan = mode == LAZY;
 	m->bo = CTF_BO_LE;
-	if (lazy) { /* deferred scopes are parsed from a copy that lives as long as m */
-		char *copy = arena_alloc(p.a, len + 1);
+	if (lazy) {
+		/* deferred scopes are parsed from a copy that lives as long as m; it ends with a
+		 * NUL, as tsdl_scan_event needs */
+		char *copy = arena_strndup(p.a, text, len);
 		if (!copy) {
 			snprintf(err->msg, sizeof(err->msg), "out of memory (metadata too large)");
 			return -SPOOR_ELIMIT;
 		}
-		memcpy(copy, text, len);
 		m->text = text = copy;
 		m->text_len = len;
 	}
@@ -1445,12 +1538,17 @@ static int parse_text(const char *text, size_t len, struct ctf_meta *m, struct t
 
 int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
 {
-	return parse_text(text, len, m, err, false);
+	return parse_text(text, len, m, err, EAGER);
 }
 
 int tsdl_parse_lazy(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
 {
-	return parse_text(text, len, m, err, true);
+	return parse_text(text, len, m, err, LAZY);
+}
+
+int tsdl_parse_lazy_tokens(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
+{
+	return parse_text(text, len, m, err, LAZY_TOKENS);
 }
 
 void ctf_meta_free(struct ctf_meta *m)

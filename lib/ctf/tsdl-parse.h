@@ -26,6 +26,10 @@ int tsdl_parse(const char *text, size_t len, struct ctf_meta *m, struct tsdl_err
  * stepped over, their place kept in the class (ctf_deferred), and the text kept in m: a
  * trace declares hundreds of classes and uses a few. Errors inside them are found by: */
 int tsdl_parse_lazy(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err);
+/* tsdl_parse_lazy with every event block read token by token, never from the raw text
+ * (tsdl-scan.c): the reference it must agree with, for the tests. */
+int tsdl_parse_lazy_tokens(const char *text, size_t len, struct ctf_meta *m,
+                           struct tsdl_error *err);
 /* Parse the deferred scopes of ec (a class of m, parsed by tsdl_parse_lazy): 0 (nothing
  * deferred any more) or what tsdl_parse would have said about them. */
 int tsdl_parse_deferred(struct ctf_meta *m, struct ctf_event_class *ec, struct tsdl_error *err);

@@ -13,7 +13,8 @@ struct arena_block {
 	_Alignas(16) unsigned char data[];
 };
 
-void *arena_alloc(struct arena *a, size_t size)
+/* Memory as it is: for what is written over at once. */
+static void *arena_take(struct arena *a, size_t size)
 {
 	size = (size + 15) & ~(size_t) 15;
 	if (a->limit && a->total + size > a->limit)
@@ -32,16 +33,27 @@ void *arena_alloc(struct arena *a, size_t size)
 	void *p = a->head->data + a->used;
 	a->used += size;
 	a->total += size;
-	memset(p, 0, size);
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	size = (size + 15) & ~(size_t) 15;
+	void *p = arena_take(a, size);
+
+	if (p)
+		memset(p, 0, size);
 	return p;
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_take(a, n + 1);
 
-	if (p)
+	if (p) {
 		memcpy(p, s, n);
+		p[n] = '\0';
+	}
 	return p;
 }
 

@@ -15,6 +15,7 @@ struct arena {
 
 /* Zeroed memory, 16-byte aligned, or NULL (out of memory or over the limit). */
 void *arena_alloc(struct arena *a, size_t size);
+/* The n bytes at s (NULs included) and a NUL after them. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 void arena_free_all(struct arena *a);

@@ -5,7 +5,8 @@
  * (ctf_metadata_decode), parsed and compiled into decoding plans (ctf_trace_load_metadata),
  * then the model is walked the way the reader walks it (each event class made ready: its
  * deferred scopes parsed, its plans compiled), and everything is freed. The lazy parse must
- * agree with the eager one (check_lazy).
+ * agree with the eager one (check_lazy), and with itself reading every event block token by
+ * token (check_scan); scopes are stepped over as they were a byte at a time (check_skip).
  *
  * Seeds: corpus/metadata/. Dictionary of TSDL tokens: tsdl.dict.
  */
@@ -15,9 +16,56 @@
 
 #include "ctf/metadata-read.h"
 #include "ctf/trace.h"
+#include "ctf/tsdl-lex.h"
 #include "ctf/tsdl-parse.h"
 
 static volatile uint64_t sink;
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The event classes of two models, as the eager pass records them. */
+static bool same_classes(const struct ctf_meta *a, const struct ctf_meta *b)
+{
+	if (a->nstreams != b->nstreams)
+		return false;
+	for (unsigned s = 0; s < a->nstreams; s++) {
+		const struct ctf_stream_class *sa = a->streams[s], *sb = b->streams[s];
+		if (sa->id != sb->id || sa->nevents != sb->nevents)
+			return false;
+		for (unsigned e = 0; e < sa->nevents; e++) {
+			const struct ctf_event_class *x = sa->events[e], *y = sb->events[e];
+			if (!same_text(x->name, y->name) || x->name_len != y->name_len ||
+			    x->id != y->id || x->stream_id != y->stream_id ||
+			    x->has_loglevel != y->has_loglevel || x->loglevel != y->loglevel ||
+			    !same_text(x->emf_uri, y->emf_uri) || !x->fields != !y->fields ||
+			    !x->context != !y->context ||
+			    memcmp(&x->lazy_fields, &y->lazy_fields, sizeof(x->lazy_fields)) ||
+			    memcmp(&x->lazy_context, &y->lazy_context, sizeof(x->lazy_context)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Event blocks read from the raw text (tsdl-scan.c) give what reading them token by token
+ * gives: the same answer, the same error at the same place, the same classes. */
+static void check_scan(const char *text, size_t len)
+{
+	struct ctf_meta scanned = {0}, tokens = {0};
+	struct tsdl_error se, te;
+	int src = tsdl_parse_lazy(text, len, &scanned, &se);
+	int trc = tsdl_parse_lazy_tokens(text, len, &tokens, &te);
+
+	if (src != trc || se.line != te.line || se.col != te.col || strcmp(se.msg, te.msg))
+		abort();
+	if (!src && !same_classes(&scanned, &tokens))
+		abort();
+	ctf_meta_free(&scanned);
+	ctf_meta_free(&tokens);
+}
 
 /* The lazy parse, its deferred scopes then parsed, accepts the text exactly when the eager
  * parse does, with the same fields in each class. */
@@ -47,6 +95,90 @@ static void check_lazy(const char *text, size_t len)
 	}
 	ctf_meta_free(&eager);
 	ctf_meta_free(&lazy);
+}
+
+/* tsdl_lex_skip_to_semicolon as it was before it looked at 16 bytes at a time: one byte at a
+ * time, lines counted on the way. The reference it must agree with. */
+static int reference_skip_to_semicolon(struct tsdl_lexer *lx)
+{
+	static const unsigned char special[256] = {
+	    ['\n'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1, ['{'] = 1, ['}'] = 1, [';'] = 1,
+	};
+	const char *p = lx->pos, *end = lx->end, *last_nl = NULL;
+	unsigned lines = 0;
+	size_t depth = 0;
+
+	for (;; p++) {
+		while (p < end && !special[(unsigned char) *p])
+			p++;
+		if (p >= end)
+			return -1;
+		char c = *p;
+		if (c == '\n') {
+			lines++;
+			last_nl = p;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}') {
+			if (!depth)
+				return -1;
+			depth--;
+		} else if (c == ';') {
+			if (!depth)
+				break;
+		} else if (c == '"' || c == '\'') {
+			const char *q = p + 1;
+			while (q < end && *q != c) {
+				if (*q == '\\' && q + 1 < end)
+					q++;
+				if (*q == '\n')
+					return -1;
+				q++;
+			}
+			if (q >= end)
+				return -1;
+			p = q;
+		} else if (p + 1 < end && p[1] == '*') {
+			const char *q = p + 2;
+			while (q + 1 < end && !(q[0] == '*' && q[1] == '/')) {
+				if (*q == '\n') {
+					lines++;
+					last_nl = q;
+				}
+				q++;
+			}
+			if (q + 1 >= end)
+				return -1;
+			p = q + 1;
+		} else if (p + 1 < end && p[1] == '/') {
+			while (p + 1 < end && p[1] != '\n')
+				p++;
+		}
+	}
+	lx->col = last_nl ? (unsigned) (p - last_nl) : lx->col + (unsigned) (p - lx->pos);
+	lx->line += lines;
+	lx->pos = p;
+	return 0;
+}
+
+/* The scopes stepped over end where the reference says, from the start of the text and from
+ * its first braces. */
+static void check_skip(const char *text, size_t len)
+{
+	const char *from = text, *end = text + len;
+
+	for (int n = 0; from && n < 64; n++) {
+		struct tsdl_lexer a, b;
+		tsdl_lex_init(&a, text, len);
+		a.pos = from;
+		a.line = 3;
+		a.col = 5;
+		b = a;
+		int ra = tsdl_lex_skip_to_semicolon(&a), rb = reference_skip_to_semicolon(&b);
+		if (ra != rb || a.pos != b.pos || a.line != b.line || a.col != b.col)
+			abort();
+		from = end - from > 1 ? memchr(from + 1, '{', (size_t) (end - from - 1)) : NULL;
+	}
 }
 
 /* What the reader does with a loaded model besides decoding: look-ups by id and name. */
@@ -87,6 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (ctf_metadata_decode(data, size, &text, &len, err, sizeof(err)) == 0) {
 		check_lazy(text, len);
+		check_scan(text, len);
+		check_skip(text, len);
 		struct ctf_trace *t = calloc(1, sizeof(*t));
 		if (t) {
 			if (ctf_trace_load_metadata(t, text, len, err, sizeof(err)) == 0)

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "ctf/metadata-read.h"
 #include "ctf/tsdl-parse.h"
+#include "ctf/tsdl-scan.h"
 #include "spoor/spoor.h"
 
 #define TRACE_LE "trace { major = 1; minor = 8; byte_order = le; };\n"
@@ -17,6 +18,54 @@
 
 static struct ctf_meta meta;
 static struct tsdl_error perr;
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The event classes of two models, as the eager pass records them. */
+static bool same_classes(const struct ctf_meta *a, const struct ctf_meta *b)
+{
+	if (a->nstreams != b->nstreams)
+		return false;
+	for (unsigned s = 0; s < a->nstreams; s++) {
+		const struct ctf_stream_class *sa = a->streams[s], *sb = b->streams[s];
+		if (sa->id != sb->id || sa->nevents != sb->nevents)
+			return false;
+		for (unsigned e = 0; e < sa->nevents; e++) {
+			const struct ctf_event_class *x = sa->events[e], *y = sb->events[e];
+			if (!same_text(x->name, y->name) || x->name_len != y->name_len ||
+			    x->id != y->id || x->stream_id != y->stream_id ||
+			    x->has_loglevel != y->has_loglevel || x->loglevel != y->loglevel ||
+			    !same_text(x->emf_uri, y->emf_uri) || !x->fields != !y->fields ||
+			    !x->context != !y->context ||
+			    memcmp(&x->lazy_fields, &y->lazy_fields, sizeof(x->lazy_fields)) ||
+			    memcmp(&x->lazy_context, &y->lazy_context, sizeof(x->lazy_context)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* tsdl_parse_lazy reads most event blocks from the raw text (tsdl-scan.c): the same answer,
+ * error and classes as reading each block token by token. */
+static void check_scan(const char *text, size_t len)
+{
+	struct ctf_meta scanned = {0}, tokens = {0};
+	struct tsdl_error se, te;
+	int src = tsdl_parse_lazy(text, len, &scanned, &se);
+	int trc = tsdl_parse_lazy_tokens(text, len, &tokens, &te);
+
+	if (!CHECK_EQ_S64(src, trc) || !CHECK_EQ_U64(se.line, te.line) ||
+	    !CHECK_EQ_U64(se.col, te.col) || !CHECK_STR(se.msg, te.msg))
+		printf("  scanned: %u:%u %s\n  tokens: %u:%u %s\n", se.line, se.col, se.msg,
+		       te.line, te.col, te.msg);
+	if (!src && !trc)
+		CHECK(same_classes(&scanned, &tokens));
+	ctf_meta_free(&scanned);
+	ctf_meta_free(&tokens);
+}
 
 /* The lazy parse (event scopes stepped over), then every deferred scope parsed: the same
  * answer as the eager parse, the same error at the same place. */
@@ -33,6 +82,7 @@ static void check_lazy(const char *text, size_t len, int want, const struct tsdl
 	    !CHECK_EQ_U64(le.col, e->col) || !CHECK_STR(le.msg, e->msg))
 		printf("  lazy: %u:%u %s\n", le.line, le.col, le.msg);
 	ctf_meta_free(&m);
+	check_scan(text, len);
 }
 
 static int parse_len(const char *text, size_t len)
@@ -756,6 +806,147 @@ static void test_lazy(void)
 	             -SPOOR_EMETA_SEMANTIC, 4, (unsigned[]){22, 0}, "the first one still checked");
 }
 
+#define STREAM0 "stream { id = 0; };\n"
+
+/* What tsdl_scan_event makes of the event block in text (from its `event` keyword): 0 when it
+ * reads it all, -1 when it leaves it to the token path. */
+static int scan_block(const char *text)
+{
+	const char *kw = strstr(text + strlen(TRACE_LE U8 STREAM0), "event");
+	struct tsdl_event_scan ev;
+
+	return tsdl_scan_event(kw + 5, text + strlen(text), 1, 1, &ev);
+}
+
+/* Event blocks that tsdl_parse_lazy reads from the raw text, or leaves to the token path;
+ * parse() checks that each text gives what the token path and the eager parse give. */
+static void test_scan(void)
+{
+	static const struct {
+		const char *block;
+		bool scanned;
+	} blocks[] = {
+	    {"event{name=\"a\";id=1;stream_id=0;fields:=struct{uint8_t x;};};", true},
+	    {"event \t\r\n{\r\n\tname\v=\f\"a\" ;\r\n\tid = 2 ;\r\n}\r\n;\r\n", true},
+	    {"event { /* { ; */ name /* } */ = // ;\n \"a\" /**/; id = 3; } /* ; */ ;", true},
+	    {"event { fields := struct { uint8_t x; }; stream_id = 0; context := struct "
+	     "{ uint8_t c; }; id = 4; name = \"a\"; loglevel = 13; model.emf.uri = \"u{;}\"; };",
+	     true},
+	    {"event { model.emf.uri = \"a{;}'b\"; name = \"a\"; fields := struct { enum : uint8_t "
+	     "{ \"x;}\" = 0, 'q{' = 1 "
+	     "} e; /* } */ // }\n uint8_t y; } align(8); };",
+	     true},
+	    {"event { name = \"\"; id = 0; name = \"a\"; id = 999999999999999999; };", true},
+	    {"event { name = a; };", false},
+	    {"event { name = 'a'; };", false},
+	    {"event { name = \"a\\x\"; };", false},
+	    {"event { name = \"a\"; id = 0x10; };", false},
+	    {"event { name = \"a\"; id = 010; };", false},
+	    {"event { name = \"a\"; id = 12u; };", false},
+	    {"event { name = \"a\"; id = 1000000000000000000; };", false},
+	    {"event { name = \"a\"; loglevel = -1; };", false},
+	    {"event { name = \"a\"; model . emf.uri = \"u\"; };", false},
+	    {"event { name = \"a\"; model.emf.uri := \"u\"; };", false},
+	    {"event { name = \"a\"; names = 1; };", false},
+	    {"event { name = \"a\"; fields := struct { uint8_t x; }; fields := struct { uint8_t y; "
+	     "}; };",
+	     false},
+	    {"event { name = \"a\"; fields := struct s { uint8_t x; }; };", false},
+	    {"event { name = \"a\"; fields := integer { size = 8; }; };", false},
+	    {"event { name = \"a\"; fields = 1; };", false},
+	    {"event { name = \"a\"; fields : = struct { uint8_t x; }; };", false},
+	};
+	char text[512];
+
+	for (unsigned i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
+		snprintf(text, sizeof(text), TRACE_LE U8 STREAM0 "%s\n", blocks[i].block);
+		CHECK_CTX("scan: %s", blocks[i].block);
+		CHECK_EQ_S64(scan_block(text), blocks[i].scanned ? 0 : -1);
+		int rc = parse(text);
+		if (blocks[i].scanned && CHECK_EQ_S64(rc, 0))
+			CHECK(event("a") != NULL);
+	}
+	CHECK_CTX("scan: blocks in a row");
+	if (CHECK_EQ_S64(
+	        parse(TRACE_LE U8 STREAM0
+	              "event { name = \"a\"; };event{name=\"b\";id=1;};/**/event { name = c; "
+	              "id = 2; };\n event { name = \"d\"; id = 3; } ; typealias integer "
+	              "{ size = 16; } := u16; event { name = \"e\"; id = 4; };"),
+	        0))
+		CHECK(event("a") && event("b") && event("c") && event("d") && event("e"));
+	CHECK_CTX("scan: a NUL in the text, a blank to the lexer");
+	static const char nul[] = TRACE_LE U8 "event {\0 name = \"a\"; };\n";
+	struct tsdl_event_scan ev;
+	const char *kw = strstr(nul, "event") + 5;
+	CHECK_EQ_S64(tsdl_scan_event(kw, nul + sizeof(nul) - 1, 1, 1, &ev), 0);
+	CHECK_EQ_S64(parse_len(nul, sizeof(nul) - 1), 0);
+
+	/* a scope of thousands of 16-byte chunks (more than a byte counter holds), with its
+	 * braces, comments and newlines at every offset: the error after it on the right line */
+	CHECK_CTX("scan: a long scope");
+	size_t cap = 512 * 1024, n = 0;
+	char *big = malloc(cap);
+	if (!big)
+		abort();
+	n += (size_t) snprintf(big, cap,
+	                       TRACE_LE U8 STREAM0 "event { name = \"a\"; fields := struct {\n");
+	for (int i = 0; i < 4000; i++) {
+		const char *gap = i % 3 ? "" : "\n\n";
+		int k = snprintf(big + n, cap - n, "%*s/* { */ struct { uint8_t x; } s%d;%s\n",
+		                 i % 17, "", i, gap);
+		n += (size_t) k;
+	}
+	unsigned line = 1;
+	for (size_t i = 0; i < n; i++)
+		line += big[i] == '\n';
+	n += (size_t) snprintf(big + n, cap - n, "}; };\nevent { name = \"b\"; id = x; };\n");
+	CHECK_EQ_S64(parse_len(big, n), -SPOOR_EMETA_SEMANTIC);
+	CHECK_EQ_U64(perr.line, line + 1);
+	free(big);
+
+	/* errors: the same ones, at the same places, as the token path (checked by parse) */
+	static const char *bad[] = {
+	    "event { name = \"a\"; id = 1 };",
+	    "event { name = \"a\nb\"; };",
+	    "event { name = \"a\"; /* open };",
+	    "event { name = \"a\"; id = 99999999999999999999; };",
+	    "event { name = \"a\"; id = 1a; };",
+	    "event {\n  id = 1; };",
+	    "event { };",
+	    "event { name = \"a\"; stream_id = 5; };",
+	    "event { name = \"a\"; };\nevent { name = \"b\"; };",
+	    "event { name = \"a\"; fields := struct { uint8_t x; } };",
+	    "event { name = \"a\"; fields := struct { uint8_t x; }; } x;",
+	    "event { name = \"a\"; fields := struct { uint8_t x; \"open }; };",
+	    "event { name = \"a\"; } /* open",
+	    "event { name = \"a\"; }",
+	    "event { name = \"a\"; } ; }",
+	    "event { name = \"a\";",
+	    "event { name = \"a\"; fields := struct { nope_t x; }; };",
+	    "event { name = \"a\"; context := struct { uint8_t c; };\n fields := struct { nope_t "
+	    "x; "
+	    "}; };",
+	    "event name = \"a\"; };",
+	    "event { name = \"a\"; fields := struct { uint8_t x; }; context := integer { size = 8; "
+	    "}; };",
+	    /* blocks one after the other, read from the raw text or not */
+	    "event { name = \"a\"; };event{name=\"b\";id=1;};/**/event { name = c; id = 2; };\n"
+	    "event { name = \"d\"; id = 3; };\n event { name = \"e\"; id = 3; };",
+	    "event { name = \"a\"; }; event { name = \"b\"; id = 1; }; event x;",
+	    "event { name = \"a\"; }; events { name = \"b\"; };",
+	    "event { name = \"a\"; }; event",
+	    "event { name = \"a\"; }; event {",
+	    "event { name = \"a\"; }; /* open",
+	    "event { name = \"a\"; }; event { name = \"b\"; id = 1; }; event { id = 2; };",
+	    "event { name = \"a\"; }; event { name = \"b\"; stream_id = 1; };",
+	};
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), TRACE_LE U8 STREAM0 "%s\n", bad[i]);
+		CHECK_CTX("scan, error: %s", bad[i]);
+		CHECK(parse(text) != 0);
+	}
+}
+
 int main(void)
 {
 	test_scalars();
@@ -768,6 +959,7 @@ int main(void)
 	test_depth();
 	test_scopes();
 	test_lazy();
+	test_scan();
 	ctf_meta_free(&meta);
 	check_context[0] = '\0';
 	return check_done();
