@@ -483,6 +483,14 @@ int decode_scope(struct decoder *d, const struct plan *p, int scope)
 	return run_op(&r, 0, &root);
 }
 
+/* What a decode adds to the value table for a root of nmembers and elems sequence elements
+ * stays within its limit (skip_walk's last check). */
+static inline bool values_fit(const struct decoder *d, uint64_t nmembers, uint64_t elems)
+{
+	const struct val_table *t = d->table;
+	return (uint64_t) t->n + t->nk + 2 * (elems + nmembers) + 32 <= DECODE_MAX_VALS;
+}
+
 /* Walk a skip program from *at_end to the scope's end, left there; where member `want`
  * starts goes to *at. False when a decode could fail here (bounds, lengths, the value
  * limit) or the data is damaged: the caller then decodes, which reports exactly what it
@@ -544,18 +552,126 @@ static bool skip_walk(const struct decoder *d, const struct plan *p, uint64_t *a
 		default: return false;
 		}
 	}
-	/* what the decode would add to the value table must fit its limit */
-	const struct val_table *t = d->table;
-	if ((uint64_t) t->n + t->nk + 2 * (elems + p->ops[0].arg) + 32 > DECODE_MAX_VALS)
+	if (!values_fit(d, p->ops[0].arg, elems))
 		return false;
 	*at_end = pos;
 	return true;
 }
 
-bool decode_skip_payload(struct decoder *d, const struct plan *p, uint64_t *pos)
+/* A little-endian unsigned integer of 1, 2, 4 or 8 bytes at p (plan_one_var's lengths and
+ * plan_member's PLAN_FAST_UINT/SINT; the host is little-endian, plan.c checks). */
+static inline uint64_t load_le(const uint8_t *p, unsigned bytes)
+{
+	uint64_t x;
+	uint32_t x32;
+	uint16_t x16;
+
+	switch (bytes) {
+	case 1: return *p;
+	case 2: memcpy(&x16, p, 2); return x16;
+	case 4: memcpy(&x32, p, 4); return x32;
+	default: memcpy(&x, p, 8); return x;
+	}
+}
+
+/* The length of a plan_one_var's sequence in the head at bit head (within the content), as
+ * unsigned: a negative one is above any limit. */
+static inline uint64_t one_var_length(const struct bitsrc *s, const struct plan_one_var *g,
+                                      uint64_t head)
+{
+	uint64_t x = load_le(s->base + head / 8 + g->len_byte, g->len_bytes);
+	return g->len_signed ? (uint64_t) bits_sign_extend(x, g->len_bytes * 8u) : x;
+}
+
+/* The bits of a plan_one_var's variable member at pos, left bits before the content's end,
+ * and the sequence elements it holds: false when a decode would fail on it (skip_walk's
+ * checks for its step). string: g->kind is SKIP_STRING. */
+static inline __attribute__((always_inline)) bool
+one_var_bits(const struct bitsrc *s, const struct plan_one_var *g, bool string, uint64_t head,
+             uint64_t pos, uint64_t left, uint64_t *bits, uint64_t *elems)
+{
+	if (string) {
+		const char *str = (const char *) s->base + pos / 8;
+		const char *nul = memchr(str, 0, (size_t) (left / 8));
+		if (!nul)
+			return false;
+		*bits = (uint64_t) (nul - str + 1) * 8;
+		return true;
+	}
+	uint64_t len = one_var_length(s, g, head);
+	*bits = len * g->elem_bits;
+	*elems = g->kind == SKIP_SEQ ? len : 0;
+	return len <= g->max_len && *bits <= left;
+}
+
+/* skip_walk over a plan_one_var layout from start, in straight-line code, with the same
+ * answer: false when a decode could fail, else where the tail starts (*tail). */
+static inline __attribute__((always_inline)) bool one_var_tail(const struct decoder *d,
+                                                               const struct plan_one_var *g,
+                                                               bool string, uint64_t start,
+                                                               uint64_t *tail)
+{
+	const struct bitsrc *s = d->src;
+	uint64_t end = s->end_bits, head = align_up(start, g->root_align), bits, elems = 0;
+
+	/* the head's bits and the variable member's alignment, in one */
+	if (head > end || g->var_bit > end - head)
+		return false;
+	uint64_t pos = head + g->var_bit;
+	if (!one_var_bits(s, g, string, head, pos, end - pos, &bits, &elems))
+		return false;
+	pos += bits; /* on a byte, where the tail starts */
+	if (g->tail_bits > end - pos || !values_fit(d, g->nmembers, elems))
+		return false;
+	*tail = pos;
+	return true;
+}
+
+/* A layout with a skip program stepped over from *pos by running it: false as skip_walk. */
+static __attribute__((noinline)) bool skip_by_walk(const struct decoder *d, const struct plan *p,
+                                                   uint64_t *pos)
 {
 	uint64_t unused;
-	return p && p->skip && skip_walk(d, p, pos, NULL, &unused);
+	return skip_walk(d, p, pos, NULL, &unused);
+}
+
+/* A plan_one_var layout stepped over from *pos: false as skip_walk. One copy per kind of
+ * variable member (below), so that a sequence's makes no call and needs no stack frame. */
+static inline __attribute__((always_inline)) bool
+one_var_skip(const struct decoder *d, const struct plan *p, bool string, uint64_t *pos)
+{
+	uint64_t tail;
+
+	if (!one_var_tail(d, &p->one_var, string, *pos, &tail))
+		return false;
+	*pos = tail + p->one_var.tail_bits;
+	return true;
+}
+
+static __attribute__((noinline)) bool one_var_skip_string(const struct decoder *d,
+                                                          const struct plan *p, uint64_t *pos)
+{
+	return one_var_skip(d, p, true, pos);
+}
+
+static __attribute__((noinline)) bool one_var_skip_seq(const struct decoder *d,
+                                                       const struct plan *p, uint64_t *pos)
+{
+	return one_var_skip(d, p, false, pos);
+}
+
+/* A variable layout with a skip program stepped over from *pos: false as skip_walk. */
+static inline bool skip_layout(const struct decoder *d, const struct plan *p, uint64_t *pos)
+{
+	if (!p->has_one_var)
+		return skip_by_walk(d, p, pos);
+	return p->one_var.kind == SKIP_STRING ? one_var_skip_string(d, p, pos)
+	                                      : one_var_skip_seq(d, p, pos);
+}
+
+bool decode_skip_payload(struct decoder *d, const struct plan *p, uint64_t *pos)
+{
+	return p && p->skip && skip_layout(d, p, pos);
 }
 
 int decode_skip(struct decoder *d, const struct plan *p, int scope)
@@ -572,9 +688,7 @@ int decode_skip(struct decoder *d, const struct plan *p, int scope)
 		return 0;
 	}
 	/* Only the payload: a later scope may refer to an earlier one's values. */
-	uint64_t unused;
-	if (scope == SPOOR_SCOPE_PAYLOAD && p && p->skip &&
-	    skip_walk(d, p, &d->src->pos, NULL, &unused)) {
+	if (scope == SPOOR_SCOPE_PAYLOAD && p && p->skip && skip_layout(d, p, &d->src->pos)) {
 		d->scope_root[scope] = VAL_NONE;
 		return 0;
 	}
@@ -630,15 +744,106 @@ bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, i
 	return read_member(s, op, pos + p->members[member].bit, v);
 }
 
-bool decode_peek_skip(const struct decoder *d, const struct plan *p, uint64_t start, int member,
-                      struct val *v, int *code)
+/* Member `member` of a plan_one_var's tail, or NULL. */
+static inline const struct plan_member *one_var_member(const struct plan *p, int member)
+{
+	const struct plan_one_var *g = &p->one_var;
+
+	if (!p->has_one_var || member < 0 || (uint32_t) member < g->first_tail ||
+	    (uint32_t) member >= g->nmembers)
+		return NULL;
+	return &g->tail[(uint32_t) member - g->first_tail];
+}
+
+/* decode_peek_skip of root member m, found by running the skip program. */
+static __attribute__((noinline)) bool peek_by_walk(const struct decoder *d, const struct plan *p,
+                                                   uint64_t start, const struct skip_member *m,
+                                                   struct val *v, int *code)
 {
 	uint64_t pos = start, at = UINT64_MAX;
 
-	if (!p->skip || member < 0 || (uint32_t) member >= p->ops[0].arg ||
-	    !skip_walk(d, p, &pos, &p->skip_members[member], &at))
+	if (!skip_walk(d, p, &pos, m, &at))
 		return false;
-	const struct op *op = &p->ops[p->skip_members[member].op];
+	const struct op *op = &p->ops[m->op];
 	*code = op->code;
 	return read_member(d->src, op, at, v);
+}
+
+/* decode_peek_skip of member m of a plan_one_var's tail (one_var_member), from start: one
+ * copy per kind of variable member, as one_var_skip. Plain integers in line, the rest by
+ * read_member. */
+static inline __attribute__((always_inline)) bool
+one_var_peek(const struct decoder *d, const struct plan *p, bool string, uint64_t start,
+             const struct plan_member *m, struct val *v, int *code)
+{
+	const struct plan_one_var *g = &p->one_var;
+	uint64_t tail;
+
+	if (!one_var_tail(d, g, string, start, &tail))
+		return false;
+	*code = p->ops[m->op].code;
+	/* the member is in the tail, within the content (one_var_tail checked) */
+	const uint8_t *at = d->src->base + (tail + m->bit) / 8;
+	switch (m->fast) {
+	case PLAN_FAST_UINT: v->u = load_le(at, m->len); return true;
+	case PLAN_FAST_SINT: v->s = bits_sign_extend(load_le(at, m->len), m->len * 8); return true;
+	}
+	return read_member(d->src, &p->ops[m->op], tail + m->bit, v);
+}
+
+static __attribute__((noinline)) bool one_var_peek_string(const struct decoder *d,
+                                                          const struct plan *p, uint64_t start,
+                                                          const struct plan_member *m,
+                                                          struct val *v, int *code)
+{
+	return one_var_peek(d, p, true, start, m, v, code);
+}
+
+static __attribute__((noinline)) bool one_var_peek_seq(const struct decoder *d,
+                                                       const struct plan *p, uint64_t start,
+                                                       const struct plan_member *m, struct val *v,
+                                                       int *code)
+{
+	return one_var_peek(d, p, false, start, m, v, code);
+}
+
+/* decode_peek_skip of member m of a plan_one_var's tail, by the kind of its variable member. */
+static inline bool one_var_peek_member(const struct decoder *d, const struct plan *p,
+                                       uint64_t start, const struct plan_member *m, struct val *v,
+                                       int *code)
+{
+	return p->one_var.kind == SKIP_STRING ? one_var_peek_string(d, p, start, m, v, code)
+	                                      : one_var_peek_seq(d, p, start, m, v, code);
+}
+
+bool decode_peek_skip(const struct decoder *d, const struct plan *p, uint64_t start, int member,
+                      struct val *v, int *code)
+{
+	const struct plan_member *m = one_var_member(p, member);
+
+	if (m)
+		return one_var_peek_member(d, p, start, m, v, code);
+	if (!p->skip || member < 0 || (uint32_t) member >= p->ops[0].arg)
+		return false;
+	return peek_by_walk(d, p, start, &p->skip_members[member], v, code);
+}
+
+/* decode_peek_member past a plan_one_var's tail: out of line, so that the tail's way there
+ * needs no stack frame. */
+static __attribute__((noinline)) bool peek_any(const struct decoder *d, const struct plan *p,
+                                               uint64_t start, int member, struct val *v, int *code)
+{
+	return decode_peek(d->src, p, start, member, v, code) ||
+	       decode_peek_skip(d, p, start, member, v, code);
+}
+
+bool decode_peek_member(const struct decoder *d, const struct plan *p, uint64_t start, int member,
+                        struct val *v, int *code)
+{
+	/* a plan_one_var's tail comes after the members at fixed offsets: straight there */
+	const struct plan_member *m = one_var_member(p, member);
+
+	if (m)
+		return one_var_peek_member(d, p, start, m, v, code);
+	return peek_any(d, p, start, member, v, code);
 }

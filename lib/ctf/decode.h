@@ -83,6 +83,9 @@ bool decode_peek(const struct bitsrc *s, const struct plan *p, uint64_t start, i
  * the whole scope: false unless a decode of the scope would succeed. */
 bool decode_peek_skip(const struct decoder *d, const struct plan *p, uint64_t start, int member,
                       struct val *v, int *code);
+/* Either of them: a member read in place, or false. */
+bool decode_peek_member(const struct decoder *d, const struct plan *p, uint64_t start, int member,
+                        struct val *v, int *code);
 static inline void val_table_reset(struct val_table *t)
 {
 	t->n = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bits.h"
+#include "decode.h"
 #include "plan.h"
 #include "spoor/spoor.h"
 #include "tsdl-parse.h"
@@ -496,6 +497,109 @@ static int compile_skip(struct arena *a, struct plan *p)
 	return 0;
 }
 
+static bool variable_step(const struct skip_op *o)
+{
+	return o->kind == SKIP_STRING || o->kind == SKIP_SEQ || o->kind == SKIP_TEXT_SEQ;
+}
+
+/* The one step of data-dependent size of a skip program, when there is exactly one and at most
+ * one fixed step (the tail) after it; UINT32_MAX otherwise. */
+static uint32_t lone_variable_step(const struct plan *p)
+{
+	uint32_t var = UINT32_MAX;
+
+	for (uint32_t k = 0; k < p->nskip; k++) {
+		if (!variable_step(&p->skip[k]))
+			continue;
+		if (var != UINT32_MAX)
+			return UINT32_MAX;
+		var = k;
+	}
+	if (var == UINT32_MAX || p->nskip - var > 2 ||
+	    (p->nskip - var == 2 && p->skip[var + 1].kind != SKIP_BITS))
+		return UINT32_MAX;
+	return var;
+}
+
+/* A length read as plain little-endian bytes. */
+static bool plain_length(const struct skip_op *o, uint64_t bit)
+{
+	bool le = !(o->flags & OPF_BE) || o->size == 8;
+	return bit % 8 == 0 && le &&
+	       (o->size == 8 || o->size == 16 || o->size == 32 || o->size == 64);
+}
+
+/* The members of a plan_one_var's tail (step tail of the skip program), from first on, into
+ * t, each with how to read it in place; false when one is elsewhere. */
+static bool one_var_tail_members(const struct plan *p, uint32_t tail, uint32_t first,
+                                 struct plan_member *t)
+{
+	for (uint32_t m = first; m < p->ops[0].arg; m++) {
+		const struct skip_member *sm = &p->skip_members[m];
+		if (sm->step != tail)
+			return false;
+		t[m - first] = fast_member(&p->ops[sm->op], sm->op, sm->off);
+	}
+	return true;
+}
+
+/* A skip program of plan_one_var's shape (plan.h), described as one: the steps before the
+ * variable one at fixed offsets (none aligns more than the root, whose start is aligned),
+ * everything in whole bytes. -1: out of memory. */
+static int compile_one_var(struct arena *a, struct plan *p)
+{
+	uint32_t var = p->skip ? lone_variable_step(p) : UINT32_MAX;
+
+	if (var == UINT32_MAX || p->ops[0].align % 8 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return 0;
+	const struct skip_op *v = p->skip, *o = &v[var];
+	struct plan_one_var g = {.kind = o->kind, .root_align = p->ops[0].align};
+	uint32_t len_step = o->kind == SKIP_STRING ? UINT32_MAX : p->skip_members[o->slot].step;
+	uint64_t pos = 0;
+	for (uint32_t k = 0; k <= var; k++) {
+		if (v[k].align > g.root_align)
+			return 0;
+		pos = (pos + v[k].align - 1) & ~(uint64_t) (v[k].align - 1);
+		if (k == len_step) {
+			if (k >= var || v[k].kind != SKIP_INT || !plain_length(&v[k], pos))
+				return 0;
+			g.len_byte = (uint32_t) (pos / 8);
+			g.len_bytes = (uint8_t) (v[k].size / 8);
+			g.len_signed = v[k].flags & OPF_SIGNED;
+		}
+		if (k < var)
+			pos += v[k].bits;
+		if (pos > UINT32_MAX)
+			return 0;
+	}
+	g.var_bit = (uint32_t) pos;
+	g.nmembers = p->ops[0].arg;
+	/* skip_walk's limits: values for a sequence, the data left for text (len * 8 fits) */
+	g.elem_bits = o->kind == SKIP_SEQ ? o->size : 8;
+	g.max_len = o->kind == SKIP_SEQ ? DECODE_MAX_VALS : UINT64_MAX / 8;
+	if (g.var_bit % 8 || g.elem_bits % 8)
+		return 0;
+	/* the variable member is its step's only one; the tail starts where it ends, on a byte */
+	g.first_tail = g.nmembers;
+	for (uint32_t m = 0; m < g.nmembers; m++)
+		if (p->skip_members[m].step == var)
+			g.first_tail = m + 1;
+	if (var + 1 < p->nskip) {
+		if (v[var + 1].align > 8)
+			return 0;
+		g.tail_bits = v[var + 1].bits;
+	}
+	struct plan_member *tail = arena_alloc(a, (g.nmembers - g.first_tail + 1) * sizeof(*tail));
+	if (!tail)
+		return -1;
+	if (!one_var_tail_members(p, var + 1, g.first_tail, tail))
+		return 0;
+	g.tail = tail;
+	p->one_var = g;
+	p->has_one_var = true;
+	return 0;
+}
+
 /* struct { enum id; variant <id> { struct { ts } compact; struct { id; ts } extended; } v; } */
 static void detect_lttng_header(struct plan *p)
 {
@@ -595,7 +699,7 @@ int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_sc
 		memcpy(p->refs, c.refs, c.nrefs * sizeof(*p->refs));
 	if (c.nvars)
 		memcpy(p->variants, c.vars, c.nvars * sizeof(*p->variants));
-	if (compute_fixed(a, p) || compile_skip(a, p)) {
+	if (compute_fixed(a, p) || compile_skip(a, p) || compile_one_var(a, p)) {
 		rc = -SPOOR_ELIMIT;
 		goto out;
 	}

@@ -108,6 +108,26 @@ struct plan_member {
 
 enum plan_fast { PLAN_FAST_NONE, PLAN_FAST_UINT, PLAN_FAST_SINT, PLAN_FAST_TEXT };
 
+/* A variable layout of the commonest shape (LTTng's payloads with one string or one
+ * sequence), in whole bytes: members at fixed offsets from the root's aligned start (the head,
+ * which holds any length), one member of data-dependent size, then members at fixed offsets
+ * right after it (the tail: one step of the skip program). decode_skip and decode_peek_skip
+ * step over it in straight-line code, with the skip program's answers. */
+struct plan_one_var {
+	uint8_t kind;      /* enum skip_kind: SKIP_STRING, SKIP_SEQ or SKIP_TEXT_SEQ */
+	uint8_t len_bytes; /* the length: 1, 2, 4 or 8 little-endian bytes */
+	bool len_signed;
+	uint32_t len_byte;   /* where the length sits in the head */
+	uint32_t root_align; /* bits, a multiple of 8 */
+	uint32_t var_bit;    /* where the variable member starts, aligned: a multiple of 8 */
+	uint32_t elem_bits;  /* SKIP_SEQ: one element's, a multiple of 8; SKIP_TEXT_SEQ: 8 */
+	uint32_t nmembers;   /* the root's: values_fit */
+	uint64_t max_len;    /* a longer length fails, as the decode would (before an overflow) */
+	uint32_t tail_bits;
+	uint32_t first_tail;            /* the tail's first member; nmembers when it has none */
+	const struct plan_member *tail; /* its members, bit from its start */
+};
+
 /* One scope's compiled plan. */
 struct plan {
 	struct op *ops;
@@ -127,6 +147,8 @@ struct plan {
 	struct skip_op *skip;
 	uint32_t nskip;
 	struct skip_member *skip_members; /* one per root member */
+	bool has_one_var;                 /* the skip program's layout is of one_var's shape */
+	struct plan_one_var one_var;
 	/* The root struct's leading members whose start does not depend on the data: op index
 	 * and bit offset from the scope's start aligned to ops[0].align, so one field can be
 	 * read without decoding the scope (decode_peek). All members when fixed is set. */

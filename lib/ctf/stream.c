@@ -312,8 +312,7 @@ bool ctf_stream_peek_op(const struct ctf_stream *s, int scope, int index, struct
 	} else if ((start = scope_start(s, scope)) == UINT64_MAX) {
 		return false;
 	}
-	return decode_peek(&s->src, p, start, index, v, code) ||
-	       decode_peek_skip(&s->dec, p, start, index, v, code);
+	return decode_peek_member(&s->dec, p, start, index, v, code);
 }
 
 void ctf_stream_locate_payload(struct ctf_stream *s)
@@ -344,7 +343,28 @@ bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct va
 	return ctf_stream_peek_op(s, scope, index, v, &code);
 }
 
-static int finish_event(struct ctf_stream *s)
+/* The rest of an event from bit *pos after its header, when the scopes before its payload
+ * have fixed layouts and the payload a variable one with a skip program: stepped over
+ * (decode_skip_payload). False when that does not apply or the data does not fit: decode_skip
+ * then steps over each scope and reports why. */
+static bool skip_rest(struct ctf_stream *s, const struct event_class_plans *ep, uint64_t *pos)
+{
+	unsigned pre = ep->pre[SPOOR_SCOPE_PAYLOAD];
+	uint64_t at = *pos;
+
+	if (ep->fixed || pre == PRE_VARIABLE)
+		return false;
+	for (unsigned k = 0; k < pre; k++)
+		at = ((at + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+		     ep->skip[k].bits;
+	if (at > s->src.end_bits || !decode_skip_payload(&s->dec, ep->payload, &at))
+		return false;
+	*pos = at;
+	return true;
+}
+
+/* finish_event scope by scope, reporting any damage. */
+static __attribute__((noinline)) int finish_scopes(struct ctf_stream *s)
 {
 	while (s->decoded < SPOOR_SCOPE_PAYLOAD) {
 		int next = s->decoded + 1;
@@ -358,6 +378,20 @@ static int finish_event(struct ctf_stream *s)
 	if (s->src.pos == s->ev_start)
 		return mark_damaged(s, -SPOOR_EDECODE, "event of zero size");
 	return 0;
+}
+
+static int finish_event(struct ctf_stream *s)
+{
+	uint64_t pos = s->src.pos;
+
+	/* nothing read past the header of a payload of variable layout: the common case */
+	if (s->decoded == SPOOR_SCOPE_EVENT_HEADER && skip_rest(s, s->ecp, &pos) &&
+	    pos != s->ev_start) {
+		s->src.pos = pos;
+		s->ec = NULL;
+		return 0;
+	}
+	return finish_scopes(s);
 }
 
 /* The common case of finish_event: nothing decoded past the header and every later scope of
@@ -491,17 +525,10 @@ static inline void take_event(struct ctf_stream *s, const struct fast_header *h,
  * stepped over with the payload's skip program when the scopes before it are fixed. */
 static bool skip_variable(struct ctf_stream *s, const struct ctf_event_class *ec, uint64_t *pos)
 {
-	const struct event_class_plans *ep = ec->plan;
-	unsigned pre = ep->pre[SPOOR_SCOPE_PAYLOAD];
 	uint64_t at = *pos;
 
-	if (ep->fixed || pre == PRE_VARIABLE || s->span_begin != INT64_MIN ||
-	    s->span_end != INT64_MAX)
-		return false;
-	for (unsigned k = 0; k < pre; k++)
-		at = ((at + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
-		     ep->skip[k].bits;
-	if (at > s->src.end_bits || !decode_skip_payload(&s->dec, ep->payload, &at) || at == *pos)
+	if (s->span_begin != INT64_MIN || s->span_end != INT64_MAX ||
+	    !skip_rest(s, ec->plan, &at) || at == *pos)
 		return false;
 	*pos = at;
 	return true;

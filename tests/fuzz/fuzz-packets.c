@@ -5,8 +5,8 @@
  * The metadata is fixed (below, an LTTng-like trace: packet header with magic, uuid and
  * stream_id; LTTng packet context; the compact and large event headers; event classes
  * covering integers, bit-fields, floats, enums, strings, text arrays, arrays, sequences,
- * variants, nested and aligned structs, fixed and variable payloads, event contexts and
- * references across scopes). The fuzz input is the one stream file of that trace. It is
+ * variants, nested and aligned structs, fixed and variable payloads, members after a sequence
+ * or a string, event contexts and references across scopes). The fuzz input is the one stream file of that trace. It is
  * written to a per-process temporary directory (the same path for every input) and read:
  *
  *   1. with the internal stream API, decoding every scope of every event
@@ -354,6 +354,41 @@ static const char metadata_text[] =
     "\t\t\tstring TEXT;\n"
     "\t\t} choice;\n"
     "\t\tinteger { size = 32; align = 8; signed = 1; } per_cpu[stream.packet.context.cpu_id];\n"
+    "\t};\n"
+    "};\n"
+    "\n"
+    "event {\n"
+    "\tname = \"fuzz:seq_tail\";\n"
+    "\tid = 11;\n"
+    "\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tuint32_t tid;\n"
+    "\t\tuint8_t n;\n"
+    "\t\tinteger { size = 32; align = 8; signed = 1; } vals[n];\n"
+    "\t\tinteger { size = 32; align = 8; signed = 1; } pid;\n"
+    "\t\tuint16_t more;\n"
+    "\t};\n"
+    "};\n"
+    "\n"
+    "event {\n"
+    "\tname = \"fuzz:str_tail\";\n"
+    "\tid = 12;\n"
+    "\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tstring name;\n"
+    "\t\tuint32_t flags;\n"
+    "\t\tuint16_t mode;\n"
+    "\t};\n"
+    "};\n"
+    "\n"
+    "event {\n"
+    "\tname = \"fuzz:text_tail\";\n"
+    "\tid = 13;\n"
+    "\tstream_id = 0;\n"
+    "\tfields := struct {\n"
+    "\t\tuint16_t n;\n"
+    "\t\tinteger { size = 8; align = 8; signed = 0; encoding = UTF8; } t[n];\n"
+    "\t\tuint32_t after;\n"
     "\t};\n"
     "};\n"
     "\n"

@@ -198,6 +198,10 @@ EVENTS0 = {  # stream class 0: id -> (name, event context type or None, payload 
          Struct([("x", U8), ("vals", Seq(U16)), ("sel", U8),
                  ("choice", Variant({"NUM": U32, "TEXT": String()})),
                  ("per_cpu", Seq(S(32)))])),
+    11: ("fuzz:seq_tail", None, Struct([
+        ("tid", U32), ("n", U8), ("vals", Seq(S(32))), ("pid", S(32)), ("more", U16)])),
+    12: ("fuzz:str_tail", None, Struct([("name", String()), ("flags", U32), ("mode", U16)])),
+    13: ("fuzz:text_tail", None, Struct([("n", U16), ("t", Seq(U8)), ("after", U32)])),
     40: ("fuzz:big_id", None, Struct([("val", U64)])),
 }
 EVENTS1 = {
@@ -375,6 +379,22 @@ def seed_mixed_classes():
         packet(1, [(0, 32768, ["other class"])], ts_begin=32768, cpu=4)
 
 
+def seed_one_var():
+    """Members after a sequence, a string and a text sequence, then a packet whose content
+    ends inside the last event's members after its sequence."""
+    evs = [
+        (11, 9000, [7, 2, [-1, 5], -5, 0xBEEF]),
+        (12, 9001, ["/etc/passwd", 0o2000, 0o644]),
+        (13, 9002, [3, "xyz", 0xCAFE]),
+        (11, 9003, [8, 0, [], 6, 1]),
+        (12, 9004, ["", 1, 2]),
+    ]
+    cut = packet(0, [(11, 9100, [9, 3, [1, 2, 3], 4, 5])], ts_begin=9100, cpu=6)
+    content = int.from_bytes(cut[40:48], "little") - 5 * 8  # one byte into pid
+    cut = cut[:40] + content.to_bytes(8, "little") + cut[48:]
+    return packet(0, evs, ts_begin=9000, cpu=6) + cut
+
+
 SEEDS = {
     "all-events": seed_all_events,
     "wrap-variants": seed_wrap,
@@ -383,6 +403,7 @@ SEEDS = {
     "no-events": seed_no_events,
     "unaligned-end": seed_unaligned_end,
     "mixed-classes": seed_mixed_classes,
+    "one-var": seed_one_var,
 }
 
 

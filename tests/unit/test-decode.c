@@ -7,9 +7,11 @@
  * bit), and a few are spelled out as literal bytes too.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "ctf/decode.h"
+#include "ctf/stream.h"
 #include "ctf/trace.h"
 #include "spoor/spoor.h"
 
@@ -537,6 +539,322 @@ static void test_fixed(void)
 	CHECK_EQ_S64(decode_skip(&dec, pl, SPOOR_SCOPE_PAYLOAD), -SPOOR_ETRUNCATED);
 }
 
+/* ---- a member after a variable-size one (plan_one_var) ---- */
+
+#define ONE_VAR_TSDL                                                                               \
+	U8 "typealias integer { size = 16; align = 8; } := u16;\n"                                 \
+	   "typealias integer { size = 32; align = 8; } := u32;\n"                                 \
+	   "trace { major = 1; minor = 8; byte_order = le;\n"                                      \
+	   "  packet.header := struct { u32 magic; }; };\n"                                        \
+	   "typealias integer { size = 32; align = 8; signed = true; } := s32;\n"                  \
+	   "stream { packet.context := struct { u32 content_size; u32 packet_size; };\n"           \
+	   "  event.header := struct { u8 id; }; };\n"                                             \
+	   "event { name = \"seq\"; id = 0; fields := struct {\n"                                  \
+	   "  u32 tid; u8 n; s32 v[n]; s32 pid;\n"                                                 \
+	   "  u16 more; }; };\n"                                                                   \
+	   "event { name = \"str\"; id = 1; fields := struct { string name; u32 flags; u16 mode; " \
+	   "}; };\n"                                                                               \
+	   "event { name = \"text\"; id = 2; fields := struct { u16 n; " TXT                       \
+	   " t[n]; u32 after; }; };\n"                                                             \
+	   "event { name = \"neg\"; id = 3; fields := struct {\n"                                  \
+	   "  integer { size = 16; align = 8; signed = true; } n; u8 s[n]; u8 after; }; };\n"      \
+	   "event { name = \"last\"; id = 4; fields := struct { u8 a; string s; }; };\n"           \
+	   "event { name = \"neg8\"; id = 7; fields := struct {\n"                                 \
+	   "  integer { size = 8; align = 8; signed = true; } n; u8 s[n]; u8 after; }; };\n"       \
+	   "event { name = \"bits\"; id = 5; fields := struct {\n"                                 \
+	   "  integer { size = 3; align = 1; } n; u8 s[n]; u8 after; }; };\n"                      \
+	   "event { name = \"wide\"; id = 6; fields := struct { u8 n; u8 s[n];\n"                  \
+	   "  integer { size = 32; align = 32; } after; }; };\n"
+
+/* What decode_scope makes of payload p in b[0..len) from bit at to end, against the ways
+ * around it: decode_skip (one_var's or the skip program's) lands where it lands or fails as
+ * it fails, with its message; decode_skip_payload says whether it succeeds; a peek of each
+ * root member gives the decoded value, and nothing when a decode fails and the member is past
+ * the variable one. */
+static void agree(const char *name, const uint8_t *b, size_t len, uint64_t at, uint64_t end)
+{
+	const struct plan *p = payload(name);
+	if (!p)
+		return;
+	start(b, len, at, end);
+	int rc = decode_scope(&dec, p, SPOOR_SCOPE_PAYLOAD);
+	uint64_t decoded = src.pos, root = dec.scope_root[SPOOR_SCOPE_PAYLOAD];
+	const char *why = dec.error;
+	CHECK_CTX("one var: %s from bit %llu to %llu (decode: %d)", name, (unsigned long long) at,
+	          (unsigned long long) end, rc);
+	start(b, len, at, end);
+	CHECK_EQ_S64(decode_skip(&dec, p, SPOOR_SCOPE_PAYLOAD), rc);
+	CHECK_EQ_U64(src.pos, decoded);
+	if (rc)
+		CHECK_STR(dec.error, why);
+	start(b, len, at, end);
+	uint64_t pos = at;
+	CHECK_EQ_U64(decode_skip_payload(&dec, p, &pos), rc == 0);
+	CHECK_EQ_U64(pos, rc ? at : decoded);
+	for (uint32_t i = 0; i < p->ops[0].arg; i++) {
+		struct val v;
+		int code = -1;
+		start(b, len, at, end);
+		bool peeked = decode_peek_member(&dec, p, at, (int) i, &v, &code);
+		bool after = p->has_one_var && i >= p->one_var.first_tail;
+		if (rc) {
+			if (after)
+				CHECK(!peeked);
+			continue;
+		}
+		/* decode again for the values: the peeks reset the table */
+		start(b, len, at, end);
+		decode_scope(&dec, p, SPOOR_SCOPE_PAYLOAD);
+		const struct val *want = kid(&tab.v[root], i);
+		if (p->ops[p->skip_members[i].op].code == OP_INT && CHECK(peeked)) {
+			CHECK_EQ_S64(code, OP_INT);
+			CHECK_EQ_U64(v.u, want->u);
+		}
+	}
+}
+
+/* agree() at every content end up to len bytes, from a byte-aligned start and from one a few
+ * bits in (the root aligns on a byte: the first member moves to the next one). */
+static void agree_all(const char *name, const uint8_t *b, size_t len)
+{
+	for (uint64_t at = 0; at <= 3; at += 3)
+		for (uint64_t end = at; end <= len * 8; end++)
+			agree(name, b, len, at, end);
+}
+
+static void test_one_var(void)
+{
+	CHECK_CTX("one var");
+	if (!CHECK_EQ_S64(load(ONE_VAR_TSDL), 0))
+		return;
+	static const char *shaped[] = {"seq", "str", "text", "neg", "last", "neg8"};
+	for (unsigned i = 0; i < 6; i++) {
+		CHECK_CTX("one var: %s", shaped[i]);
+		CHECK(payload(shaped[i])->has_one_var);
+	}
+	/* a length of 3 bits, a tail aligned past a byte: the skip program's */
+	CHECK(payload("bits")->skip && !payload("bits")->has_one_var);
+	CHECK(payload("wide")->skip && !payload("wide")->has_one_var);
+	const struct plan *seq = payload("seq");
+	CHECK_EQ_U64(seq->one_var.first_tail, 3);
+	CHECK_EQ_U64(seq->one_var.var_bit, 40);
+
+	/* seq: tid 0x11223344, n 2, v {-1, 7}, pid -5, more 0xBEEF; then padding */
+	uint8_t b[64] = {0x44, 0x33, 0x22, 0x11, 2,    0xFF, 0xFF, 0xFF, 0xFF, 7,   0,
+	                 0,    0,    0xFB, 0xFF, 0xFF, 0xFF, 0xEF, 0xBE, 0xAA, 0xAA};
+	struct val v;
+	int code;
+	start(b, 21, 0, 21 * 8);
+	if (CHECK(decode_peek_skip(&dec, seq, 0, 3, &v, &code))) {
+		CHECK_EQ_S64(code, OP_INT);
+		CHECK_EQ_S64(v.s, -5);
+	}
+	if (CHECK(decode_peek_member(&dec, seq, 0, 4, &v, &code)))
+		CHECK_EQ_U64(v.u, 0xBEEF);
+	CHECK_EQ_S64(decode_skip(&dec, seq, SPOOR_SCOPE_PAYLOAD), 0);
+	CHECK_EQ_U64(src.pos, 19 * 8);
+	agree_all("seq", b, 21);
+	b[4] = 0; /* empty */
+	agree_all("seq", b, 21);
+	b[4] = 200; /* past the end of the data */
+	agree_all("seq", b, 21);
+
+	/* str: "ab", flags 9, mode 0x1234; then "ab" with no NUL before the end */
+	static const uint8_t str[] = {'a', 'b', 0, 9, 0, 0, 0, 0x34, 0x12, 'x'};
+	agree_all("str", str, sizeof(str));
+	static const uint8_t nonul[] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'};
+	agree_all("str", nonul, sizeof(nonul));
+	agree_all("last", str, sizeof(str));
+
+	/* text: n 3, "xyz", after 0xCAFE; then n 0xFFFF */
+	uint8_t text[] = {3, 0, 'x', 'y', 'z', 0xFE, 0xCA, 0, 0, 0};
+	agree_all("text", text, sizeof(text));
+	text[0] = text[1] = 0xFF;
+	agree_all("text", text, sizeof(text));
+
+	/* neg: n 2, s {5, 6}, after 7; then n -1 (a decode error of its own) */
+	uint8_t neg[] = {2, 0, 5, 6, 7, 0};
+	agree_all("neg", neg, sizeof(neg));
+	neg[0] = neg[1] = 0xFF;
+	agree_all("neg", neg, sizeof(neg));
+	start(neg, sizeof(neg), 0, sizeof(neg) * 8);
+	CHECK_EQ_S64(decode_skip(&dec, payload("neg"), SPOOR_SCOPE_PAYLOAD), -SPOOR_EDECODE);
+	CHECK_STR(dec.error, "negative sequence length");
+	/* -1, whose 255 bytes as unsigned would be there */
+	static uint8_t neg8[300] = {0xFF};
+	for (uint64_t end = 0; end <= sizeof(neg8) * 8; end += 8)
+		agree("neg8", neg8, sizeof(neg8), 0, end);
+
+	/* the shapes the skip program keeps */
+	uint8_t bits[] = {2, 5, 6, 7, 0, 0, 0, 0, 0xD, 0xC, 0xB, 0xA, 0};
+	agree_all("bits", bits, sizeof(bits));
+	agree_all("wide", bits, sizeof(bits));
+
+	/* a value table near its limit: no answer once the decode could fail (2 values per
+	 * member and element, and 32 to spare), as the skip program's */
+	const struct {
+		const char *name;
+		uint8_t *b;
+		size_t len;
+		uint32_t values; /* 2 * (members + elements) + 32 */
+		int peek;
+	} limit[] = {{"seq", b, 21, 2 * (5 + 2) + 32, 3},
+	             {"bits", bits, sizeof(bits), 2 * (3 + 2) + 32, 2}};
+	b[4] = 2;
+	for (unsigned k = 0; k < 2; k++)
+		for (uint32_t spare = 0; spare < 2; spare++) {
+			const struct plan *p = payload(limit[k].name);
+			uint64_t pos = 0;
+			CHECK_CTX("one var: %s, %u values short of the limit", limit[k].name,
+			          spare);
+			start(limit[k].b, limit[k].len, 0, limit[k].len * 8);
+			tab.n = DECODE_MAX_VALS - limit[k].values + 1 - spare;
+			CHECK_EQ_U64(decode_skip_payload(&dec, p, &pos), spare);
+			CHECK_EQ_U64(decode_peek_member(&dec, p, 0, limit[k].peek, &v, &code),
+			             spare);
+			tab.n = 0;
+		}
+}
+
+/* ---- the same through the stream reader, on a stream file ---- */
+
+struct file {
+	uint8_t b[512];
+	size_t n;
+};
+
+static void put_le(struct file *f, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		f->b[f->n++] = (uint8_t) (v >> 8 * i);
+}
+
+static void put_seq_event(struct file *f, uint8_t n, int32_t pid)
+{
+	put_le(f, 0, 1); /* id */
+	put_le(f, 100 + n, 4);
+	put_le(f, n, 1);
+	for (unsigned k = 0; k < n && k < 4; k++)
+		put_le(f, k, 4);
+	put_le(f, (uint32_t) pid, 4);
+	put_le(f, 0xBEEF, 2);
+}
+
+/* One packet: a seq event, a str event, a seq event nobody reads, then what `last` puts; the
+ * content ends `cut` bytes before the packet does. Returns where the last event starts. */
+static size_t write_stream(const char *path, void (*last)(struct file *), size_t cut)
+{
+	struct file f = {.n = 0};
+	put_le(&f, 0xC1FC1FC1, 4);
+	put_le(&f, 0, 8); /* sizes, below */
+	put_seq_event(&f, 2, -5);
+	put_le(&f, 1, 1);
+	memcpy(f.b + f.n, "open\0", 5);
+	f.n += 5;
+	put_le(&f, 9, 4);
+	put_le(&f, 0x1234, 2);
+	put_seq_event(&f, 1, 77);
+	size_t last_at = f.n;
+	last(&f);
+	uint32_t bits = (uint32_t) (f.n * 8);
+	memcpy(f.b + 4, &(uint32_t){bits - (uint32_t) cut * 8}, 4);
+	memcpy(f.b + 8, &bits, 4);
+	FILE *out = fopen(path, "wb");
+	if (CHECK(out != NULL)) {
+		fwrite(f.b, 1, f.n, out);
+		fclose(out);
+	}
+	return last_at;
+}
+
+static void last_long_seq(struct file *f)
+{
+	put_le(f, 0, 1);
+	put_le(f, 5, 4);
+	put_le(f, 200, 1); /* 800 bytes of sequence: past the packet */
+	put_le(f, 1, 4);
+}
+
+static void last_open_string(struct file *f)
+{
+	put_le(f, 1, 1);
+	memcpy(f->b + f->n, "no-nul", 6);
+	f->n += 6;
+}
+
+static void last_cut_tail(struct file *f)
+{
+	put_seq_event(f, 1, 3); /* the content ends inside pid (cut 4 bytes) */
+}
+
+/* Read the file: peeking the tail's members (decode false) or decoding each payload (true);
+ * the events seen and the damage report. */
+static unsigned read_stream(const char *path, bool decode, char *error, size_t errlen)
+{
+	struct ctf_stream s;
+	unsigned n = 0;
+	int rc;
+
+	if (!CHECK_EQ_S64(ctf_stream_open(&s, trace, path, 0), 0))
+		return 0;
+	while ((rc = ctf_stream_next(&s)) > 0) {
+		struct val v;
+		int code;
+		bool str = !strcmp(s.ec->name, "str");
+		n++;
+		if (decode) {
+			if (ctf_stream_decode(&s, SPOOR_SCOPE_PAYLOAD) < 0)
+				break;
+			continue;
+		}
+		/* the third event is stepped over unread; the last ones are damaged */
+		bool peeked = ctf_stream_peek_op(&s, SPOOR_SCOPE_PAYLOAD, str ? 1 : 3, &v, &code);
+		if (n == 1 && CHECK(peeked))
+			CHECK_EQ_S64(v.s, -5);
+		if (n == 2 && CHECK(peeked))
+			CHECK_EQ_U64(v.u, 9);
+		if (n == 4)
+			CHECK(!peeked);
+		if (n == 2 && CHECK(ctf_stream_peek_op(&s, SPOOR_SCOPE_PAYLOAD, 2, &v, &code)))
+			CHECK_EQ_U64(v.u, 0x1234);
+	}
+	snprintf(error, errlen, "%s", s.error);
+	ctf_stream_close(&s);
+	return n;
+}
+
+static void test_stream_one_var(void)
+{
+	static const struct {
+		void (*last)(struct file *);
+		size_t cut, at; /* content cut short by; the failure's offset in the last event */
+		const char *what;
+	} cases[] = {
+	    {last_long_seq, 0, 6, "array or sequence longer than the data left"},
+	    {last_open_string, 0, 1, "string without its terminating NUL"},
+	    {last_cut_tail, 4, 10, "integer runs past the packet content"},
+	};
+	char dir[] = "/tmp/spoor-test-decode.XXXXXX", path[64];
+
+	CHECK_CTX("stream one var");
+	if (!CHECK(mkdtemp(dir) != NULL) || !CHECK_EQ_S64(load(ONE_VAR_TSDL), 0))
+		return;
+	snprintf(path, sizeof(path), "%s/stream", dir);
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char peeked[320], decoded[320], want[400];
+		CHECK_CTX("stream one var: case %u", c);
+		size_t last = write_stream(path, cases[c].last, cases[c].cut);
+		snprintf(want, sizeof(want), "%s: offset %zu: %s", path, last + cases[c].at,
+		         cases[c].what);
+		CHECK_EQ_U64(read_stream(path, false, peeked, sizeof(peeked)), 4);
+		CHECK_EQ_U64(read_stream(path, true, decoded, sizeof(decoded)), 4);
+		CHECK_STR(peeked, want);
+		CHECK_STR(decoded, want);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 /* References that do not resolve are metadata errors, found when plans are compiled. */
 static void test_plan_errors(void)
 {
@@ -578,6 +896,8 @@ int main(void)
 	test_clock();
 	test_lttng_header();
 	test_fixed();
+	test_one_var();
+	test_stream_one_var();
 	test_plan_errors();
 	ctf_trace_free(trace);
 	val_table_free(&tab);
