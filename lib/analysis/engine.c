@@ -97,7 +97,8 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	struct hook *h = realloc(k->hooks, (nkind + nown + 1) * sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	memcpy(h, e->hooks[k->ref.kind], nkind * sizeof(*h));
+	if (nkind) /* an empty list's pointer may be NULL, which memcpy must not see */
+		memcpy(h, e->hooks[k->ref.kind], nkind * sizeof(*h));
 	if (nown)
 		memcpy(h + nkind, e->class_hooks[c], nown * sizeof(*h));
 	k->hooks = h;
