@@ -368,7 +368,8 @@ static __attribute__((noinline)) int finish_scopes(struct ctf_stream *s)
 {
 	while (s->decoded < SPOOR_SCOPE_PAYLOAD) {
 		int next = s->decoded + 1;
-		int rc = decode_skip(&s->dec, scope_plan(s, next), next);
+		int rc = s->ecp->keep & (1u << next) ? decode_scope(&s->dec, scope_plan(s, next), next)
+		                                     : decode_skip(&s->dec, scope_plan(s, next), next);
 		if (rc)
 			return decode_damage(s, rc);
 		s->decoded = next;

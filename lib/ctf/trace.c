@@ -40,11 +40,28 @@ static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])
 	}
 }
 
+/* The context scopes a later scope of the event refers to (event_class_plans.keep). */
+static uint8_t referred_contexts(const struct event_class_plans *ep)
+{
+	uint8_t keep = 0;
+
+	for (int k = SPOOR_SCOPE_EVENT_CONTEXT; k <= SPOOR_SCOPE_PAYLOAD; k++) {
+		const struct plan *p = ep->scope[k];
+		for (uint32_t i = 0; p && i < p->nrefs; i++) {
+			int to = p->refs[i].scope;
+			if (to >= SPOOR_SCOPE_STREAM_EVENT_CONTEXT && to < k)
+				keep |= (uint8_t) (1u << to);
+		}
+	}
+	return keep;
+}
+
 static void fill_skip(struct event_class_plans *ep, const struct plan *event_context)
 {
 	ep->scope[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = event_context;
 	ep->scope[SPOOR_SCOPE_EVENT_CONTEXT] = ep->context;
 	ep->scope[SPOOR_SCOPE_PAYLOAD] = ep->payload;
+	ep->keep = referred_contexts(ep);
 	ep->fixed = true;
 	for (int k = 0; k < SPOOR_SCOPE_COUNT; k++)
 		ep->pre[k] = PRE_VARIABLE;

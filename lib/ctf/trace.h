@@ -58,6 +58,9 @@ struct event_class_plans {
 	/* Per scope: how many of those steps come before it, when every scope before it has
 	 * a fixed layout (PRE_VARIABLE otherwise): where it starts, from the header's end. */
 	uint8_t pre[SPOOR_SCOPE_COUNT];
+	/* Bit per scope (1 << enum spoor_scope) whose values a later scope refers to, e.g. a
+	 * payload sequence sized by a context field: decoded, never stepped over. */
+	uint8_t keep;
 };
 #define PRE_VARIABLE 0xff
 
