@@ -171,7 +171,10 @@ int kinstance_write(struct kinstance *k, const char *file, const char *value, bo
                     char *err, size_t errlen)
 {
 	char path[900];
-	snprintf(path, sizeof(path), "%s/%s", k->dir, file);
+	if (snprintf(path, sizeof(path), "%s/%s", k->dir, file) >= (int) sizeof(path)) {
+		snprintf(err, errlen, "tracefs path too long: %s/%s", k->dir, file);
+		return -ENAMETOOLONG;
+	}
 	tracefs_error_clear(k->ti);
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
 	int rc = 0;
@@ -189,8 +192,10 @@ int kinstance_write(struct kinstance *k, const char *file, const char *value, bo
 	if (rc) {
 		char log[400];
 		last_error(k, log, sizeof(log));
-		snprintf(err, errlen, "the kernel refused '%s' in %s: %s%s%s", value, file,
-		         strerror(-rc), log[0] ? "; its error_log says:" : "", log);
+		/* a long value or log may be cut short: the message stays a message */
+		int len = snprintf(err, errlen, "the kernel refused '%s' in %s: %s%s%s", value, file,
+		                   strerror(-rc), log[0] ? "; its error_log says:" : "", log);
+		(void) len;
 	}
 	return rc;
 }
