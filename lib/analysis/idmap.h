@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/runhash.h"
+
 struct idmap_slot {
 	uint64_t key;
 	uint32_t val;
@@ -24,7 +26,7 @@ struct idmap {
 
 static inline size_t idmap_hash(uint64_t key, size_t cap)
 {
-	return (size_t) ((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+	return fibhash(key, cap); /* util/runhash.h */
 }
 
 /* The value of key, or NULL. */

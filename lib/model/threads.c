@@ -5,6 +5,7 @@
 
 #include "reader/reader.h" /* fields read in place */
 #include "threads.h"
+#include "util/runhash.h"
 
 enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
 
@@ -79,8 +80,7 @@ void threads_free(struct threads *t)
 
 static size_t slot(int64_t tid, size_t cap)
 {
-	uint64_t h = (uint64_t) tid * 0x9E3779B97F4A7C15ull;
-	return (size_t) (h >> 20) & (cap - 1);
+	return runhash((uint64_t) tid, cap); /* runs of tids together: util/runhash.h */
 }
 
 static struct entry *find(const struct threads *t, int64_t tid)
