@@ -87,10 +87,11 @@ static void text_head(FILE *out, const char *first)
 
 static void text_row(FILE *out, const char *name, const struct sc_stat *s)
 {
-	const struct welford *d = &s->dur;
+	const struct exactstat *d = &s->dur;
 	fprintf(out, ROW, name, (unsigned long long) d->n, (unsigned long long) s->errors,
-	        (unsigned long long) s->noexit, d->sum / 1e6, d->mean / 1e3,
-	        welford_stddev(d) / 1e3, d->n ? d->min / 1e3 : 0, d->n ? d->max / 1e3 : 0);
+	        (unsigned long long) s->noexit, exactstat_sum(d) / 1e6, exactstat_mean(d) / 1e3,
+	        exactstat_stddev(d) / 1e3, d->n ? (double) d->min / 1e3 : 0,
+	        d->n ? (double) d->max / 1e3 : 0);
 }
 
 static void print_text(FILE *out, const struct sc_analysis *a, double span_s, size_t top,
@@ -104,7 +105,7 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 	const struct sc_totals *t = sc_analysis_totals(a);
 	double total = 0;
 	for (size_t i = 0; i < nc; i++)
-		total += calls[i].all.dur.sum;
+		total += exactstat_sum(&calls[i].all.dur);
 	fprintf(out, "System calls (span %.6f s): %llu completed, %.3f ms in calls\n", span_s,
 	        (unsigned long long) t->calls, total / 1e6);
 	text_head(out, "syscall");
@@ -130,7 +131,7 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 			fprintf(out, " (pid %lld)", (long long) g->pid);
 		fprintf(out, " %s: %llu completed, %llu errors, %.3f ms in calls\n",
 		        g->comm[0] ? g->comm : "?", (unsigned long long) g->total.dur.n,
-		        (unsigned long long) g->total.errors, g->total.dur.sum / 1e6);
+		        (unsigned long long) g->total.errors, exactstat_sum(&g->total.dur) / 1e6);
 		text_head(out, "  syscall");
 		for (size_t k = 0; k < limit(g->n, top); k++) {
 			char name[SC_NAME_MAX + 2];
@@ -154,13 +155,15 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 
 static void json_stat(FILE *out, const struct sc_stat *s)
 {
-	const struct welford *d = &s->dur;
+	const struct exactstat *d = &s->dur;
 	fprintf(out,
-	        "\"count\": %llu, \"errors\": %llu, \"no_exit\": %llu, \"total_ns\": %.0f, "
-	        "\"mean_ns\": %.3f, \"stddev_ns\": %.3f, \"min_ns\": %.0f, \"max_ns\": %.0f",
+	        "\"count\": %llu, \"errors\": %llu, \"no_exit\": %llu, \"total_ns\": %llu, "
+	        "\"mean_ns\": %.3f, \"stddev_ns\": %.3f, \"min_ns\": %llu, \"max_ns\": %llu",
 	        (unsigned long long) d->n, (unsigned long long) s->errors,
-	        (unsigned long long) s->noexit, d->sum, d->mean, welford_stddev(d),
-	        d->n ? d->min : 0, d->n ? d->max : 0);
+	        (unsigned long long) s->noexit,
+	        (unsigned long long) (d->sum > UINT64_MAX ? UINT64_MAX : d->sum), exactstat_mean(d),
+	        exactstat_stddev(d), (unsigned long long) (d->n ? d->min : 0),
+	        (unsigned long long) (d->n ? d->max : 0));
 }
 
 static void print_json(FILE *out, const struct sc_analysis *a, double span_s, size_t top,

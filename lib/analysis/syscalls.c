@@ -371,7 +371,7 @@ static void on_exit_event(void *data, const struct an_event *ev)
 	struct sc_stat *s = stat_of(a, th, c);
 	if (!s)
 		return;
-	welford_add(&s->dur, (double) (ev->ts >= th->start ? ev->ts - th->start : 0));
+	exactstat_add(&s->dur, ev->ts >= th->start ? (uint64_t) (ev->ts - th->start) : 0);
 	a->t.calls++;
 	if (has_ret && ret < 0 && ret > -4096) {
 		s->errors++;
@@ -475,7 +475,7 @@ void sc_analysis_free(struct sc_analysis *a)
 
 static void stat_merge(struct sc_stat *s, const struct sc_stat *x)
 {
-	welford_combine(&s->dur, &x->dur);
+	exactstat_combine(&s->dur, &x->dur);
 	s->errors += x->errors;
 	s->noexit += x->noexit;
 }

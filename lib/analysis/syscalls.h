@@ -27,14 +27,14 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "welford.h"
+#include "exactstat.h"
 
 #define SC_NAME_MAX 48
 
 /* One call name over the selected tasks (or one task group and call name). */
 struct sc_stat {
 	uint32_t call;      /* index in the calls */
-	struct welford dur; /* ns, completed calls */
+	struct exactstat dur; /* ns, completed calls */
 	uint64_t errors;    /* completed calls that returned -errno */
 	uint64_t noexit;    /* entries that never completed (see above) */
 };

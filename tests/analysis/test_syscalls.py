@@ -233,6 +233,25 @@ def test_raw(d):
           and call(doc, "syscall 9999")["errno"] == {"ERESTARTSYS": 1})
 
 
+# Trace D: three reads of 2^53 + 1, 2^53 + 2 and 2^53 + 3 ns (about 104 days each), where
+# doubles cannot tell the durations apart: exact integer sums give total 3 * 2^53 + 6,
+# mean 2^53 + 2 and stddev exactly 1.
+BIG = 1 << 53
+TRACE_D = [dump(10, 300, 300, "slow")]
+for k in range(3):
+    t0 = 1000 + k * (BIG + 1000)
+    TRACE_D += [E(t0, 0, "sys_enter_read", 300, fd=3), E(t0 + BIG + 1 + k, 0, "sys_exit_read", 300, ret=1)]
+
+
+def test_exact(d):
+    doc = sc_json(d)
+    r = call(doc, "read")
+    check("D: durations near 2^53 ns summed exactly", r is not None and r["count"] == 3
+          and r["total_ns"] == 3 * BIG + 6 and r["min_ns"] == BIG + 1 and r["max_ns"] == BIG + 3)
+    check("D: mean 2^53 + 2, stddev 1 (exact)", r is not None and r["mean_ns"] == float(BIG + 2)
+          and r["stddev_ns"] == 1.0)
+
+
 def test_no_syscalls(d):
     p = run(d)
     check("a trace without syscall events: says what to record",
@@ -244,12 +263,14 @@ def main():
         a = gen_kernel.write(os.path.join(tmp, "a"), TRACE_A, style="ftrace")
         b = gen_kernel.write(os.path.join(tmp, "b"), TRACE_B, style="lttng", losses={0: [(9, 5)]})
         c = gen_kernel.write(os.path.join(tmp, "c"), TRACE_C, style="ftrace")
+        dd = gen_kernel.write(os.path.join(tmp, "d"), TRACE_D, style="ftrace")
         n = gen_kernel.write(os.path.join(tmp, "n"), [
             E(100, 0, "irq_handler_entry", irq=1, name="x"),
             E(200, 0, "irq_handler_exit", irq=1, ret=1)], style="ftrace")
         test_basic(a)
         test_lttng_loss(b)
         test_raw(c)
+        test_exact(dd)
         test_no_syscalls(n)
     return common.finish()
 
