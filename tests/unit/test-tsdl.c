@@ -10,6 +10,7 @@
 #include "ctf/metadata-read.h"
 #include "ctf/tsdl-parse.h"
 #include "ctf/tsdl-scan.h"
+#include "meta-same.h"
 #include "spoor/spoor.h"
 
 #define TRACE_LE "trace { major = 1; minor = 8; byte_order = le; };\n"
@@ -18,35 +19,6 @@
 
 static struct ctf_meta meta;
 static struct tsdl_error perr;
-
-static bool same_text(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
-/* The event classes of two models, as the eager pass records them. */
-static bool same_classes(const struct ctf_meta *a, const struct ctf_meta *b)
-{
-	if (a->nstreams != b->nstreams)
-		return false;
-	for (unsigned s = 0; s < a->nstreams; s++) {
-		const struct ctf_stream_class *sa = a->streams[s], *sb = b->streams[s];
-		if (sa->id != sb->id || sa->nevents != sb->nevents)
-			return false;
-		for (unsigned e = 0; e < sa->nevents; e++) {
-			const struct ctf_event_class *x = sa->events[e], *y = sb->events[e];
-			if (!same_text(x->name, y->name) || x->name_len != y->name_len ||
-			    x->id != y->id || x->stream_id != y->stream_id ||
-			    x->has_loglevel != y->has_loglevel || x->loglevel != y->loglevel ||
-			    !same_text(x->emf_uri, y->emf_uri) || !x->fields != !y->fields ||
-			    !x->context != !y->context ||
-			    memcmp(&x->lazy_fields, &y->lazy_fields, sizeof(x->lazy_fields)) ||
-			    memcmp(&x->lazy_context, &y->lazy_context, sizeof(x->lazy_context)))
-				return false;
-		}
-	}
-	return true;
-}
 
 /* tsdl_parse_lazy reads most event blocks from the raw text (tsdl-scan.c): the same answer,
  * error and classes as reading each block token by token. */
