@@ -368,8 +368,15 @@ static __attribute__((noinline)) int finish_scopes(struct ctf_stream *s)
 {
 	while (s->decoded < SPOOR_SCOPE_PAYLOAD) {
 		int next = s->decoded + 1;
-		int rc = s->ecp->keep & (1u << next) ? decode_scope(&s->dec, scope_plan(s, next), next)
-		                                     : decode_skip(&s->dec, scope_plan(s, next), next);
+		int rc;
+		if (s->ecp->keep & (1u << next)) {
+			/* kept: decoded, and it may itself refer to the header's lazy values */
+			rc = decode_header_values(&s->dec);
+			if (!rc)
+				rc = decode_scope(&s->dec, scope_plan(s, next), next);
+		} else {
+			rc = decode_skip(&s->dec, scope_plan(s, next), next);
+		}
 		if (rc)
 			return decode_damage(s, rc);
 		s->decoded = next;

@@ -6,7 +6,7 @@ need babeltrace2 babeltrace2
 synth
 
 traces=("$SPOOR_TEST_DATA/traces/ust-types" "$SPOOR_TEST_DATA/traces/ust-discard" "$TMP/synth/synth-le"
-	"$SPOOR_TEST_DATA/traces/ctx-ref")
+	"$SPOOR_TEST_DATA/traces/ctx-ref" "$SPOOR_TEST_DATA/traces/ctx-ref-lttng")
 [ -d "${SHARED_TRACES:-}/lttng" ] && traces+=("$SHARED_TRACES/lttng/many-threads" "$SHARED_TRACES/lttng/ros2")
 
 for t in "${traces[@]}"; do
@@ -40,8 +40,11 @@ done
 
 # ctx-ref: payload sequences sized by context fields; stats steps over events without
 # printing them, so it must keep the contexts' values the sequences refer to.
-"$SPOOR" dump --format=babeltrace "$SPOOR_TEST_DATA/traces/ctx-ref" >"$TMP/ctx-ref.dump"
-check "ctx-ref: dump --format=babeltrace = babeltrace2" cmp -s "$TMP/ctx-ref.dump" "$TMP/ctx-ref.txt"
+# ctx-ref-lttng: the same through an LTTng event header, whose values are read lazily.
+for name in ctx-ref ctx-ref-lttng; do
+	"$SPOOR" dump --format=babeltrace "$SPOOR_TEST_DATA/traces/$name" >"$TMP/$name.dump"
+	check "$name: dump --format=babeltrace = babeltrace2" cmp -s "$TMP/$name.dump" "$TMP/$name.txt"
+done
 
 # The discard fixture really lost events; the types fixture lost none.
 check "ust-discard reports discarded events" test "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["discarded"])' "$TMP/ust-discard.json")" -gt 0
