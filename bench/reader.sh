@@ -211,8 +211,10 @@ rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$rev" != unknown ] && ! git -C "$top" --no-optional-locks diff --quiet HEAD -- 2>/dev/null; then
 	rev="$rev + uncommitted changes"
 fi
-buildtype=$(sed -n 's/^buildtype = //p' "$top/build/meson-private/cmd_line.txt" 2>/dev/null || true)
-[ -n "$buildtype" ] || buildtype=$(jq -r '.[] | select(.name == "buildtype") | .value' \
+# the build's type and optimisation level (the default build overrides the type's level)
+buildtype=$(python3 -c 'import json, sys
+o = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))}
+print("%s, -O%s" % (o.get("buildtype", "?"), o.get("optimization", "?")))' \
 	"$top/build/meson-info/intro-buildoptions.json" 2>/dev/null || echo "?")
 btver=$(babeltrace2 --version | awk 'NR == 1 { print $2 }')
 

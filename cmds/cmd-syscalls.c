@@ -153,15 +153,27 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 
 /* ---- JSON ---- */
 
+/* A 128-bit integer in decimal (a sum of durations may pass 2^64 ns). */
+static const char *u128_text(unsigned __int128 v, char buf[40])
+{
+	char *p = buf + 39;
+	*p = '\0';
+	do {
+		*--p = (char) ('0' + (int) (v % 10));
+		v /= 10;
+	} while (v);
+	return p;
+}
+
 static void json_stat(FILE *out, const struct sc_stat *s)
 {
 	const struct exactstat *d = &s->dur;
+	char total[40];
 	fprintf(out,
-	        "\"count\": %llu, \"errors\": %llu, \"no_exit\": %llu, \"total_ns\": %llu, "
+	        "\"count\": %llu, \"errors\": %llu, \"no_exit\": %llu, \"total_ns\": %s, "
 	        "\"mean_ns\": %.3f, \"stddev_ns\": %.3f, \"min_ns\": %llu, \"max_ns\": %llu",
 	        (unsigned long long) d->n, (unsigned long long) s->errors,
-	        (unsigned long long) s->noexit,
-	        (unsigned long long) (d->sum > UINT64_MAX ? UINT64_MAX : d->sum), exactstat_mean(d),
+	        (unsigned long long) s->noexit, u128_text(d->sum, total), exactstat_mean(d),
 	        exactstat_stddev(d), (unsigned long long) (d->n ? d->min : 0),
 	        (unsigned long long) (d->n ? d->max : 0));
 }

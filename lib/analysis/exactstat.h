@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * exactstat.h: count, sum, mean, standard deviation, min and max of non-negative integer
- * samples (durations in ns), exact: the sum and the sum of squares are 128-bit integers, so
- * adding a sample is a few integer operations with no division (Welford's running mean
- * needs one per sample, a long dependency chain on the hot path of `spoor syscalls`), and
- * no digit is lost to rounding. The variance is worked out at the end from integers:
- * with q = sum / n and r = sum % n, sum((x - q)^2) = sumsq - 2 q sum + n q^2 is exact in
- * 128-bit arithmetic (it wraps in between but not at the end while that sum of squares
- * stays below 2^128, e.g. 2^28 samples of up to 13 days each), and
- * sum((x - mean)^2) = sum((x - q)^2) - r^2 / n.
+ * samples (durations in ns), exact: the sum is a 128-bit integer and the sum of squares a
+ * 192-bit one, so adding a sample is a few integer operations with no division (Welford's
+ * running mean needs one per sample, a long dependency chain on the hot path of `spoor
+ * syscalls`), and no digit is lost to rounding.
+ *
+ * The variance is worked out at the end from integers: with q = sum / n and r = sum % n,
+ * S = sum((x - q)^2) = sumsq - 2 q sum + n q^2, computed modulo 2^128, is exact whenever
+ * S < 2^128, which n (max - min)^2 < 2^128 guarantees (every x and q lie in [min, max]);
+ * then sum((x - mean)^2) = S - r^2 / n. Past that bound (centuries of summed squared
+ * spread: corrupt or crafted timestamps) the variance comes from the full sums in long
+ * double, sumsq - sum^2 / n, which is then far from cancelling.
  */
 #ifndef ANALYSIS_EXACTSTAT_H
 #define ANALYSIS_EXACTSTAT_H
@@ -19,7 +22,9 @@
 struct exactstat {
 	uint64_t n;
 	uint64_t min, max;
-	unsigned __int128 sum, sumsq; /* sumsq modulo 2^128 */
+	unsigned __int128 sum;
+	unsigned __int128 sumsq; /* low 128 bits of the sum of squares */
+	uint64_t sumsq_hi;       /* and the bits above */
 };
 
 static inline void exactstat_add(struct exactstat *s, uint64_t x)
@@ -30,7 +35,9 @@ static inline void exactstat_add(struct exactstat *s, uint64_t x)
 		s->max = x;
 	s->n++;
 	s->sum += x;
-	s->sumsq += (unsigned __int128) x * x;
+	unsigned __int128 sq = (unsigned __int128) x * x;
+	s->sumsq += sq;
+	s->sumsq_hi += s->sumsq < sq; /* the carry */
 }
 
 static inline void exactstat_combine(struct exactstat *s, const struct exactstat *o)
@@ -46,6 +53,7 @@ static inline void exactstat_combine(struct exactstat *s, const struct exactstat
 	s->n += o->n;
 	s->sum += o->sum;
 	s->sumsq += o->sumsq;
+	s->sumsq_hi += o->sumsq_hi + (s->sumsq < o->sumsq);
 }
 
 static inline double exactstat_sum(const struct exactstat *s)
@@ -64,10 +72,18 @@ static inline double exactstat_stddev(const struct exactstat *s)
 {
 	if (s->n < 2)
 		return 0;
-	unsigned __int128 q = s->sum / s->n, r = s->sum % s->n;
-	unsigned __int128 m = s->sumsq - 2 * q * s->sum + (unsigned __int128) s->n * q * q;
-	long double m2 = (long double) m - (long double) r * (long double) r / (long double) s->n;
-	return m2 > 0 ? (double) sqrtl(m2 / (long double) (s->n - 1)) : 0;
+	unsigned __int128 spread = s->max - s->min, bound;
+	long double n = (long double) s->n, m2;
+	if (!__builtin_mul_overflow(spread * spread, (unsigned __int128) s->n, &bound)) {
+		unsigned __int128 q = s->sum / s->n, r = s->sum % s->n;
+		unsigned __int128 dev = s->sumsq - 2 * q * s->sum + (unsigned __int128) s->n * q * q;
+		m2 = (long double) dev - (long double) r * (long double) r / n;
+	} else {
+		long double sumsq = (long double) s->sumsq_hi * 0x1p128L + (long double) s->sumsq;
+		long double sum = (long double) s->sum;
+		m2 = sumsq - sum * (sum / n);
+	}
+	return m2 > 0 ? (double) sqrtl(m2 / (n - 1)) : 0;
 }
 
 #endif

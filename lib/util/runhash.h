@@ -21,6 +21,7 @@
 
 #define RUNHASH_RUN 16
 
+/* cap must be a power of two (any other would shift by 64 below). */
 static inline size_t fibhash(uint64_t key, size_t cap)
 {
 	if (cap <= 1)

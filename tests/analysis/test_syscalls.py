@@ -252,6 +252,26 @@ def test_exact(d):
           and r["stddev_ns"] == 1.0)
 
 
+# Trace E: 40 reads on 40 threads, alternately 6e18 ns (190 years) and 1 ns: the sum of
+# squared deviations passes 2^128, where the integer formula would wrap; the long double
+# fallback gives the right figure, and total_ns (above 2^64) is printed whole.
+HUGE = 6 * 10**18
+TRACE_E = [dump(10 + i, 1000 + i, 1000 + i, "p") for i in range(40)]
+for i in range(40):
+    TRACE_E += [E(1000 + i * 10, 0, "sys_enter_read", 1000 + i, fd=3),
+                E(1000 + i * 10 + (1 if i % 2 else HUGE), 0, "sys_exit_read", 1000 + i, ret=1)]
+E_DURS = [1 if i % 2 else HUGE for i in range(40)]
+E_MEAN = sum(E_DURS) / 40
+E_SD = math.sqrt(sum((x - E_MEAN) ** 2 for x in E_DURS) / 39)
+
+
+def test_huge(d):
+    r = call(sc_json(d), "read")
+    check("E: total_ns above 2^64, whole", r is not None and r["total_ns"] == sum(E_DURS))
+    check("E: stddev past the exact bound (%s)" % (r or {}).get("stddev_ns"),
+          r is not None and close(r["stddev_ns"], E_SD) and close(r["mean_ns"], E_MEAN))
+
+
 def test_no_syscalls(d):
     p = run(d)
     check("a trace without syscall events: says what to record",
@@ -264,6 +284,8 @@ def main():
         b = gen_kernel.write(os.path.join(tmp, "b"), TRACE_B, style="lttng", losses={0: [(9, 5)]})
         c = gen_kernel.write(os.path.join(tmp, "c"), TRACE_C, style="ftrace")
         dd = gen_kernel.write(os.path.join(tmp, "d"), TRACE_D, style="ftrace")
+        e = gen_kernel.write(os.path.join(tmp, "e"), sorted(TRACE_E, key=lambda x: x[0]),
+                             style="ftrace")
         n = gen_kernel.write(os.path.join(tmp, "n"), [
             E(100, 0, "irq_handler_entry", irq=1, name="x"),
             E(200, 0, "irq_handler_exit", irq=1, ret=1)], style="ftrace")
@@ -271,6 +293,7 @@ def main():
         test_lttng_loss(b)
         test_raw(c)
         test_exact(dd)
+        test_huge(e)
         test_no_syscalls(n)
     return common.finish()
 

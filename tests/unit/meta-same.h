@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * meta-same.h: whether two metadata models hold the same event classes, as the lazy pass
- * records them. Shared by test-tsdl.c and fuzz-metadata.c, which both compare reading event
- * blocks from the raw text (tsdl-scan.c) with reading them token by token.
+ * meta-same.h: whether two metadata models hold the same event classes (what the parser
+ * records of each block before its scopes are parsed). Shared by test-tsdl.c and
+ * fuzz-metadata.c, which both compare reading event blocks from the raw text (tsdl-scan.c)
+ * with reading them token by token.
  */
 #ifndef TESTS_META_SAME_H
 #define TESTS_META_SAME_H
@@ -17,7 +18,7 @@ static inline bool same_text(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* The event classes of two models, as the eager pass records them. */
+/* The event classes of two models. */
 static inline bool same_classes(const struct ctf_meta *a, const struct ctf_meta *b)
 {
 	if (a->nstreams != b->nstreams)
