@@ -15,7 +15,11 @@ for i in range(50):
     cpu = i % 2
     ev.append((1000 + 100 * i, cpu, "sched_switch", {"prev_comm": "a", "prev_tid": 10 + cpu, "prev_prio": 120,
                "prev_state": 1, "next_comm": "b", "next_tid": 20 + i % 3, "next_prio": 120}))
-gen_kernel.write(sys.argv[1], ev)
+# interrupts too: `spoor irq --plugin` below needs some
+for i in range(10):
+    ev.append((1050 + 500 * i, i % 2, "irq_handler_entry", {"irq": 11, "name": "eth0"}))
+    ev.append((1060 + 500 * i, i % 2, "irq_handler_exit", {"irq": 11, "ret": 1}))
+gen_kernel.write(sys.argv[1], sorted(ev, key=lambda e: e[0]))
 PY
 	trace="$TMP/t"
 fi
