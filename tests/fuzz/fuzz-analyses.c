@@ -22,8 +22,8 @@
  * abort says which): ordered and unique rows, min <= max where a count is positive, a
  * histogram that adds up to its count, the syscalls totals against the per-call counts, the
  * sched per-process sums against the per-thread ones, the losses every analysis heard of.
- * Time differences are not checked for sign: timestamps may go backwards in a damaged
- * stream, and the analyses only promise not to count a negative duration.
+ * Times may jump anywhere in a damaged stream, but the engine hands the hooks times that
+ * never go back and are never negative: no time, duration or sum of durations is negative.
  *
  * The seeds in corpus/analyses/ are written by make-analysis-seeds.py, which reads the
  * metadata from this file (between the BEGIN/END METADATA markers): keep both in step.
@@ -448,12 +448,16 @@ static void check_irq(struct irq_analysis *a, bool all_cpus)
 		        (unsigned long long) t->broken);
 }
 
-/* The timeline: each change is a change (sched_analysis_on_change). */
+/* The timeline: each change is a change, in time order (sched_analysis_on_change). */
+static int64_t last_change;
+
 static void on_change(void *data, const struct sched_change *c)
 {
 	const struct an_engine *e = data;
 	const char *comm = an_task_comm(e, c->tid);
 
+	CHECK(c->ts >= last_change);
+	last_change = c->ts;
 	CHECK(c->from != c->to);
 	CHECK(c->from <= SCHED_DEAD && c->to <= SCHED_DEAD);
 	CHECK(c->tid > 0);
@@ -477,7 +481,7 @@ static int64_t check_sched(struct sched_analysis *a, const struct an_engine *e, 
 
 	for (size_t i = 0; i < nt; i++) {
 		CHECK(t[i].tid > 0); /* the idle tasks are not threads */
-		CHECK(t[i].cpu_ns >= 0);
+		CHECK(t[i].cpu_ns >= 0 && t[i].wait_ns >= 0 && t[i].blocked_ns >= 0);
 		if (i) /* by CPU time, then tid */
 			CHECK(t[i - 1].cpu_ns > t[i].cpu_ns ||
 			      (t[i - 1].cpu_ns == t[i].cpu_ns && t[i - 1].tid < t[i].tid));
@@ -491,7 +495,7 @@ static int64_t check_sched(struct sched_analysis *a, const struct an_engine *e, 
 			top = t[i].tid;
 	}
 	for (size_t i = 0; i < np; i++) {
-		CHECK(p[i].threads >= 1);
+		CHECK(p[i].threads >= 1 && p[i].wait_ns >= 0 && p[i].blocked_ns >= 0);
 		if (i)
 			CHECK(p[i - 1].cpu_ns >= p[i].cpu_ns);
 		check_welford(&p[i].latency);
@@ -519,6 +523,7 @@ static int64_t check_sched(struct sched_analysis *a, const struct an_engine *e, 
 		CHECK(thread_cpu == busy);
 	for (size_t i = 0; i < nw; i++) {
 		CHECK(i < 3);
+		CHECK(w[i].latency >= 0 && w[i].latency == w[i].run - w[i].wake);
 		if (i)
 			CHECK(w[i - 1].latency >= w[i].latency);
 		sink += (uint64_t) w[i].wake + (uint64_t) w[i].run + (uint64_t) w[i].tid;
@@ -632,6 +637,13 @@ static void check_disk(struct disk_analysis *a)
 
 /* ---- one run of the four analyses ---- */
 
+static void on_warning(void *data, const char *message)
+{
+	(void) data;
+	if (verbose)
+		fprintf(stderr, "warning: %s\n", message);
+}
+
 struct run {
 	const struct an_filter *f;
 	bool per_thread, all_cpus;
@@ -652,6 +664,7 @@ static void analyse(struct run *run)
 		fprintf(stderr, NAME ": spoor_reader_open: %s\n", errmsg ? errmsg : spoor_strerror(rc));
 		abort();
 	}
+	spoor_reader_set_warn(r, on_warning, NULL);
 	if (an_engine_new(r, run->f, &e))
 		die("an_engine_new");
 	struct irq_analysis *irq = irq_analysis_new(e);
@@ -664,10 +677,12 @@ static void analyse(struct run *run)
 	if (run->all_cpus)
 		irq_analysis_all_cpus(irq);
 	sched_analysis_on_change(sched, on_change, e);
+	last_change = 0;
 	rc = an_engine_run(e);
 	CHECK(rc == 0); /* damage is counted, not an error */
 
 	an_span(e, &run->begin, &run->end);
+	CHECK(0 <= run->begin && run->begin <= run->end);
 	check_irq(irq, run->all_cpus);
 	run->top_tid = check_sched(sched, e, run->f != NULL);
 	check_syscalls(sc);
