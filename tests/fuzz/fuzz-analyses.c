@@ -30,20 +30,15 @@
  * SPOOR_FUZZ_VERBOSE=1 prints each run's figures to stderr.
  *
  * The fuzz build links with -Wl,--wrap=mapfile_open,--wrap=mapfile_close (see meson.build
- * and fuzz-packets.c): the stream file is held in a malloc'd buffer of exactly its size, so
- * that AddressSanitizer sees any read past its end.
+ * and fuzz-trace-dir.h): the stream file is held in a malloc'd buffer of exactly its size,
+ * so that AddressSanitizer sees any read past its end.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/disk.h"
 #include "analysis/engine.h"
@@ -51,7 +46,9 @@
 #include "analysis/sched.h"
 #include "analysis/syscalls.h"
 #include "spoor/trace.h"
-#include "util/mapfile.h"
+
+#define FUZZ_NAME "fuzz-analyses"
+#include "fuzz-trace-dir.h"
 
 /* BEGIN METADATA */
 static const char metadata_text[] =
@@ -250,139 +247,27 @@ static const char metadata_text[] =
     "};\n";
 /* END METADATA */
 
-/* ---- reading the stream file from the heap (see the comment at the top) ---- */
-
-int __real_mapfile_open(struct mapfile *mf, const char *path);
-void __real_mapfile_close(struct mapfile *mf);
-int __wrap_mapfile_open(struct mapfile *mf, const char *path);
-void __wrap_mapfile_close(struct mapfile *mf);
-
-int __wrap_mapfile_open(struct mapfile *mf, const char *path)
-{
-	int rc = __real_mapfile_open(mf, path);
-
-	if (rc || !mf->size)
-		return rc;
-	size_t size = mf->size;
-	unsigned char *copy = malloc(size);
-	if (!copy) {
-		__real_mapfile_close(mf);
-		return -ENOMEM;
-	}
-	memcpy(copy, mf->data, size);
-	__real_mapfile_close(mf);
-	mf->data = copy;
-	mf->size = size;
-	return 0;
-}
-
-void __wrap_mapfile_close(struct mapfile *mf)
-{
-	free((void *) mf->data);
-	mf->data = NULL;
-	mf->size = 0;
-}
-
 /* ---- set-up, once per process ---- */
 
-#define NAME "fuzz-analyses"
-
-static char dir_path[4096], meta_path[4200], stream_path[4200];
 static bool verbose;
 static volatile uint64_t sink;
-
-static void cleanup(void)
-{
-	if (stream_path[0])
-		unlink(stream_path);
-	if (meta_path[0])
-		unlink(meta_path);
-	if (dir_path[0])
-		rmdir(dir_path);
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, NAME ": %s: %s\n", what, strerror(errno));
-	abort();
-}
 
 /* An invariant the analyses guarantee whatever the input. */
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			fprintf(stderr, NAME ":%d: does not hold: %s\n", __LINE__, #cond);         \
+			fprintf(stderr, FUZZ_NAME ":%d: does not hold: %s\n", __LINE__, #cond);    \
 			abort();                                                                   \
 		}                                                                                  \
 	} while (0)
 
-static void write_file(const char *path, const void *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	const unsigned char *p = data;
-
-	if (fd < 0)
-		die(path);
-	while (size) {
-		ssize_t n = write(fd, p, size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die(path);
-		p += n;
-		size -= (size_t) n;
-	}
-	if (close(fd))
-		die(path);
-}
-
-/* A crash ends the process without atexit handlers: remove the directories that earlier,
- * dead processes left behind (their pid is in the name). */
-static void remove_stale_dirs(const char *tmp)
-{
-	DIR *d = opendir(tmp);
-	struct dirent *de;
-	char path[4200];
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		long pid;
-		int end = 0;
-		if (sscanf(de->d_name, "spoor-" NAME ".%ld.%*6[A-Za-z0-9]%n", &pid, &end) != 1 ||
-		    !end || de->d_name[end] || pid <= 0)
-			continue;
-		if (kill((pid_t) pid, 0) == 0 || errno != ESRCH)
-			continue; /* the process still runs */
-		static const char *const files[] = {"metadata", "channel0_0", ""};
-		for (int i = 0; i < 3; i++) {
-			snprintf(path, sizeof(path), "%s/%s/%s", tmp, de->d_name, files[i]);
-			(i < 2 ? unlink : rmdir)(path);
-		}
-	}
-	closedir(d);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void) argc;
 	(void) argv;
 	verbose = getenv("SPOOR_FUZZ_VERBOSE") && *getenv("SPOOR_FUZZ_VERBOSE") == '1';
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	remove_stale_dirs(tmp);
-	snprintf(dir_path, sizeof(dir_path), "%s/spoor-" NAME ".%ld.XXXXXX", tmp, (long) getpid());
-	if (!mkdtemp(dir_path)) {
-		dir_path[0] = '\0';
-		die("mkdtemp");
-	}
-	atexit(cleanup);
-	snprintf(meta_path, sizeof(meta_path), "%s/metadata", dir_path);
-	snprintf(stream_path, sizeof(stream_path), "%s/channel0_0", dir_path);
-	write_file(meta_path, metadata_text, sizeof(metadata_text) - 1);
+	trace_dir_init(metadata_text, sizeof(metadata_text) - 1);
 	return 0;
 }
 
@@ -592,16 +477,16 @@ static void check_syscalls(struct sc_analysis *a)
 	if (rc == 0) {
 		CHECK(done == t->calls && group_done == t->calls);
 		CHECK(errno_count == errors);
-		CHECK(noexit == t->superseded + t->noreturn + t->unfinished + t->mismatched +
-		                    t->dropped);
+		CHECK(noexit ==
+		      t->superseded + t->noreturn + t->unfinished + t->mismatched + t->dropped);
 	}
 	sink += t->unmatched + t->child_returns + t->no_task;
 	if (verbose)
 		fprintf(stderr,
 		        "syscalls: %zu calls, %zu groups, %zu errnos; %llu completed, %llu "
 		        "unmatched, %llu unfinished\n",
-		        nc, ng, ne, (unsigned long long) t->calls, (unsigned long long) t->unmatched,
-		        (unsigned long long) t->unfinished);
+		        nc, ng, ne, (unsigned long long) t->calls,
+		        (unsigned long long) t->unmatched, (unsigned long long) t->unfinished);
 }
 
 static void check_disk(struct disk_analysis *a)
@@ -661,7 +546,8 @@ static void analyse(struct run *run)
 	int rc = spoor_reader_open(paths, 1, &r, &errmsg);
 	if (rc) {
 		/* The metadata is valid and stream damage is not an open error. */
-		fprintf(stderr, NAME ": spoor_reader_open: %s\n", errmsg ? errmsg : spoor_strerror(rc));
+		fprintf(stderr, FUZZ_NAME ": spoor_reader_open: %s\n",
+		        errmsg ? errmsg : spoor_strerror(rc));
 		abort();
 	}
 	spoor_reader_set_warn(r, on_warning, NULL);
