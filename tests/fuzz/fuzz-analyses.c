@@ -13,9 +13,9 @@
  *
  *   1. with no filter: the four analyses on one engine (sched with 3 worst latencies and
  *      its timeline callback; syscalls per process), run to the end;
- *   2. with a time range (the first run's span less its first quarter and last sixteenth)
- *      and a tid filter (the thread with the most CPU time in run 1, and tid 1), irq's
- *      all-CPU lines and syscalls per thread.
+ *   2. with every filter: a time range (the first run's span less its first quarter and
+ *      last sixteenth), tids (the thread with the most CPU time in run 1, and tid 1), a pid,
+ *      names, CPUs; irq's all-CPU lines, syscalls per thread and of some calls only.
  *
  * After each run every report is read as the commands read it (every row and figure, summed
  * into a volatile) and invariants the code guarantees whatever the input are checked (an
@@ -532,6 +532,8 @@ static void on_warning(void *data, const char *message)
 struct run {
 	const struct an_filter *f;
 	bool per_thread, all_cpus;
+	const char *const *calls; /* syscalls' --syscall patterns */
+	size_t ncalls;
 	/* out */
 	int64_t begin, end, top_tid;
 };
@@ -555,7 +557,8 @@ static void analyse(struct run *run)
 		die("an_engine_new");
 	struct irq_analysis *irq = irq_analysis_new(e);
 	struct sched_analysis *sched = sched_analysis_new(e, 3);
-	struct sc_options o = {.per_thread = run->per_thread};
+	struct sc_options o = {
+	    .per_thread = run->per_thread, .calls = run->calls, .ncalls = run->ncalls};
 	struct sc_analysis *sc = sc_analysis_new(e, &o);
 	struct disk_analysis *disk = disk_analysis_new(e);
 	if (!irq || !sched || !sc || !disk)
@@ -595,11 +598,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run all = {.f = NULL};
 	analyse(&all);
 
-	/* Again without the first quarter and the last sixteenth of the span, for the thread
-	 * with the most CPU time and tid 1: the filters' paths. (Unsigned: the span may be any
-	 * two times.) */
+	/* Again with every filter: without the first quarter and the last sixteenth of the
+	 * span; the thread with the most CPU time, tid 1, the seeds' pid 400 and some of their
+	 * names (a task passes one of them); CPUs of the seeds; read and the raw calls.
+	 * (Unsigned: the span may be any two times.) */
 	uint64_t span = (uint64_t) all.end - (uint64_t) all.begin;
 	int64_t tids[] = {all.top_tid > 0 ? all.top_tid : 2, 1};
+	int64_t pids[] = {400}, cpus[] = {0, 1, 4};
+	static const char *const comms[] = {"?erver*", "t[0-9]"};
+	static const char *const calls[] = {"read", "un*"};
 	struct an_filter f = {
 	    .has_begin = true,
 	    .has_end = true,
@@ -607,8 +614,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    .end = (int64_t) ((uint64_t) all.end - span / 16),
 	    .tids = tids,
 	    .ntids = 2,
+	    .pids = pids,
+	    .npids = 1,
+	    .cpus = cpus,
+	    .ncpus = 3,
+	    .comms = comms,
+	    .ncomms = 2,
 	};
-	struct run filtered = {.f = &f, .per_thread = true, .all_cpus = true};
+	struct run filtered = {
+	    .f = &f, .per_thread = true, .all_cpus = true, .calls = calls, .ncalls = 2};
 	analyse(&filtered);
 	return 0;
 }

@@ -196,6 +196,10 @@ def seed_sched_wakeups():
         switch(T + 9000, 0, 300),
         wake(T + 9500, 200),
         switch(T + 12000, 300, 200, state=0x100),  # preempted, 4.14+ style
+        wake(T + 12100, 300),  # more wake-ups than the 3 worst kept
+        switch(T + 12200, 200, 300, state=1),
+        wake(T + 12300, 200),
+        switch(T + 19000, 300, 200, state=1),
     ], cpu=1)
 
 
