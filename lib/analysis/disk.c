@@ -375,7 +375,8 @@ size_t disk_analysis_devices(struct disk_analysis *a, const struct disk_dev **de
 			if (d)
 				d->pending++;
 		}
-	memset(a->reqs, 0, a->capreqs * sizeof(*a->reqs));
+	if (a->reqs) /* NULL until the first request: memset must not see it, even for 0 */
+		memset(a->reqs, 0, a->capreqs * sizeof(*a->reqs));
 	a->nreqs = 0;
 	for (size_t i = 0; i < a->ndevs; i++) {
 		struct disk_dev *d = &a->devs[i];

@@ -65,6 +65,7 @@ struct an_engine {
 	bool finished; /* the pass reached the end of the trace */
 	bool any_ts;
 	int64_t first, last;
+	int64_t floor; /* the hooks' time never goes below it (hook_time) */
 };
 
 static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
@@ -310,6 +311,18 @@ static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, 
 		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
 }
 
+/* The time hooks see: never negative, never before the previous event's. A damaged stream's
+ * clock may jump anywhere, and the analyses subtract times (durations, latencies, CPU time)
+ * and add up the differences: with times in order from 0, no difference overflows, nor
+ * any sum of differences that do not overlap in time. An event that goes back in time
+ * counts at the latest time seen; the events of a sound trace are already in order. */
+static int64_t hook_time(struct an_engine *e, int64_t ts)
+{
+	if (ts < e->floor)
+		ts = e->floor;
+	return e->floor = ts;
+}
+
 static int64_t monotonic_ns(void)
 {
 	struct timespec t;
@@ -392,6 +405,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		}
 		bool hooked = in_range(e, ts);
 		if (hooked) {
+			a.ts = ts = hook_time(e, ts);
 			if (!e->any_ts) {
 				e->first = e->last = ts;
 				e->any_ts = true;
@@ -483,6 +497,11 @@ void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
 	if (e->finished && (!e->any_ts || pl > *end))
 		*end = pl;
 	else if (!e->any_ts)
+		*end = *begin;
+	/* as the hooks' times (hook_time): the events passed over may have any time */
+	if (*begin < 0)
+		*begin = 0;
+	if (*end < *begin)
 		*end = *begin;
 }
 

@@ -383,7 +383,9 @@ static void on_exit_event(void *data, const struct an_event *ev)
 static void on_switch(void *data, const struct an_event *ev)
 {
 	struct sc_analysis *a = data;
-	if (!ev->has_next_tid)
+	/* a negative tid is no task (as in on_entry), and -1 would hit the CPU cache's empty
+	 * slot: thread 0 of the table, or none at all */
+	if (!ev->has_next_tid || ev->next_tid < 0)
 		return;
 	struct thread *th = thread_on(a, ev->cpu, ev->next_tid, false);
 	if (th)

@@ -28,15 +28,11 @@
  * SPOOR_FUZZ_VERBOSE=1 prints the events (babeltrace2 format) to stdout and the reader's
  * warnings to stderr, e.g. to check a seed:  SPOOR_FUZZ_VERBOSE=1 ./fuzz-packets SEED
  *
- * The fuzz build links with -Wl,--wrap=mapfile_open,--wrap=mapfile_close (see
- * meson.build): the stream file is then held in a malloc'd buffer of exactly its size
- * instead of an mmap'd one, so that AddressSanitizer sees any read past the end of the
+ * The fuzz build links with -Wl,--wrap=mapfile_open,--wrap=mapfile_close (see meson.build
+ * and fuzz-trace-dir.h): the stream file is then held in a malloc'd buffer of exactly its
+ * size instead of an mmap'd one, so that AddressSanitizer sees any read past the end of the
  * file (an mmap'd file stays readable, as zeros, up to the end of its last page).
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,7 +44,9 @@
 #include "ctf/trace.h"
 #include "reader/reader.h"
 #include "spoor/trace.h"
-#include "util/mapfile.h"
+
+#define FUZZ_NAME "fuzz-packets"
+#include "fuzz-trace-dir.h"
 
 /* BEGIN METADATA */
 static const char metadata_text[] =
@@ -431,134 +429,22 @@ static const char metadata_text[] =
     "};\n";
 /* END METADATA */
 
-/* ---- reading the stream file from the heap (see the comment at the top) ---- */
-
-int __real_mapfile_open(struct mapfile *mf, const char *path);
-void __real_mapfile_close(struct mapfile *mf);
-int __wrap_mapfile_open(struct mapfile *mf, const char *path);
-void __wrap_mapfile_close(struct mapfile *mf);
-
-int __wrap_mapfile_open(struct mapfile *mf, const char *path)
-{
-	int rc = __real_mapfile_open(mf, path);
-
-	if (rc || !mf->size)
-		return rc;
-	size_t size = mf->size;
-	unsigned char *copy = malloc(size);
-	if (!copy) {
-		__real_mapfile_close(mf);
-		return -ENOMEM;
-	}
-	memcpy(copy, mf->data, size);
-	__real_mapfile_close(mf);
-	mf->data = copy;
-	mf->size = size;
-	return 0;
-}
-
-void __wrap_mapfile_close(struct mapfile *mf)
-{
-	free((void *) mf->data);
-	mf->data = NULL;
-	mf->size = 0;
-}
-
 /* ---- set-up, once per process ---- */
 
-static char dir_path[4096], meta_path[4200], stream_path[4200];
 static struct ctf_trace *trace;
 static int out_fd = -1, null_fd = -1;
 static bool verbose, after_damage;
 
-static void cleanup(void)
-{
-	if (stream_path[0])
-		unlink(stream_path);
-	if (meta_path[0])
-		unlink(meta_path);
-	if (dir_path[0])
-		rmdir(dir_path);
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "fuzz-packets: %s: %s\n", what, strerror(errno));
-	abort();
-}
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	const unsigned char *p = data;
-
-	if (fd < 0)
-		die(path);
-	while (size) {
-		ssize_t n = write(fd, p, size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die(path);
-		p += n;
-		size -= (size_t) n;
-	}
-	if (close(fd))
-		die(path);
-}
-
-/* A crash ends the process without atexit handlers: remove the directories that earlier,
- * dead processes left behind (their pid is in the name). */
-static void remove_stale_dirs(const char *tmp)
-{
-	DIR *d = opendir(tmp);
-	struct dirent *de;
-	char path[4200];
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		long pid;
-		int end = 0;
-		if (sscanf(de->d_name, "spoor-fuzz-packets.%ld.%*6[A-Za-z0-9]%n", &pid, &end) !=
-		        1 ||
-		    !end || de->d_name[end] || pid <= 0)
-			continue;
-		if (kill((pid_t) pid, 0) == 0 || errno != ESRCH)
-			continue; /* the process still runs */
-		snprintf(path, sizeof(path), "%s/%s/metadata", tmp, de->d_name);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/%s/channel0_0", tmp, de->d_name);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/%s", tmp, de->d_name);
-		rmdir(path);
-	}
-	closedir(d);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
 	char err[512] = "";
 
 	verbose = getenv("SPOOR_FUZZ_VERBOSE") && *getenv("SPOOR_FUZZ_VERBOSE") == '1';
 	/* keep using an event after damage unless told not to (SPOOR_FUZZ_AFTER_DAMAGE=0) */
 	after_damage =
 	    !(getenv("SPOOR_FUZZ_AFTER_DAMAGE") && *getenv("SPOOR_FUZZ_AFTER_DAMAGE") == '0');
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	remove_stale_dirs(tmp);
-	snprintf(dir_path, sizeof(dir_path), "%s/spoor-fuzz-packets.%ld.XXXXXX", tmp,
-	         (long) getpid());
-	if (!mkdtemp(dir_path)) {
-		dir_path[0] = '\0';
-		die("mkdtemp");
-	}
-	atexit(cleanup);
-	snprintf(meta_path, sizeof(meta_path), "%s/metadata", dir_path);
-	snprintf(stream_path, sizeof(stream_path), "%s/channel0_0", dir_path);
-	write_file(meta_path, metadata_text, sizeof(metadata_text) - 1);
+	trace_dir_init(metadata_text, sizeof(metadata_text) - 1);
 
 	trace = calloc(1, sizeof(*trace));
 	if (!trace)
