@@ -35,6 +35,10 @@ struct name_hook { /* an_engine_on_name, kept for classes found later (live trac
 	void *data;
 };
 
+/* The range of the times hooks see (hook_time). */
+#define HOOK_TIME_MIN (-((int64_t) 1 << 62))
+#define HOOK_TIME_MAX (((int64_t) 1 << 62) - 1)
+
 struct an_engine {
 	struct spoor_reader *r;
 	struct an_filter f;
@@ -187,6 +191,7 @@ int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_e
 	if (!e)
 		return -ENOMEM;
 	e->r = r;
+	e->floor = HOOK_TIME_MIN;
 	if (f)
 		e->f = *f;
 	e->threads = threads_new(r);
@@ -311,13 +316,21 @@ static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, 
 		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
 }
 
-/* The time hooks see: never negative, never before the previous event's. A damaged stream's
- * clock may jump anywhere, and the analyses subtract times (durations, latencies, CPU time)
- * and add up the differences: with times in order from 0, no difference overflows, nor
- * any sum of differences that do not overlap in time. An event that goes back in time
- * counts at the latest time seen; the events of a sound trace are already in order. */
+/* The time hooks see: within [HOOK_TIME_MIN, HOOK_TIME_MAX] (1824 to 2116 from the epoch,
+ * negative times of a clock with a negative offset included) and never before the previous
+ * event's. A damaged stream's clock may jump anywhere, and the analyses subtract times
+ * (durations, latencies, CPU time) and add up the differences: with times in order within
+ * a range of 2^63 ns, no difference overflows, nor any sum of differences that do not
+ * overlap in time. An event that goes back in time counts at the latest time seen; the
+ * events of a sound trace are already in order. */
+static int64_t clamp_time(int64_t ts)
+{
+	return ts < HOOK_TIME_MIN ? HOOK_TIME_MIN : ts > HOOK_TIME_MAX ? HOOK_TIME_MAX : ts;
+}
+
 static int64_t hook_time(struct an_engine *e, int64_t ts)
 {
+	ts = clamp_time(ts);
 	if (ts < e->floor)
 		ts = e->floor;
 	return e->floor = ts;
@@ -499,8 +512,8 @@ void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
 	else if (!e->any_ts)
 		*end = *begin;
 	/* as the hooks' times (hook_time): the events passed over may have any time */
-	if (*begin < 0)
-		*begin = 0;
+	*begin = clamp_time(*begin);
+	*end = clamp_time(*end);
 	if (*end < *begin)
 		*end = *begin;
 }

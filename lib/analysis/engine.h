@@ -9,8 +9,8 @@
  *     rename),
  *   - events the tracer lost, per stream, reported to a callback as they are found.
  * Hooks see only events in the time range; the state follows every event. The times hooks
- * see (and an_span) never go back and are never negative: an event of a damaged stream
- * whose time goes back counts at the latest time seen.
+ * see (and an_span) never go back and stay within 2^62 ns (146 years) of the clock's
+ * origin: an event of a damaged stream whose time goes back counts at the latest time seen.
  */
 #ifndef ANALYSIS_ENGINE_H
 #define ANALYSIS_ENGINE_H

@@ -252,17 +252,20 @@ def test_exact(d):
           and r["stddev_ns"] == 1.0)
 
 
-# Trace E: 40 reads on 40 threads, alternately 6e18 ns (190 years) and 1 ns: the sum of
-# squared deviations passes 2^128, where the integer formula would wrap; the long double
-# fallback gives the right figure, and total_ns (above 2^64) is printed whole.
-HUGE = 6 * 10**18
-TRACE_E = [dump(10 + i, 1000 + i, 1000 + i, "p") for i in range(40)]
-for i in range(40):
+# Trace E: 240 reads on 240 threads, alternately 2.5e18 ns (79 years: with the clock's base,
+# 2023, still within the engine's 2^62 ns) and 1 ns: the sum of squared deviations passes
+# 2^128, where the integer formula would wrap; the long double fallback gives the right
+# figure, and total_ns (above 2^64) is printed whole.
+HUGE = 25 * 10**17
+E_N = 240
+TRACE_E = [dump(10 + i, 1000 + i, 1000 + i, "p") for i in range(E_N)]
+for i in range(E_N):
     TRACE_E += [E(1000 + i * 10, 0, "sys_enter_read", 1000 + i, fd=3),
                 E(1000 + i * 10 + (1 if i % 2 else HUGE), 0, "sys_exit_read", 1000 + i, ret=1)]
-E_DURS = [1 if i % 2 else HUGE for i in range(40)]
-E_MEAN = sum(E_DURS) / 40
-E_SD = math.sqrt(sum((x - E_MEAN) ** 2 for x in E_DURS) / 39)
+E_DURS = [1 if i % 2 else HUGE for i in range(E_N)]
+E_MEAN = sum(E_DURS) / E_N
+E_SD = math.sqrt(sum((x - E_MEAN) ** 2 for x in E_DURS) / (E_N - 1))
+assert sum((x - E_MEAN) ** 2 for x in E_DURS) >= 2 ** 128 and sum(E_DURS) >= 2 ** 64
 
 
 def test_huge(d):
