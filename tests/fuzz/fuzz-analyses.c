@@ -23,7 +23,7 @@
  * histogram that adds up to its count, the syscalls totals against the per-call counts, the
  * sched per-process sums against the per-thread ones, the losses every analysis heard of.
  * Times may jump anywhere in a damaged stream, but the engine hands the hooks times that
- * never go back and are never negative: no time, duration or sum of durations is negative.
+ * never go back and stay within 2^62 ns of 0: no duration or sum of durations is negative.
  *
  * The seeds in corpus/analyses/ are written by make-analysis-seeds.py, which reads the
  * metadata from this file (between the BEGIN/END METADATA markers): keep both in step.
@@ -566,12 +566,14 @@ static void analyse(struct run *run)
 	if (run->all_cpus)
 		irq_analysis_all_cpus(irq);
 	sched_analysis_on_change(sched, on_change, e);
-	last_change = 0;
+	last_change = INT64_MIN;
 	rc = an_engine_run(e);
 	CHECK(rc == 0); /* damage is counted, not an error */
 
 	an_span(e, &run->begin, &run->end);
-	CHECK(0 <= run->begin && run->begin <= run->end);
+	/* the engine's range for times (engine.c, hook_time): 2^62 ns either side of 0 */
+	CHECK(-((int64_t) 1 << 62) <= run->begin && run->begin <= run->end &&
+	      run->end < ((int64_t) 1 << 62));
 	check_irq(irq, run->all_cpus);
 	run->top_tid = check_sched(sched, e, run->f != NULL);
 	check_syscalls(sc);
