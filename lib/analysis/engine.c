@@ -69,7 +69,6 @@ struct an_engine {
 	bool finished; /* the pass reached the end of the trace */
 	bool any_ts;
 	int64_t first, last;
-	int64_t floor; /* the hooks' time never goes below it (hook_time) */
 };
 
 static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
@@ -191,7 +190,6 @@ int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_e
 	if (!e)
 		return -ENOMEM;
 	e->r = r;
-	e->floor = HOOK_TIME_MIN;
 	if (f)
 		e->f = *f;
 	e->threads = threads_new(r);
@@ -328,12 +326,18 @@ static int64_t clamp_time(int64_t ts)
 	return ts < HOOK_TIME_MIN ? HOOK_TIME_MIN : ts > HOOK_TIME_MAX ? HOOK_TIME_MAX : ts;
 }
 
-static int64_t hook_time(struct an_engine *e, int64_t ts)
+/* The hooks' time of an event at ts; the span they saw (first, last) grows with it. */
+static inline int64_t hook_time(struct an_engine *e, int64_t ts)
 {
-	ts = clamp_time(ts);
-	if (ts < e->floor)
-		ts = e->floor;
-	return e->floor = ts;
+	if (ts > HOOK_TIME_MAX)
+		ts = HOOK_TIME_MAX;
+	if (__builtin_expect(!e->any_ts, 0)) {
+		e->first = e->last = clamp_time(ts);
+		e->any_ts = true;
+	} else if (ts > e->last) {
+		e->last = ts;
+	}
+	return e->last;
 }
 
 static int64_t monotonic_ns(void)
@@ -419,14 +423,6 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		bool hooked = in_range(e, ts);
 		if (hooked) {
 			a.ts = ts = hook_time(e, ts);
-			if (!e->any_ts) {
-				e->first = e->last = ts;
-				e->any_ts = true;
-			} else if (ts > e->last) {
-				e->last = ts;
-			} else if (ts < e->first) {
-				e->first = ts;
-			}
 			for (size_t h = 0; h < k->nhooks; h++)
 				k->hooks[h].fn(k->hooks[h].data, &a);
 		}

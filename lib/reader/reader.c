@@ -527,19 +527,11 @@ static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 	return 0;
 }
 
-int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+/* spoor_reader_next but its common case: kept apart so that the common case, per event,
+ * saves and restores few registers. */
+static __attribute__((noinline)) int next_general(struct spoor_reader *r,
+                                                  const struct spoor_event **ev)
 {
-	/* the common case: ordered, started, no time range, not live */
-	if (r->plain && r->cur) {
-		heap_update_top(r, advance(r, r->cur));
-		if (!r->nheap) {
-			r->cur = NULL;
-			return 0;
-		}
-		r->ev.s = r->cur = &r->streams[heap_stream(r->heap[0])];
-		*ev = &r->ev;
-		return 1;
-	}
 	r->ev.r = r;
 	if (!r->started) {
 		start(r);
@@ -577,6 +569,22 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 		return 1;
 	}
 	return 0;
+}
+
+int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+{
+	/* the common case: ordered, started, no time range, not live */
+	if (r->plain && r->cur) {
+		heap_update_top(r, advance(r, r->cur));
+		if (!r->nheap) {
+			r->cur = NULL;
+			return 0;
+		}
+		r->ev.s = r->cur = &r->streams[heap_stream(r->heap[0])];
+		*ev = &r->ev;
+		return 1;
+	}
+	return next_general(r, ev);
 }
 
 /* ---- hooks ---- */
