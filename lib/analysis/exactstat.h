@@ -76,7 +76,8 @@ static inline double exactstat_stddev(const struct exactstat *s)
 	long double n = (long double) s->n, m2;
 	if (!__builtin_mul_overflow(spread * spread, (unsigned __int128) s->n, &bound)) {
 		unsigned __int128 q = s->sum / s->n, r = s->sum % s->n;
-		unsigned __int128 dev = s->sumsq - 2 * q * s->sum + (unsigned __int128) s->n * q * q;
+		unsigned __int128 dev =
+		    s->sumsq - 2 * q * s->sum + (unsigned __int128) s->n * q * q;
 		m2 = (long double) dev - (long double) r * (long double) r / n;
 	} else {
 		long double sumsq = (long double) s->sumsq_hi * 0x1p128L + (long double) s->sumsq;

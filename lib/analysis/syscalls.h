@@ -33,10 +33,10 @@
 
 /* One call name over the selected tasks (or one task group and call name). */
 struct sc_stat {
-	uint32_t call;      /* index in the calls */
+	uint32_t call;        /* index in the calls */
 	struct exactstat dur; /* ns, completed calls */
-	uint64_t errors;    /* completed calls that returned -errno */
-	uint64_t noexit;    /* entries that never completed (see above) */
+	uint64_t errors;      /* completed calls that returned -errno */
+	uint64_t noexit;      /* entries that never completed (see above) */
 };
 
 struct sc_call {

@@ -193,8 +193,8 @@ int kinstance_write(struct kinstance *k, const char *file, const char *value, bo
 		char log[400];
 		last_error(k, log, sizeof(log));
 		/* a long value or log may be cut short: the message stays a message */
-		int len = snprintf(err, errlen, "the kernel refused '%s' in %s: %s%s%s", value, file,
-		                   strerror(-rc), log[0] ? "; its error_log says:" : "", log);
+		int len = snprintf(err, errlen, "the kernel refused '%s' in %s: %s%s%s", value,
+		                   file, strerror(-rc), log[0] ? "; its error_log says:" : "", log);
 		(void) len;
 	}
 	return rc;

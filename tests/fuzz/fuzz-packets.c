@@ -6,8 +6,9 @@
  * stream_id; LTTng packet context; the compact and large event headers; event classes
  * covering integers, bit-fields, floats, enums, strings, text arrays, arrays, sequences,
  * variants, nested and aligned structs, fixed and variable payloads, members after a sequence
- * or a string, event contexts and references across scopes). The fuzz input is the one stream file of that trace. It is
- * written to a per-process temporary directory (the same path for every input) and read:
+ * or a string, event contexts and references across scopes). The fuzz input is the one stream file
+ * of that trace. It is written to a per-process temporary directory (the same path for every input)
+ * and read:
  *
  *   1. with the internal stream API, decoding every scope of every event
  *      (ctf_stream_next + ctf_stream_decode(SPOOR_SCOPE_PAYLOAD));
