@@ -270,7 +270,8 @@ static int grow(struct threads *t, size_t n)
 /* Task tid's entry (made if new), for an event on cpu. */
 static struct entry *get_on(struct threads *t, int64_t cpu, int64_t tid)
 {
-	bool cached = cpu >= 0 && cpu < CPU_CACHE;
+	/* a negative tid (a damaged trace) could match the empty slots (-2) */
+	bool cached = cpu >= 0 && cpu < CPU_CACHE && tid >= 0;
 	if (cached && t->on_cpu[cpu].tid == tid)
 		return &t->tab[t->on_cpu[cpu].i];
 	struct entry *e = get(t, tid);
