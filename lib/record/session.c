@@ -405,6 +405,14 @@ static void take_messages(struct record_session *s, struct app *a)
 		a->dead = rc < 0;
 }
 
+/* Every registration queued: before the live watcher reads what was written, so that the
+ * metadata of every event in the data is on disk too. */
+static void take_all_messages(struct record_session *s)
+{
+	for (size_t i = 0; i < s->napps; i++)
+		take_messages(s, s->apps[i]);
+}
+
 /* ---- the loop ---- */
 
 static void app_finish(struct record_session *s, struct app *a)
@@ -475,12 +483,14 @@ static int live_tick(struct record_session *s, int fd)
 	int64_t flushed = rec_clock_now_ns(&s->clock);
 	/* Registrations first: a program sends one (a provider it dlopen()ed) before it emits
 	 * the events, so their metadata is on disk before any of them is. */
-	for (size_t i = 0; i < s->napps; i++)
-		take_messages(s, s->apps[i]);
+	take_all_messages(s);
 	drain_all(s);
 	for (size_t i = 0; i < s->napps; i++)
 		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
 			rec_buffer_flush_open(s->apps[i]->bufs[b], &s->totals);
+	/* and again: an event written just now may have been registered since (its
+	 * registration was sent before it was emitted, so it is queued by now) */
+	take_all_messages(s);
 	if (s->kernel)
 		ksession_flush(s->kernel);
 	return s->o.on_live(s->o.live_arg, flushed);
@@ -517,6 +527,7 @@ int record_session_run(struct record_session *s, pid_t child, volatile sig_atomi
 			return -errno;
 		}
 		if (more && !pfd[4].revents) {
+			take_all_messages(s); /* the data drained since may hold new events */
 			more = s->o.on_live(s->o.live_arg, INT64_MIN);
 			done |= (more & RECORD_LIVE_STOP) != 0;
 		}
