@@ -63,12 +63,13 @@ def window_compare(spoor, other, what):
         s = [e for e in spoor if e[1] == cpu]
         total += len(o)
         starts = [j for j, e in enumerate(s) if e[2:] == o[0][2:] and abs(e[0] - o[0][0]) < TOLERANCE]
-        best = 0
+        best, best_j = 0, None
         for j in starts:
             k = 0
             while k < len(o) and j + k < len(s) and s[j + k][2:] == o[k][2:] and abs(s[j + k][0] - o[k][0]) < TOLERANCE:
                 k += 1
-            best = max(best, k)
+            if k > best:
+                best, best_j = k, j
             if k == len(o):
                 break
         if best != len(o):
@@ -76,6 +77,9 @@ def window_compare(spoor, other, what):
             print("cpu %d: %s has %d sched_switch, only the first %d match spoor's in order" % (cpu, what, len(o), best))
             if best < len(o):
                 print("  %s's event %d: %r" % (what, best, o[best]))
+            if best_j is not None:  # what spoor has there, to tell a loss from a reorder
+                for e in s[max(0, best_j + best - 2):best_j + best + 3]:
+                    print("  spoor near it: %r" % (e,))
     print("compared %d sched_switch events on %d CPUs with %s" % (total, len(cpus), what))
     if total < 10:
         print("too few events to compare")
