@@ -481,15 +481,13 @@ static int live_tick(struct record_session *s, int fd)
 	ssize_t r = read(fd, &expirations, sizeof(expirations));
 	(void) r;
 	int64_t flushed = rec_clock_now_ns(&s->clock);
-	/* Registrations first: a program sends one (a provider it dlopen()ed) before it emits
-	 * the events, so their metadata is on disk before any of them is. */
-	take_all_messages(s);
 	drain_all(s);
 	for (size_t i = 0; i < s->napps; i++)
 		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
 			rec_buffer_flush_open(s->apps[i]->bufs[b], &s->totals);
-	/* and again: an event written just now may have been registered since (its
-	 * registration was sent before it was emitted, so it is queued by now) */
+	/* Registrations after the data: a program sends one (a provider it dlopen()ed) before
+	 * it emits the events, so every event just written has its registration queued by
+	 * now, and its metadata is on disk before the watcher reads. */
 	take_all_messages(s);
 	if (s->kernel)
 		ksession_flush(s->kernel);
