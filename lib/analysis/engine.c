@@ -17,16 +17,17 @@ struct hook {
 	void *data;
 };
 
-/* What the pass keeps per event class, in one place for the per-event loop. */
+/* What the per-event loop needs of an event class, small (a kernel trace has hundreds of
+ * classes, a folder of traces thousands: the loop touches one of these per event); the
+ * fields the hooks read are in refs. */
 struct eclass {
-	struct kclass_ref ref;
-	int tid_index; /* common_pid / tid context index, -1 none */
-	int8_t tid_scope;
-	bool no_threads; /* its events never name a thread (threads_update) */
-	bool resolved;   /* fields looked up and hooks gathered (at its first event) */
 	/* its kind's hooks then its own (an_engine_on, an_engine_on_class), in one list */
 	struct hook *hooks;
-	size_t nhooks;
+	uint32_t nhooks;
+	int16_t tid_index; /* common_pid / tid context index, -1 none */
+	int8_t tid_scope;
+	bool threads;  /* the thread model reads its events (want_threads, threads_update) */
+	bool resolved; /* fields looked up and hooks gathered (at its first event) */
 };
 
 struct name_hook { /* an_engine_on_name, kept for classes found later (live traces) */
@@ -42,7 +43,8 @@ struct name_hook { /* an_engine_on_name, kept for classes found later (live trac
 struct an_engine {
 	struct spoor_reader *r;
 	struct an_filter f;
-	struct eclass *classes; /* per reader class */
+	struct eclass *classes;   /* per reader class */
+	struct kclass_ref *refs; /* per reader class: its kind and fields */
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
@@ -95,18 +97,22 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 {
 	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
 	struct eclass *k = &e->classes[c];
-	kvocab_resolve(ec, &k->ref);
-	resolve_tid(ec, &k->tid_index, &k->tid_scope);
-	size_t nkind = e->nhooks[k->ref.kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;
+	struct kclass_ref *ref = &e->refs[c];
+	kvocab_resolve(ec, ref);
+	int tid_index;
+	resolve_tid(ec, &tid_index, &k->tid_scope);
+	k->tid_index = tid_index <= INT16_MAX ? (int16_t) tid_index : -1;
+	k->threads = e->want_threads;
+	size_t nkind = e->nhooks[ref->kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;
 	struct hook *h = realloc(k->hooks, (nkind + nown + 1) * sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	if (nkind) /* an empty list's pointer may be NULL, which memcpy must not see */
-		memcpy(h, e->hooks[k->ref.kind], nkind * sizeof(*h));
+		memcpy(h, e->hooks[ref->kind], nkind * sizeof(*h));
 	if (nown)
 		memcpy(h + nkind, e->class_hooks[c], nown * sizeof(*h));
 	k->hooks = h;
-	k->nhooks = nkind + nown;
+	k->nhooks = (uint32_t) (nkind + nown);
 	k->resolved = true;
 	return 0;
 }
@@ -147,19 +153,20 @@ static int grow(struct an_engine *e)
 	if (e->classes && !more)
 		return 0;
 	e->classes = enlarge(e->classes, sizeof(*e->classes), old, more);
+	e->refs = enlarge(e->refs, sizeof(*e->refs), old, more);
 	if (e->class_hooks) {
 		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
 		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
 	}
-	if (!e->classes || (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
+	if (!e->classes || !e->refs || (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
 		return -ENOMEM;
 	e->nclasses = nc;
 	for (size_t c = old; c < nc; c++) {
 		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
 		/* the name only: the fields of a class never met are never looked at (a
 		 * kernel trace declares over a thousand classes) */
-		kvocab_kind(ec, &e->classes[c].ref);
-		e->has[e->classes[c].ref.kind] = true;
+		kvocab_kind(ec, &e->refs[c]);
+		e->has[e->refs[c].kind] = true;
 		for (size_t h = 0; h < e->nname_hooks; h++) {
 			const struct name_hook *n = &e->name_hooks[h];
 			if (!fnmatch(n->pattern, spoor_event_class_name(ec), 0) &&
@@ -207,6 +214,7 @@ int an_engine_new(struct spoor_reader *r, const struct an_filter *f, struct an_e
 void an_engine_want_threads(struct an_engine *e)
 {
 	e->want_threads = true;
+	hooks_changed(e); /* classes resolved before take it in at their next event */
 }
 
 void an_engine_free(struct an_engine *e)
@@ -225,6 +233,7 @@ void an_engine_free(struct an_engine *e)
 	for (size_t c = 0; e->classes && c < e->nclasses; c++)
 		free(e->classes[c].hooks);
 	free(e->classes);
+	free(e->refs);
 	free(e->stream_discarded);
 	threads_free(e->threads);
 	free(e);
@@ -357,7 +366,7 @@ static int plan_pass_over(struct an_engine *e)
 	if (!pass)
 		return -ENOMEM;
 	for (size_t c = 0; c < e->nclasses; c++) {
-		enum kev kind = (enum kev) e->classes[c].ref.kind;
+		enum kev kind = (enum kev) e->refs[c].kind;
 		bool read = kind == KEV_SCHED_SWITCH || e->nhooks[kind] ||
 		            (e->class_hooks && e->nclass_hooks[c]) ||
 		            (e->want_threads && threads_names_tasks(e->threads, c));
@@ -389,14 +398,17 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 {
 	const struct spoor_event *ev;
 	int rc = 0;
-	unsigned n = 0;
+	unsigned until_clock = 1024; /* events before the next look at the deadline */
 
 	if (!e->planned && (rc = plan_pass_over(e)))
 		return rc;
 	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
-		if (deadline != INT64_MAX && !(++n & 1023) && monotonic_ns() > deadline) {
-			spoor_reader_unread(e->r); /* this event comes first next time */
-			return 1;
+		if (__builtin_expect(!--until_clock, 0)) {
+			until_clock = 1024;
+			if (deadline != INT64_MAX && monotonic_ns() > deadline) {
+				spoor_reader_unread(e->r); /* this event comes first next time */
+				return 1;
+			}
 		}
 		size_t c = reader_event_class_index(ev);
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
@@ -404,12 +416,12 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		struct eclass *k = &e->classes[c];
 		if (!k->resolved && (rc = resolve_class(e, c)))
 			return rc;
-		const struct kclass_ref *cls = &k->ref;
+		const struct kclass_ref *cls = &e->refs[c];
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
 		stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu, ts);
-		if (e->want_threads && !k->no_threads)
-			k->no_threads = !threads_update(e->threads, ev);
+		if (k->threads)
+			k->threads = threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, c, (enum kev) cls->kind, ts, cpu, -1, false, -1};
 		if (a.kind == KEV_SCHED_SWITCH)
 			a.has_next_tid = kv_int(ev, cls, KS_NEXT_TID, &a.next_tid);
@@ -420,11 +432,11 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		} else if (cpu >= 0 && cpu < MAX_CPUS) {
 			a.tid = e->cur[cpu];
 		}
-		bool hooked = in_range(e, ts);
-		if (hooked) {
+		if (in_range(e, ts)) {
 			a.ts = ts = hook_time(e, ts);
-			for (size_t h = 0; h < k->nhooks; h++)
-				k->hooks[h].fn(k->hooks[h].data, &a);
+			const struct hook *h = k->hooks, *end = h + k->nhooks;
+			for (; h < end; h++)
+				h->fn(h->data, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)
