@@ -158,9 +158,14 @@ def main():
                 if sp[j][3:] == k[0][3:] and abs(sp[j][0] - k[0][0]) < TOLERANCE:
                     pairs += list(zip(sp[j:j + len(k)], k))
                     break
+        # every name spoor's trace gives a pid: TASK columns, and the comms of the switches'
+        # payloads (a task renamed by exec may show its new name only when switched in)
         names = {}
         for e in spoor:
             names.setdefault(e[3], set()).add(e[2])
+        for _, _, v in bt2_switches(sys.argv[3]):
+            names.setdefault(int(v[1]), set()).add(v[0])
+            names.setdefault(int(v[5]), set()).add(v[4])
         known = [(a[2], b[2], b[3]) for a, b in pairs if b[2] != "<...>"]
         same = sum(1 for a, b, _ in known if a == b)
         renamed = sum(1 for a, b, pid in known if a != b and b in names.get(pid, ()))
