@@ -306,8 +306,10 @@ int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data)
 	return 0;
 }
 
-static bool in_range(const struct an_engine *e, int64_t ts)
+static inline bool in_range(const struct an_engine *e, int64_t ts)
 {
+	if (__builtin_expect(!e->f.has_begin && !e->f.has_end, 1))
+		return true;
 	return (!e->f.has_begin || ts >= e->f.begin) && (!e->f.has_end || ts <= e->f.end);
 }
 
@@ -419,7 +421,9 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		const struct kclass_ref *cls = &e->refs[c];
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
-		stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu, ts);
+		uint64_t discarded = reader_event_discarded(ev);
+		if (__builtin_expect(discarded != 0, 0)) /* most streams never lose any */
+			stream_lost(e, reader_event_stream(ev), discarded, cpu, ts);
 		if (k->threads)
 			k->threads = threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, c, (enum kev) cls->kind, ts, cpu, -1, false, -1};

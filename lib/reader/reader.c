@@ -575,7 +575,18 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 {
 	/* the common case: ordered, started, no time range, not live */
 	if (r->plain && r->cur) {
-		heap_update_top(r, advance(r, r->cur));
+		struct ctf_stream *s = r->cur;
+		if (advance(r, s) > 0) {
+			heap_ent e = heap_key(r, heap_stream(r->heap[0]));
+			if (e < r->second) { /* still ahead: the same stream, r->ev unchanged */
+				r->heap[0] = e;
+				*ev = &r->ev;
+				return 1;
+			}
+			heap_update_top_slow(r, true, e);
+		} else {
+			heap_update_top_slow(r, false, 0);
+		}
 		if (!r->nheap) {
 			r->cur = NULL;
 			return 0;
