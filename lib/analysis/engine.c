@@ -313,17 +313,6 @@ static inline bool in_range(const struct an_engine *e, int64_t ts)
 	return (!e->f.has_begin || ts >= e->f.begin) && (!e->f.has_end || ts <= e->f.end);
 }
 
-/* Stream s's packets now say d events were discarded: report the new ones. */
-static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, int64_t ts)
-{
-	if (s >= e->nstreams || d == e->stream_discarded[s])
-		return;
-	uint64_t n = d - e->stream_discarded[s];
-	e->stream_discarded[s] = d;
-	e->lost += n;
-	for (size_t i = 0; i < e->nlost; i++)
-		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
-}
 
 /* The time hooks see: within [HOOK_TIME_MIN, HOOK_TIME_MAX] (1824 to 2116 from the epoch,
  * negative times of a clock with a negative offset included) and never before the previous
@@ -349,6 +338,22 @@ static inline int64_t hook_time(struct an_engine *e, int64_t ts)
 		e->last = ts;
 	}
 	return e->last;
+}
+
+/* Stream s's packets now say d events were discarded: report the new ones. */
+static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, int64_t ts)
+{
+	if (s >= e->nstreams || d == e->stream_discarded[s])
+		return;
+	uint64_t n = d - e->stream_discarded[s];
+	e->stream_discarded[s] = d;
+	e->lost += n;
+	/* at a time as the hooks see them (hook_time), without moving their span */
+	ts = clamp_time(ts);
+	if (e->any_ts && ts < e->last)
+		ts = e->last;
+	for (size_t i = 0; i < e->nlost; i++)
+		e->lost_hooks[i].fn(e->lost_hooks[i].data, cpu, n, ts);
 }
 
 static int64_t monotonic_ns(void)

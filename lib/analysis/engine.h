@@ -47,7 +47,8 @@ struct an_event {
 };
 
 typedef void (*an_hook_fn)(void *data, const struct an_event *e);
-/* count events lost on a stream (its CPU, or -1), found at the event at ts. */
+/* count events lost on a stream (its CPU, or -1), found at the event at ts (a time as the
+ * hooks see them: an_event.ts). */
 typedef void (*an_lost_fn)(void *data, int64_t cpu, uint64_t count, int64_t ts);
 
 struct an_engine;

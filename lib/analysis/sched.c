@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "idmap.h"
+#include "util/satadd.h"
 #include "sched.h"
 
 #define MAX_CPUS 4096
@@ -165,12 +166,12 @@ static void close_interval(struct sched_analysis *a, struct sched_cpu *c, struct
 	if (d < 0 || !sel)
 		return;
 	if (c->known == 2)
-		c->unknown_ns += d;
+		sat_add(&c->unknown_ns, d);
 	else if (!t)
-		c->idle_ns += d;
+		sat_add(&c->idle_ns, d);
 	else {
-		c->busy_ns += d;
-		t->cpu_ns += d;
+		sat_add(&c->busy_ns, d);
+		sat_add(&t->cpu_ns, d);
 	}
 }
 
@@ -191,7 +192,7 @@ static void switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t 
 	if (sel) {
 		t->switches++;
 		if (t->state == SCHED_RUNNABLE)
-			t->wait_ns += ts - t->since;
+			sat_add(&t->wait_ns, ts - t->since);
 		else if (t->state == SCHED_BLOCKED) /* its wake-up was not in the trace */
 			a->t.unwoken++;
 		if (t->wake >= 0) {
@@ -246,7 +247,7 @@ static void on_wakeup(void *data, const struct an_event *ev)
 	t->wake_cpu = target;
 	t->waker = ev->tid;
 	if (t->state == SCHED_BLOCKED && an_cpu_selected(a->e, ev->cpu))
-		t->blocked_ns += ev->ts - t->since;
+		sat_add(&t->blocked_ns, ev->ts - t->since);
 	if (t->state != SCHED_RUNNABLE)
 		set_state(a, t, SCHED_RUNNABLE, ev->ts, ev->cpu);
 }
@@ -380,9 +381,9 @@ void sched_analysis_finish(struct sched_analysis *a)
 		struct sched_thread *t = &a->th[i];
 		bool sel = t->cpu < 0 || an_cpu_selected(a->e, t->cpu);
 		if (t->state == SCHED_RUNNABLE && sel)
-			t->wait_ns += end - t->since;
+			sat_add(&t->wait_ns, end - t->since);
 		else if (t->state == SCHED_BLOCKED && sel)
-			t->blocked_ns += end - t->since;
+			sat_add(&t->blocked_ns, end - t->since);
 		if (t->wake >= 0)
 			a->t.pending_wakeups++;
 	}
@@ -450,9 +451,9 @@ size_t sched_analysis_procs(struct sched_analysis *a, const struct sched_proc **
 			}
 			p->threads++;
 			p->switches += a->procs[i].switches;
-			p->cpu_ns += a->procs[i].cpu_ns;
-			p->wait_ns += a->procs[i].wait_ns;
-			p->blocked_ns += a->procs[i].blocked_ns;
+			sat_add(&p->cpu_ns, a->procs[i].cpu_ns);
+			sat_add(&p->wait_ns, a->procs[i].wait_ns);
+			sat_add(&p->blocked_ns, a->procs[i].blocked_ns);
 			welford_combine(&p->latency, &a->procs[i].latency);
 		}
 		qsort(a->procs, m, sizeof(*a->procs), by_proc_time);

@@ -163,6 +163,31 @@ def test_lost(tmp, style):
           (True, True))
 
 
+def test_saturated(tmp):
+    """Four threads of one process on four CPUs for 2.9e18 ns (92 years) each: the process's
+    CPU time, 1.16e19 ns, does not fit in 64 bits; it stops at the largest value instead of
+    wrapping to a negative one (signed overflow is undefined behaviour: UBSan in CI)."""
+    long = 2900000000000000000
+    evs = [(1000, 0, "lttng_statedump_process_state",
+            {"tid": 300 + k, "pid": 300, "ppid": 1, "name": "big"}) for k in range(4)]
+    for k in range(4):
+        for ts, prev, nxt in ((2000, 0, 300 + k), (long, 300 + k, 0)):
+            evs.append((ts, k, "sched_switch", {
+                "prev_comm": "big" if prev else "swapper", "prev_tid": prev, "prev_prio": 20,
+                "prev_state": 1, "next_comm": "big" if nxt else "swapper", "next_tid": nxt,
+                "next_prio": 20}))
+    d = gen_kernel.write(os.path.join(tmp, "saturated"), evs, style="lttng")
+    doc = sched(d, "--json")
+    if not doc:
+        check("saturated: runs", False, True)
+        return
+    th = by(doc, "threads", "tid")
+    check("saturated: each thread's CPU time", [th[300 + k]["cpu_ns"] for k in range(4)],
+          [long - 2000] * 4)
+    check("saturated: the process's, at the largest value", by(doc, "processes", "pid")[300]["cpu_ns"],
+          2**63 - 1)
+
+
 def test_missing(tmp):
     d = gen_kernel.write(os.path.join(tmp, "irq-only"), [
         (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
@@ -176,5 +201,6 @@ with tempfile.TemporaryDirectory() as tmp:
     for style in ("ftrace", "lttng"):
         test_main(tmp, style)
         test_lost(tmp, style)
+    test_saturated(tmp)
     test_missing(tmp)
 sys.exit(common.finish())

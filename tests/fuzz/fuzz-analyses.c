@@ -349,6 +349,21 @@ static void on_change(void *data, const struct sched_change *c)
 	sink += (uint64_t) c->ts + (uint64_t) c->cpu + (comm ? strlen(comm) : 0);
 }
 
+/* Losses: at times as the hooks see them, so in the engine's range and, without a time
+ * filter (whose events out of range move no hook's time), never going back. */
+static int64_t last_loss;
+static bool losses_ordered;
+
+static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
+{
+	(void) data;
+	CHECK(count > 0);
+	CHECK(-((int64_t) 1 << 62) <= ts && ts < ((int64_t) 1 << 62));
+	CHECK(!losses_ordered || ts >= last_loss);
+	last_loss = ts;
+	sink += (uint64_t) cpu + count;
+}
+
 static int64_t check_sched(struct sched_analysis *a, const struct an_engine *e, bool filtered)
 {
 	const struct sched_thread *t;
@@ -567,6 +582,10 @@ static void analyse(struct run *run)
 		irq_analysis_all_cpus(irq);
 	sched_analysis_on_change(sched, on_change, e);
 	last_change = INT64_MIN;
+	if (an_engine_on_lost(e, on_lost, NULL))
+		die("an_engine_on_lost");
+	last_loss = INT64_MIN;
+	losses_ordered = run->f == NULL;
 	rc = an_engine_run(e);
 	CHECK(rc == 0); /* damage is counted, not an error */
 
