@@ -12,7 +12,8 @@
  * directory (the same path for every input), and analysed twice:
  *
  *   1. with no filter: the four analyses on one engine (sched with 3 worst latencies and
- *      its timeline callback; syscalls per process), run to the end;
+ *      its timeline callback; syscalls per process), plus hooks by name (as a plug-in's)
+ *      on classes the analyses hook by kind, and a loss callback, run to the end;
  *   2. with every filter: a time range (the first run's span less its first quarter and
  *      last sixteenth), tids (the thread with the most CPU time in run 1, and tid 1), a pid,
  *      names, CPUs; irq's all-CPU lines, syscalls per thread and of some calls only.
@@ -22,8 +23,9 @@
  * abort says which): ordered and unique rows, min <= max where a count is positive, a
  * histogram that adds up to its count, the syscalls totals against the per-call counts, the
  * sched per-process sums against the per-thread ones, the losses every analysis heard of.
- * Times may jump anywhere in a damaged stream, but the engine hands the hooks times that
- * never go back and stay within 2^62 ns of 0: no duration or sum of durations is negative.
+ * Times may jump anywhere in a damaged stream, but the engine hands the hooks (and the loss
+ * callbacks) times that never go back and stay within 2^62 ns of 0: no duration is
+ * negative, and sums of them stop at INT64_MAX.
  *
  * The seeds in corpus/analyses/ are written by make-analysis-seeds.py, which reads the
  * metadata from this file (between the BEGIN/END METADATA markers): keep both in step.
@@ -364,6 +366,20 @@ static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 	sink += (uint64_t) cpu + count;
 }
 
+/* A hook by name (as plug-ins add them), on classes that also have the analyses' hooks by
+ * kind: each event once, its time never going back, within the engine's range. */
+static int64_t last_named;
+
+static void on_named(void *data, const struct an_event *ev)
+{
+	(void) data;
+	CHECK(ev->ts >= last_named);
+	CHECK(-((int64_t) 1 << 62) <= ev->ts && ev->ts < ((int64_t) 1 << 62));
+	CHECK(ev->ev != NULL && ev->cls != NULL);
+	last_named = ev->ts;
+	sink += (uint64_t) ev->tid + ev->class_index;
+}
+
 static int64_t check_sched(struct sched_analysis *a, const struct an_engine *e, bool filtered)
 {
 	const struct sched_thread *t;
@@ -585,6 +601,10 @@ static void analyse(struct run *run)
 	if (an_engine_on_lost(e, on_lost, NULL))
 		die("an_engine_on_lost");
 	last_loss = INT64_MIN;
+	if (an_engine_on_name(e, "sched_*", on_named, NULL) ||
+	    an_engine_on_name(e, "*irq*_entry", on_named, NULL))
+		die("an_engine_on_name");
+	last_named = INT64_MIN;
 	losses_ordered = run->f == NULL;
 	rc = an_engine_run(e);
 	CHECK(rc == 0); /* damage is counted, not an error */
