@@ -5,9 +5,10 @@
 
 #include "idmap.h"
 
-static void put(struct idmap_slot *tab, size_t cap, uint64_t key, uint32_t val)
+static void put(const struct idmap *m, struct idmap_slot *tab, size_t cap, uint64_t key,
+                uint32_t val)
 {
-	size_t i = idmap_hash(key, cap);
+	size_t i = idmap_hash(m, key, cap);
 	while (tab[i].used)
 		i = (i + 1) & (cap - 1);
 	tab[i] = (struct idmap_slot){key, val, true};
@@ -22,12 +23,12 @@ int idmap_add(struct idmap *m, uint64_t key, uint32_t val)
 			return -ENOMEM;
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->tab[i].used)
-				put(tab, cap, m->tab[i].key, m->tab[i].val);
+				put(m, tab, cap, m->tab[i].key, m->tab[i].val);
 		free(m->tab);
 		m->tab = tab;
 		m->cap = cap;
 	}
-	put(m->tab, m->cap, key, val);
+	put(m, m->tab, m->cap, key, val);
 	m->used++;
 	return 0;
 }
@@ -35,5 +36,5 @@ int idmap_add(struct idmap *m, uint64_t key, uint32_t val)
 void idmap_free(struct idmap *m)
 {
 	free(m->tab);
-	*m = (struct idmap){0};
+	*m = (struct idmap){.runs = m->runs};
 }

@@ -384,8 +384,9 @@ static void on_switch(void *data, const struct an_event *ev)
 {
 	struct sc_analysis *a = data;
 	/* a negative tid is no task (as in on_entry), and -1 would hit the CPU cache's empty
-	 * slot: thread 0 of the table, or none at all */
-	if (!ev->has_next_tid || ev->next_tid < 0)
+	 * slot: thread 0 of the table, or none at all; tid 0, the idle task, makes no system
+	 * call, and is half of the switches (a look-up of an absent tid walks its run) */
+	if (!ev->has_next_tid || ev->next_tid <= 0)
 		return;
 	struct thread *th = thread_on(a, ev->cpu, ev->next_tid, false);
 	if (th)
@@ -426,6 +427,7 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 	if (!a)
 		return NULL;
 	a->e = e;
+	a->thread_by_tid.runs = true; /* look-ups of absent tids are rare (on_switch) */
 	a->selects = an_selects(e);
 	an_engine_want_threads(e); /* tasks are shown by name */
 	if (o)

@@ -17,16 +17,16 @@ static size_t longest_probe(const struct idmap *m)
 	size_t worst = 0;
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->tab[i].used) {
-			size_t d = (i - idmap_hash(m->tab[i].key, m->cap)) & (m->cap - 1);
+			size_t d = (i - idmap_hash(m, m->tab[i].key, m->cap)) & (m->cap - 1);
 			worst = d > worst ? d : worst;
 		}
 	return worst;
 }
 
-static void pattern(const char *name, uint64_t first, uint64_t stride, uint32_t n)
+static void pattern_in(const char *name, bool runs, uint64_t first, uint64_t stride, uint32_t n)
 {
-	struct idmap m = {0};
-	CHECK_CTX("%s", name);
+	struct idmap m = {.runs = runs};
+	CHECK_CTX("%s%s", name, runs ? " (runs)" : "");
 	for (uint32_t i = 0; i < n; i++)
 		if (!CHECK_EQ_S64(idmap_add(&m, first + i * stride, i), 0))
 			break;
@@ -48,7 +48,33 @@ static void pattern(const char *name, uint64_t first, uint64_t stride, uint32_t 
 	if (!CHECK(worst < 64))
 		printf("  longest probe %zu for %u keys in %zu slots\n", worst, n, m.cap);
 	idmap_free(&m);
-	CHECK(m.tab == NULL && m.cap == 0);
+	CHECK(m.tab == NULL && m.cap == 0 && m.runs == runs);
+}
+
+static void pattern(const char *name, uint64_t first, uint64_t stride, uint32_t n)
+{
+	pattern_in(name, false, first, stride, n);
+}
+
+static size_t slot_of(const struct idmap *m, uint64_t key)
+{
+	const uint32_t *v = idmap_find(m, key);
+	return v ? (size_t) ((const char *) v - (const char *) m->tab) / sizeof(*m->tab) : SIZE_MAX;
+}
+
+/* A map of tids with runs: 16 consecutive tids in 16 neighbouring slots. */
+static void test_runs(void)
+{
+	struct idmap m = {.runs = true};
+	CHECK_CTX("runs");
+	for (uint32_t i = 0; i < 1000; i++)
+		CHECK_EQ_S64(idmap_add(&m, 7000 + i, i), 0);
+	uint32_t apart = 0;
+	size_t first = slot_of(&m, 7008);
+	for (uint64_t tid = 7008; tid < 7024; tid++)
+		apart += slot_of(&m, tid) != ((first + (tid - 7008)) & (m.cap - 1));
+	CHECK_EQ_U64(apart, 0);
+	idmap_free(&m);
 }
 
 static void test_runhash(void)
@@ -91,6 +117,10 @@ int main(void)
 	pattern("stride 2^20", 0, 1u << 20, 20000);
 	pattern("packed pairs (call << 32 | errno)", 1ull << 32, 1ull << 32, 20000);
 	pattern("negative keys", (uint64_t) -100000, 1, 100000);
+	pattern_in("tids in order", true, 1, 1, 100000);
+	pattern_in("tids from 4194000 (pid_max)", true, 4194000, 1, 5000);
+	pattern_in("stride 4096", true, 0, 4096, 50000);
+	test_runs();
 	test_runhash();
 	check_context[0] = '\0';
 	return check_done();
