@@ -43,7 +43,7 @@ struct name_hook { /* an_engine_on_name, kept for classes found later (live trac
 struct an_engine {
 	struct spoor_reader *r;
 	struct an_filter f;
-	struct eclass *classes;   /* per reader class */
+	struct eclass *classes;  /* per reader class */
 	struct kclass_ref *refs; /* per reader class: its kind and fields */
 	size_t nclasses;
 	struct hook *hooks[KEV_COUNT];
@@ -312,7 +312,6 @@ static inline bool in_range(const struct an_engine *e, int64_t ts)
 		return true;
 	return (!e->f.has_begin || ts >= e->f.begin) && (!e->f.has_end || ts <= e->f.end);
 }
-
 
 /* The time hooks see: within [HOOK_TIME_MIN, HOOK_TIME_MAX] (1824 to 2116 from the epoch,
  * negative times of a clock with a negative offset included) and never before the previous

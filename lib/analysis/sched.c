@@ -305,7 +305,7 @@ struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst)
 	if (!a)
 		return NULL;
 	a->e = e;
-	a->by_tid.runs = true; /* every look-up finds its tid, or makes it */
+	a->by_tid.runs = true;     /* every look-up finds its tid, or makes it */
 	an_engine_want_threads(e); /* tasks are shown by name */
 	a->maxworst = worst;
 	a->raw_states = raw_states(an_reader(e));
