@@ -24,7 +24,7 @@ struct eclass {
 	/* its kind's hooks then its own (an_engine_on, an_engine_on_class), in one list */
 	struct hook *hooks;
 	uint32_t nhooks;
-	int16_t tid_index; /* common_pid / tid context index, -1 none */
+	int32_t tid_index; /* common_pid / tid context index, -1 none */
 	int8_t tid_scope;
 	bool threads;  /* the thread model reads its events (want_threads, threads_update) */
 	bool resolved; /* fields looked up and hooks gathered (at its first event) */
@@ -101,7 +101,7 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	kvocab_resolve(ec, ref);
 	int tid_index;
 	resolve_tid(ec, &tid_index, &k->tid_scope);
-	k->tid_index = tid_index <= INT16_MAX ? (int16_t) tid_index : -1;
+	k->tid_index = tid_index;
 	k->threads = e->want_threads;
 	size_t nkind = e->nhooks[ref->kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;
 	struct hook *h = realloc(k->hooks, (nkind + nown + 1) * sizeof(*h));
@@ -425,9 +425,9 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		const struct kclass_ref *cls = &e->refs[c];
 		int64_t ts = reader_event_timestamp(ev);
 		int64_t cpu = reader_event_cpu(ev);
-		uint64_t discarded = reader_event_discarded(ev);
-		if (__builtin_expect(discarded != 0, 0)) /* most streams never lose any */
-			stream_lost(e, reader_event_stream(ev), discarded, cpu, ts);
+		if (__builtin_expect(reader_event_stream_lost_any(ev), 0)) /* most never do */
+			stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu,
+			            ts);
 		if (k->threads)
 			k->threads = threads_update(e->threads, ev);
 		struct an_event a = {ev, cls, c, (enum kev) cls->kind, ts, cpu, -1, false, -1};

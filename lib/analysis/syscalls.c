@@ -71,6 +71,7 @@ struct sc_analysis {
 	struct sc_stat *out;     /* the groups' stats, in order, after finish */
 	struct sc_totals t;
 	bool oom;
+	bool has_idle; /* tid 0 made a call (on_switch follows it only then) */
 };
 
 static bool grow(void **v, size_t *cap, size_t size)
@@ -200,6 +201,7 @@ static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 	}
 	th = &a->threads[a->nthreads++];
 	*th = (struct thread){.tid = tid, .call = -1, .group = -1, .cpu = -1};
+	a->has_idle |= tid == 0;
 	return th;
 }
 
@@ -384,9 +386,10 @@ static void on_switch(void *data, const struct an_event *ev)
 {
 	struct sc_analysis *a = data;
 	/* a negative tid is no task (as in on_entry), and -1 would hit the CPU cache's empty
-	 * slot: thread 0 of the table, or none at all; tid 0, the idle task, makes no system
-	 * call, and is half of the switches (a look-up of an absent tid walks its run) */
-	if (!ev->has_next_tid || ev->next_tid <= 0)
+	 * slot: thread 0 of the table, or none at all. Tid 0, the idle task, is half of the
+	 * switches and makes no call in a sound trace: it is not looked up (a look-up of an
+	 * absent tid walks its run) unless some call was put down to it. */
+	if (!ev->has_next_tid || ev->next_tid < 0 || (ev->next_tid == 0 && !a->has_idle))
 		return;
 	struct thread *th = thread_on(a, ev->cpu, ev->next_tid, false);
 	if (th)

@@ -116,7 +116,9 @@ static void count_discarded(struct ctf_stream *s, uint64_t counter)
 	uint64_t mask = bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << bits) - 1;
 
 	/* The counter is cumulative per stream; it may wrap at its width. */
-	s->discarded += (counter - s->discarded_counter) & mask;
+	uint64_t more = (counter - s->discarded_counter) & mask;
+	s->discarded += more;
+	s->lost_any |= more != 0;
 	s->discarded_counter = counter;
 }
 

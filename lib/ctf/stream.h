@@ -42,7 +42,8 @@ struct ctf_stream {
 	uint64_t instance_id;
 	bool has_instance_id;
 	uint64_t discarded_counter; /* last events_discarded value seen */
-	uint64_t discarded;         /* total reported */
+	uint64_t discarded;         /* total reported (wraps as the counter does) */
+	bool lost_any;              /* some packet said events were discarded */
 	uint64_t packets, bytes;
 	bool in_packet, done, damaged;
 	char error[320];

@@ -47,6 +47,13 @@ static inline uint64_t reader_event_discarded(const struct spoor_event *ev)
 	return ev->s->discarded;
 }
 
+/* Whether the current event's stream has lost any event so far (its discarded count may
+ * have wrapped back to 0). */
+static inline bool reader_event_stream_lost_any(const struct spoor_event *ev)
+{
+	return ev->s->lost_any;
+}
+
 /* Classes nobody reads (pass[class index] true, for the first n classes) are stepped over
  * inside their streams: never merged, never delivered. Their events' times within [begin,
  * end] still make up the span (reader_passed_span). Call before the first

@@ -213,6 +213,43 @@ def test_lttng_loss(d):
           p300 and p300["name"] == "srv" and p300["count"] == 2 and p300["no_exit"] == 1)
 
 
+# Trace I: a call put down to the idle task (tid 0: no tid context, the CPU's task since a
+# switch to idle). on_switch follows tid 0 too once it has a call: switched in on CPU 1 at
+# 1500, it was last seen there, so the loss on CPU 0 before its exit (index 2 there) does
+# not drop its read, which completes in 2000 ns.
+TRACE_I = [
+    SW(100, 0, 300, 0),
+    L(1000, 0, "syscall_entry_read", fd=3),
+    L(3000, 0, "syscall_exit_read", ret=0),
+    SW(200, 1, 400, 0),
+    SW(1500, 1, 400, 0),
+]
+
+
+# Trace W: CPU 0's packets say 0, then 2^64 - 1, then 0 events discarded (the 64-bit
+# counter wrapped: one more lost); the loss before the exit (index 2) cuts the read.
+TRACE_W = [
+    SW(100, 0, 400, 300),
+    L(1000, 0, "syscall_entry_read", fd=3),
+    L(3000, 0, "syscall_exit_read", ret=0),
+]
+
+
+def test_wrapped(d):
+    p = run("--json", d)
+    doc = json.loads(p.stdout) if p.returncode == 0 else None
+    check("W: a loss after the counter wrapped back to 0 still cuts the call",
+          doc and doc["calls"] == 0 and doc["dropped_by_loss"] == 1
+          and doc["unmatched_exits"] == 1)
+
+
+def test_idle(d):
+    doc = sc_json(d)
+    check("I: the idle task's read, followed to CPU 1 by a switch, kept across CPU 0's loss",
+          doc and doc["calls"] == 1 and doc["dropped_by_loss"] == 0
+          and stat_is(call(doc, "read"), 1, 2000, 2000, 2000, 0))
+
+
 # Trace C: raw sys_enter/sys_exit (ftrace's raw_syscalls), x86-64 numbers.
 #   0 read 100-250 -EINTR; 9999 (no name) 300-400 -512 (ERESTARTSYS); 1 write 500-600
 TRACE_C = [
@@ -286,6 +323,9 @@ def main():
         a = gen_kernel.write(os.path.join(tmp, "a"), TRACE_A, style="ftrace")
         b = gen_kernel.write(os.path.join(tmp, "b"), TRACE_B, style="lttng", losses={0: [(9, 5)]})
         c = gen_kernel.write(os.path.join(tmp, "c"), TRACE_C, style="ftrace")
+        i = gen_kernel.write(os.path.join(tmp, "i"), TRACE_I, style="lttng", losses={0: [(2, 1)]})
+        w = gen_kernel.write(os.path.join(tmp, "w"), TRACE_W, style="lttng",
+                             losses={0: [(1, 2**64 - 1), (2, 1)]})
         dd = gen_kernel.write(os.path.join(tmp, "d"), TRACE_D, style="ftrace")
         e = gen_kernel.write(os.path.join(tmp, "e"), sorted(TRACE_E, key=lambda x: x[0]),
                              style="ftrace")
@@ -295,6 +335,8 @@ def main():
         test_basic(a)
         test_lttng_loss(b)
         test_raw(c)
+        test_idle(i)
+        test_wrapped(w)
         test_exact(dd)
         test_huge(e)
         test_no_syscalls(n)

@@ -55,26 +55,29 @@ TOLERANCE = 2500000
 # prev_state is read by each instance's probe in turn, and a task switching out for the last
 # time can be reaped by its parent on another CPU in between: its exit_state goes from
 # EXIT_ZOMBIE (32) to EXIT_DEAD (16), so the two recordings of that one event may disagree
-# there (seen: spoor's probe first with 32, trace-cmd's 0.4 us later with 16).
-EXIT_STATES = {"16", "32"}
+# there (seen: spoor's probe first with 32, trace-cmd's 0.4 us later with 16). Only that:
+# the earlier stamp says 32, the later 16, and the task never runs again (last_in).
+STATE = SW_FIELDS.index("prev_state")
+last_in = {}  # pid -> the last time spoor's trace switches it in
 
 
-def same_fields(a, b):
-    """Fields of the same event in two recordings: equal but for that race."""
-    if a == b:
-        return True
+def reaped_between(s, o):
+    """Rows (cycles, cpu, fields) of one switch, equal but for that race."""
+    a, b = s[2], o[2]
     if len(a) != len(SW_FIELDS) or len(b) != len(SW_FIELDS):
         return False
-    i = SW_FIELDS.index("prev_state")
-    return (a[:i] == b[:i] and a[i + 1:] == b[i + 1:] and
-            {a[i], b[i]} <= EXIT_STATES)
+    if a[:STATE] != b[:STATE] or a[STATE + 1:] != b[STATE + 1:]:
+        return False
+    first, then = (a, b) if s[0] < o[0] else (b, a) if o[0] < s[0] else (None, None)
+    return (first is not None and (first[STATE], then[STATE]) == ("32", "16") and
+            last_in.get(a[1], -1) < min(s[0], o[0]))
 
 
 def same_event(s, o):
     """(cycles, cpu, ...) rows of one CPU: the same event, within TOLERANCE."""
     if abs(s[0] - o[0]) >= TOLERANCE:
         return False
-    return s[2:] == o[2:] or (len(s) == 3 and len(o) == 3 and same_fields(s[2], o[2]))
+    return s[2:] == o[2:] or (len(s) == 3 and len(o) == 3 and reaped_between(s, o))
 
 
 def window_compare(spoor, other, what):
@@ -123,23 +126,32 @@ def kernel_trace_lines(path):
 
 
 def spoor_ftrace_lines(ftrace_path, bt2_path):
-    cycles = [e[0] for e in bt2_switches(bt2_path)]
+    """spoor's lines, with each one's TASK-PID checked against its event's prev_comm and
+    prev_pid as babeltrace2 prints them (the idle task is "<idle>" in ftrace's text)."""
+    bt2 = bt2_switches(bt2_path)
     out = []
     for line in open(ftrace_path, errors="replace"):
         m = re.match(r"\s*(.+)-(\d+)\s+\[(\d+)\] (\S{5})\s+[\d.]+: sched_switch:", line)
         if m:
             out.append([None, int(m.group(3)), m.group(1).strip(), int(m.group(2)), m.group(4)])
-    if len(out) != len(cycles):
-        print("spoor ftrace has %d sched_switch lines, babeltrace2 %d" % (len(out), len(cycles)))
+    if len(out) != len(bt2):
+        print("spoor ftrace has %d sched_switch lines, babeltrace2 %d" % (len(out), len(bt2)))
         sys.exit(1)
-    for e, c in zip(out, cycles):
-        e[0] = c
+    for e, (cycles, _, v) in zip(out, bt2):
+        e[0] = cycles
+        if e[3] != int(v[1]) or e[2] != (v[0] if e[3] else "<idle>"):
+            print("spoor ftrace TASK-PID %s-%d, its event's prev_comm and prev_pid %s %s" %
+                  (e[2], e[3], v[0], v[1]))
+            sys.exit(1)
     return [tuple(e) for e in out]
 
 
 def main():
     if sys.argv[1] == "trace-cmd":
-        return window_compare(bt2_switches(sys.argv[2]), tracecmd_switches(sys.argv[3]), "trace-cmd")
+        spoor = bt2_switches(sys.argv[2])
+        for cycles, _, v in spoor:
+            last_in[v[5]] = max(last_in.get(v[5], -1), cycles)
+        return window_compare(spoor, tracecmd_switches(sys.argv[3]), "trace-cmd")
     if sys.argv[1] == "ftrace":
         spoor = spoor_ftrace_lines(sys.argv[2], sys.argv[3])
         kernel = kernel_trace_lines(sys.argv[4])

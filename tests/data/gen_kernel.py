@@ -73,7 +73,7 @@ def _stream(cpu, evs, classes, style, losses):
     for a, b in zip(bounds, bounds[1:]):
         chunk = evs[a:b]
         if a and a in cuts:
-            discarded += cuts[a]
+            discarded = (discarded + cuts[a]) % 2**64  # a 64-bit counter wraps
         ts_begin, ts_end = chunk[0][0], chunk[-1][0]
         clock = [ts_begin]
         writers = []
