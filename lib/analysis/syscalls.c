@@ -430,7 +430,8 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 	if (!a)
 		return NULL;
 	a->e = e;
-	a->thread_by_tid.runs = true; /* look-ups of absent tids are rare (on_switch) */
+	/* most look-ups find their tid: on_switch skips the idle task, the usual absent one */
+	a->thread_by_tid.runs = true;
 	a->selects = an_selects(e);
 	an_engine_want_threads(e); /* tasks are shown by name */
 	if (o)
