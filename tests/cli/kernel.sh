@@ -217,10 +217,20 @@ kill "$busy"
 "$SPOOR" dump -e 'sys_*' "$TMP/pid" | sed 's/.* common_pid=\([0-9]*\) .*/\1/' | sort -u >"$TMP/pid.txt"
 check "--pid: system calls of that pid only" test "$(cat "$TMP/pid.txt")" = "$busy"
 
-# 7. lost events are counted and carried into the trace
+# 7. lost events are counted and carried into the trace: the command makes its system
+# calls while spoor is stopped (a consumer that keeps up would lose nothing), so they fill
+# the 8 kB per-CPU buffers
 "$SPOOR" record -k syscalls,sched --kernel-buffer 8k -o "$TMP/lost" -- \
-	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); : >/dev/null; done; ls -R /usr >/dev/null' \
-	2>"$TMP/lost.err"
+	sh -c 'while [ ! -e "$1" ]; do sleep 0.01; done
+	       i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); : >/dev/null; done' sh "$TMP/lost.go" \
+	2>"$TMP/lost.err" &
+rec=$!
+started "$TMP/lost" "$rec"
+kill -STOP "$rec"
+touch "$TMP/lost.go"
+sleep 0.5
+kill -CONT "$rec"
+wait "$rec"
 lost=$(sed -n 's/.*kernel: [0-9]* events on [0-9]* CPU(s), \([0-9]*\) lost.*/\1/p' "$TMP/lost.err")
 check "a tiny kernel buffer loses events, and says how many" test "${lost:-0}" -gt 0
 disc=$("$SPOOR" stats --json "$TMP/lost" | json 'd["discarded"]')
