@@ -456,17 +456,20 @@ static __attribute__((noinline)) void heap_update_top_slow(struct spoor_reader *
 	update_second(r);
 }
 
-static inline void heap_update_top(struct spoor_reader *r, bool has_event)
+/* True when the top stream moved on and stays ahead of the runner-up: the heap's top is
+ * the same stream, only its key changed. */
+static inline bool heap_update_top(struct spoor_reader *r, bool has_event)
 {
 	heap_ent e = 0;
 	if (has_event) {
 		e = heap_key(r, heap_stream(r->heap[0]));
 		if (e < r->second) {
 			r->heap[0] = e;
-			return;
+			return true;
 		}
 	}
 	heap_update_top_slow(r, has_event, e);
+	return false;
 }
 
 static bool live_more_classes(struct spoor_reader *r, struct ctf_stream *s);
@@ -575,17 +578,9 @@ int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
 {
 	/* the common case: ordered, started, no time range, not live */
 	if (r->plain && r->cur) {
-		struct ctf_stream *s = r->cur;
-		if (advance(r, s) > 0) {
-			heap_ent e = heap_key(r, heap_stream(r->heap[0]));
-			if (e < r->second) { /* still ahead: the same stream, r->ev unchanged */
-				r->heap[0] = e;
-				*ev = &r->ev;
-				return 1;
-			}
-			heap_update_top_slow(r, true, e);
-		} else {
-			heap_update_top_slow(r, false, 0);
+		if (heap_update_top(r, advance(r, r->cur))) {
+			*ev = &r->ev; /* the same stream: r->ev and r->cur stand */
+			return 1;
 		}
 		if (!r->nheap) {
 			r->cur = NULL;
