@@ -545,14 +545,19 @@ static bool skip_variable(struct ctf_stream *s, const struct ctf_event_class *ec
 }
 
 /* Events of classes passed over whose rest is a known number of bytes (pass_skip), from
- * header h on, stepped over; then the next event is read as read_fast does. */
-static __attribute__((noinline)) bool pass_run(struct ctf_stream *s, struct fast_header *h)
+ * the stream's position on (read_fast found the first), stepped over; then the next event
+ * is read as read_fast does. The header is read again here so that read_fast's stays in
+ * registers. */
+static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
 {
 	const struct plan *p = s->hdr_fast;
 	struct ctf_stream_class *sc = s->sc;
 	int64_t first = 0;
 	bool passed = false, read = false;
+	struct fast_header hh, *h = &hh;
 
+	if (!fast_header(s, s->src.pos, h))
+		return false;
 	for (;;) {
 		uint32_t skip = h->eid < sc->by_id_len ? sc->pass_skip[h->eid] : 0;
 		uint64_t next = h->at_pos + p->hdr_total[h->ext];
@@ -599,7 +604,7 @@ static inline bool read_fast(struct ctf_stream *s)
 	if (!fast_header(s, s->src.pos, &h) || h.eid >= sc->by_id_len)
 		return false;
 	if (sc->pass_skip && sc->pass_skip[h.eid])
-		return pass_run(s, &h);
+		return pass_run(s);
 	struct ctf_event_class *ec = sc->by_id[h.eid];
 	if (!ec || !ec->plan) /* a class met for the first time is made ready there */
 		return false;
