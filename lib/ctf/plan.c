@@ -664,6 +664,10 @@ static void detect_lttng_header(struct plan *p)
 	p->hdr_ts_mask[0] = bits_mask(o[4].size);
 	p->hdr_ts_mask[1] = bits_mask(o[7].size);
 	p->hdr_fixed = true;
+	p->hdr_compact = o[0].align == 8 && o[1].size == 5 && ext == 31 && o[4].size == 27 &&
+	                 p->hdr_ts_off[0] == 5 && p->hdr_total[0] == 32 && o[6].size == 32 &&
+	                 p->hdr_ext_id_off == 8 && o[7].size == 64 && p->hdr_ts_off[1] == 40 &&
+	                 p->hdr_total[1] == 104;
 }
 
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,

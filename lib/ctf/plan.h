@@ -165,6 +165,10 @@ struct plan {
 	uint16_t hdr_ts_off[2], hdr_total[2], hdr_ext_id_off;
 	uint8_t hdr_ts_size[2];
 	uint64_t hdr_id_mask, hdr_ext_id_mask, hdr_ts_mask[2];
+	/* hdr_fixed with LTTng's compact header exactly (5-bit id, 27-bit or 32-bit id and
+	 * 64-bit timestamp): the stream reader has a copy of its fast path with these
+	 * offsets as constants */
+	bool hdr_compact;
 };
 
 /* The types of every scope an event of a stream class may carry, for path resolution. */

@@ -486,43 +486,83 @@ static inline void find_payload(struct ctf_stream *s)
 	}
 }
 
-/* One LTTng header at fixed offsets (plan.h: hdr_fixed), from bit pos, far enough from the
- * packet's end (fast_limit): its fields, and its class from the stream's dense table (NULL
- * when it is not there). False when pos is too close to the end. */
-struct fast_header {
-	uint64_t start, at_pos, id, ext_id, eid;
-	const uint8_t *at;
-	bool ext;
+/* Where an LTTng header at fixed offsets (plan.h: hdr_fixed) keeps its fields: the plan's,
+ * or constants for LTTng's compact header (hdr_compact), in a copy of the fast path where
+ * the compiler folds them. [0] compact, [1] extended; offsets and sizes in bits. */
+struct hdr_layout {
+	uint64_t align, id_mask, ext_tag, ext_id_mask, ts_mask[2];
+	unsigned ext_id_off, ts_off[2], total[2], ts_size[2];
 };
 
-static inline bool fast_header(const struct ctf_stream *s, uint64_t pos, struct fast_header *h)
-{
-	const struct plan *p = s->hdr_fast;
-	uint64_t align = p->ops[0].align;
+static const struct hdr_layout lttng_compact = {
+    .align = 8,
+    .id_mask = 0x1f,
+    .ext_tag = 31,
+    .ext_id_mask = 0xffffffff,
+    .ts_mask = {0x7ffffff, ~(uint64_t) 0},
+    .ext_id_off = 8,
+    .ts_off = {5, 40},
+    .total = {32, 104},
+    .ts_size = {27, 64},
+};
 
+static inline __attribute__((always_inline)) struct hdr_layout layout_of(const struct plan *p)
+{
+	return (struct hdr_layout){
+	    .align = p->ops[0].align,
+	    .id_mask = p->hdr_id_mask,
+	    .ext_tag = p->extended_tag,
+	    .ext_id_mask = p->hdr_ext_id_mask,
+	    .ts_mask = {p->hdr_ts_mask[0], p->hdr_ts_mask[1]},
+	    .ext_id_off = p->hdr_ext_id_off,
+	    .ts_off = {p->hdr_ts_off[0], p->hdr_ts_off[1]},
+	    .total = {p->hdr_total[0], p->hdr_total[1]},
+	    .ts_size = {p->hdr_ts_size[0], p->hdr_ts_size[1]},
+	};
+}
+
+/* One LTTng header at fixed offsets, from bit pos, far enough from the packet's end
+ * (fast_limit): its fields, its timestamp and where it ends. False when pos is too close to
+ * the end. The two forms are apart, so that with constants each folds to a few loads. */
+struct fast_header {
+	uint64_t start, at_pos, end, id, ext_id, eid, ts;
+	const uint8_t *at;
+	unsigned ts_size;
+};
+
+static inline __attribute__((always_inline)) bool fast_header(const struct ctf_stream *s,
+                                                              const struct hdr_layout *L,
+                                                              uint64_t pos, struct fast_header *h)
+{
 	h->start = pos;
-	h->at_pos = (pos + align - 1) & ~(align - 1);
+	h->at_pos = (pos + L->align - 1) & ~(L->align - 1);
 	if (h->at_pos > s->fast_limit)
 		return false;
 	h->at = s->src.base + h->at_pos / 8;
-	h->id = load_field(h->at, 0, p->hdr_id_mask);
-	h->ext = h->id == p->extended_tag;
-	h->ext_id = h->ext ? load_field(h->at, p->hdr_ext_id_off, p->hdr_ext_id_mask) : 0;
-	h->eid = h->ext ? h->ext_id : h->id;
+	h->id = load_field(h->at, 0, L->id_mask);
+	if (h->id == L->ext_tag) {
+		h->ext_id = h->eid = load_field(h->at, L->ext_id_off, L->ext_id_mask);
+		h->ts = load_field(h->at, L->ts_off[1], L->ts_mask[1]);
+		h->end = h->at_pos + L->total[1];
+		h->ts_size = L->ts_size[1];
+	} else {
+		h->ext_id = 0;
+		h->eid = h->id;
+		h->ts = load_field(h->at, L->ts_off[0], L->ts_mask[0]);
+		h->end = h->at_pos + L->total[0];
+		h->ts_size = L->ts_size[0];
+	}
 	return true;
 }
 
 /* The event of header h becomes the current one (its class ready). */
-static inline void take_event(struct ctf_stream *s, const struct fast_header *h,
-                              struct ctf_event_class *ec)
+static inline __attribute__((always_inline)) void
+take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_class *ec)
 {
-	const struct plan *p = s->hdr_fast;
-	uint64_t ts = load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]);
-
 	__builtin_prefetch(h->at + PREFETCH_AHEAD);
-	s->src.pos = h->at_pos + p->hdr_total[h->ext];
+	s->src.pos = h->end;
 	val_table_reset(&s->ev_table);
-	header_done(&s->dec, p, h->id, h->eid, h->ext_id, p->hdr_ts_size[h->ext], ts);
+	header_done(&s->dec, s->hdr_fast, h->id, h->eid, h->ext_id, h->ts_size, h->ts);
 	s->ec = ec;
 	s->ecp = ec->plan;
 	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
@@ -548,19 +588,19 @@ static bool skip_variable(struct ctf_stream *s, const struct ctf_event_class *ec
  * the stream's position on (read_fast found the first), stepped over; then the next event
  * is read as read_fast does. The header is read again here so that read_fast's stays in
  * registers. */
-static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
+static inline __attribute__((always_inline)) bool pass_run_in(struct ctf_stream *s,
+                                                              const struct hdr_layout *L)
 {
-	const struct plan *p = s->hdr_fast;
 	struct ctf_stream_class *sc = s->sc;
 	int64_t first = 0;
 	bool passed = false, read = false;
 	struct fast_header hh, *h = &hh;
 
-	if (!fast_header(s, s->src.pos, h))
+	if (!fast_header(s, L, s->src.pos, h))
 		return false;
 	for (;;) {
 		uint32_t skip = h->eid < sc->by_id_len ? sc->pass_skip[h->eid] : 0;
-		uint64_t next = h->at_pos + p->hdr_total[h->ext];
+		uint64_t next = h->end;
 		if (!skip) {
 			struct ctf_event_class *ec =
 			    h->eid < sc->by_id_len ? sc->by_id[h->eid] : NULL;
@@ -573,13 +613,12 @@ static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
 		if (next % 8 || next > s->src.end_bits)
 			break;
 	passed:
-		clock_update(&s->clock, p->hdr_ts_size[h->ext],
-		             load_field(h->at, p->hdr_ts_off[h->ext], p->hdr_ts_mask[h->ext]));
+		clock_update(&s->clock, h->ts_size, h->ts);
 		if (!passed) /* times only grow in a stream: the run's first and last count */
 			first = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 		passed = true;
 		s->src.pos = next;
-		if (!fast_header(s, next, h))
+		if (!fast_header(s, L, next, h))
 			break;
 	}
 	if (passed) {
@@ -592,16 +631,25 @@ static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
 	return read;
 }
 
+static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
+{
+	if (s->hdr_fast->hdr_compact)
+		return pass_run_in(s, &lttng_compact);
+	struct hdr_layout L = layout_of(s->hdr_fast);
+	return pass_run_in(s, &L);
+}
+
 /* The common case of the loop below: an LTTng header at fixed offsets, far enough from the
  * packet's end, naming a ready class of the stream's dense table: read, true. Runs of
  * events passed over go to pass_run. False when the general path must read the next event
  * (which may be at the packet's end after a run). */
-static inline bool read_fast(struct ctf_stream *s)
+static inline __attribute__((always_inline)) bool read_fast_in(struct ctf_stream *s,
+                                                               const struct hdr_layout *L)
 {
 	struct fast_header h;
 	const struct ctf_stream_class *sc = s->sc;
 
-	if (!fast_header(s, s->src.pos, &h) || h.eid >= sc->by_id_len)
+	if (!fast_header(s, L, s->src.pos, &h) || h.eid >= sc->by_id_len)
 		return false;
 	if (sc->pass_skip && sc->pass_skip[h.eid])
 		return pass_run(s);
@@ -610,6 +658,14 @@ static inline bool read_fast(struct ctf_stream *s)
 		return false;
 	take_event(s, &h, ec);
 	return true;
+}
+
+static inline __attribute__((always_inline)) bool read_fast(struct ctf_stream *s)
+{
+	if (s->hdr_fast->hdr_compact)
+		return read_fast_in(s, &lttng_compact);
+	struct hdr_layout L = layout_of(s->hdr_fast);
+	return read_fast_in(s, &L);
 }
 
 /* The first event of a class: its metadata is parsed now, and may be bad (damage). */
