@@ -55,6 +55,9 @@ struct decoder {
 	/* an event header read without its values (decode_header): they come on demand */
 	const struct plan *hdr_plan;
 	uint64_t hdr_id, hdr_ext_id, hdr_ts;
+	/* instead of the three above, from the stream reader's fast path: a header at fixed
+	 * offsets (plan.h: hdr_fixed) whose values are read from its bytes on demand */
+	const uint8_t *hdr_at;
 };
 
 /* Decode one scope with its plan, appending to d->table; sets scope_root[scope].

@@ -36,6 +36,7 @@ static inline void header_done(struct decoder *d, const struct plan *p, uint64_t
 	d->event_id = event_id;
 	d->has_event_id = 1;
 	d->hdr_plan = p;
+	d->hdr_at = NULL;
 	d->hdr_id = id;
 	d->hdr_ext_id = ext_id;
 	d->hdr_ts = ts;

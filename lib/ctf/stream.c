@@ -562,7 +562,12 @@ take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_c
 	__builtin_prefetch(h->at + PREFETCH_AHEAD);
 	s->src.pos = h->end;
 	val_table_reset(&s->ev_table);
-	header_done(&s->dec, s->hdr_fast, h->id, h->eid, h->ext_id, h->ts_size, h->ts);
+	/* the header's values for decode_header_values are read again from its bytes */
+	clock_update(&s->clock, h->ts_size, h->ts);
+	s->dec.event_id = h->eid;
+	s->dec.has_event_id = 1;
+	s->dec.hdr_plan = s->hdr_fast;
+	s->dec.hdr_at = h->at;
 	s->ec = ec;
 	s->ecp = ec->plan;
 	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
