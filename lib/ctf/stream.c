@@ -102,6 +102,7 @@ static int read_packet_header(struct ctf_stream *s)
 		              sc->id);
 	s->sc = sc;
 	s->scp = sc->plan;
+	s->ns_at_1ghz = sc->clock && s->scp->clock_freq == 1000000000;
 	s->stream_id = sc->id;
 	if (root != VAL_NONE && role[ROLE_STREAM_INSTANCE_ID] >= 0) {
 		s->instance_id = root_value(&s->pkt_table, root, role[ROLE_STREAM_INSTANCE_ID]);
@@ -471,19 +472,12 @@ static int pass_fixed(struct ctf_stream *s)
 	return skip_fixed(s) ? 0 : finish_event(s);
 }
 
-/* Where the payload of the event just read starts, at once when that is right after the
- * header on a byte boundary (ctf_stream_locate_payload does the rest at the first read). */
-static inline void find_payload(struct ctf_stream *s)
+/* The current clock value in ns from the origin (0 without a clock). */
+static inline int64_t clock_now_ns(const struct ctf_stream *s)
 {
-	const struct event_class_plans *ep = s->ecp;
-	uint64_t pos = s->src.pos;
-
-	s->pay_known = ep->pay_direct && !(pos % 8) && pos <= s->src.end_bits;
-	if (s->pay_known) {
-		s->pay = s->src.base + pos / 8;
-		s->pay_len = (s->src.end_bits - pos) / 8;
-		s->pay_plan = ep->payload;
-	}
+	if (s->ns_at_1ghz) /* the common case, without the look-ups of ctf_clock_ns */
+		return (int64_t) ((uint64_t) s->scp->clock_offset_ns + s->clock);
+	return s->sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
 }
 
 /* Where an LTTng header at fixed offsets (plan.h: hdr_fixed) keeps its fields: the plan's,
@@ -572,8 +566,18 @@ take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_c
 	s->ecp = ec->plan;
 	s->decoded = SPOOR_SCOPE_EVENT_HEADER;
 	s->ts_cycles = s->clock;
-	s->ts_ns = s->sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+	s->ts_ns = clock_now_ns(s);
 	s->ev_start = h->start;
+	/* where the payload starts, at once when right after the header on a byte boundary
+	 * (ctf_stream_locate_payload does the rest at the first read); the header ends
+	 * within the content (fast_limit), and on a byte for LTTng's compact header */
+	const struct event_class_plans *ep = ec->plan;
+	s->pay_known = ep->pay_direct && !(h->end % 8);
+	if (s->pay_known) {
+		s->pay = s->src.base + h->end / 8;
+		s->pay_len = (s->src.end_bits - h->end) / 8;
+		s->pay_plan = ep->payload;
+	}
 }
 
 /* An event passed over whose payload has a variable layout, from bit *pos after its header:
@@ -620,7 +624,7 @@ static inline __attribute__((always_inline)) bool pass_run_in(struct ctf_stream 
 	passed:
 		clock_update(&s->clock, h->ts_size, h->ts);
 		if (!passed) /* times only grow in a stream: the run's first and last count */
-			first = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+			first = clock_now_ns(s);
 		passed = true;
 		s->src.pos = next;
 		if (!fast_header(s, L, next, h))
@@ -628,7 +632,7 @@ static inline __attribute__((always_inline)) bool pass_run_in(struct ctf_stream 
 	}
 	if (passed) {
 		s->ts_cycles = s->clock;
-		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+		s->ts_ns = clock_now_ns(s);
 		passed_run(s, first, s->ts_ns);
 	}
 	if (read)
@@ -720,11 +724,9 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		}
 		if (s->hdr_fast) {
 			uint64_t before = s->src.pos;
-			if (read_fast(s)) {
-				if (!s->ec->pass_over) {
-					find_payload(s);
+			if (read_fast(s)) { /* the payload found too (take_event) */
+				if (!s->ec->pass_over)
 					return 1;
-				}
 				pass_fixed(s);
 				continue;
 			}
@@ -757,7 +759,7 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		s->ecp = ec->plan;
 		s->decoded = SPOOR_SCOPE_EVENT_HEADER;
 		s->ts_cycles = s->clock;
-		s->ts_ns = sc->clock ? ctf_clock_ns(s->scp, s->clock) : 0;
+		s->ts_ns = clock_now_ns(s);
 		s->ev_start = start;
 		if (!ec->pass_over) {
 			s->pay_known = false;
@@ -774,10 +776,8 @@ int ctf_stream_next(struct ctf_stream *s)
 	 * reads on the fast path and someone reads it. */
 	if (s->ec && !s->done && skip_fixed(s) && s->hdr_fast && s->in_packet &&
 	    s->src.pos < s->src.end_bits && read_fast(s)) {
-		if (!s->ec->pass_over) {
-			find_payload(s);
+		if (!s->ec->pass_over)
 			return 1;
-		}
 		int rc = pass_fixed(s);
 		if (rc)
 			return rc;

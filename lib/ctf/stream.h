@@ -37,6 +37,7 @@ struct ctf_stream {
 	struct val_table pkt_table, ev_table;
 	struct decoder dec;
 	uint64_t clock;
+	bool ns_at_1ghz; /* the clock counts ns: ts_ns is its value plus the origin's offset */
 	int64_t cpu;
 	uint64_t stream_id; /* stream class id */
 	uint64_t instance_id;
