@@ -405,27 +405,34 @@ static int finish_event(struct ctf_stream *s)
 	return finish_scopes(s);
 }
 
-/* The common case of finish_event: nothing decoded past the header and every later scope of
- * a fixed layout. False when finish_event must do it (and report any damage). */
-static inline bool skip_fixed(struct ctf_stream *s)
+/* Where the event in hand ends, in the common case of finish_event: nothing decoded past
+ * the header and every later scope of a fixed layout. False when finish_event must step
+ * over it (and report any damage). */
+static inline bool fixed_end(const struct ctf_stream *s, uint64_t *end)
 {
 	const struct event_class_plans *ep = s->ecp;
 
 	if (!ep->fixed || s->decoded != SPOOR_SCOPE_EVENT_HEADER)
 		return false;
 	uint64_t pos = s->src.pos;
-	if (ep->byte_skip && !(pos % 8)) {
+	if (ep->byte_skip && !(pos % 8))
 		pos += ep->skip_bits;
-		if (pos > s->src.end_bits || pos == s->ev_start)
-			return false;
-		s->src.pos = pos;
-		s->ec = NULL;
-		return true;
-	}
-	for (unsigned k = 0; k < ep->nskip; k++)
-		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
-		      ep->skip[k].bits;
+	else
+		for (unsigned k = 0; k < ep->nskip; k++)
+			pos =
+			    ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+			    ep->skip[k].bits;
 	if (pos > s->src.end_bits || pos == s->ev_start)
+		return false;
+	*end = pos;
+	return true;
+}
+
+/* fixed_end, then the event is stepped over. */
+static inline bool skip_fixed(struct ctf_stream *s)
+{
+	uint64_t pos;
+	if (!fixed_end(s, &pos))
 		return false;
 	s->src.pos = pos;
 	s->ec = NULL;
@@ -648,20 +655,24 @@ static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
 	return pass_run_in(s, &L);
 }
 
-/* The common case of the loop below: an LTTng header at fixed offsets, far enough from the
- * packet's end, naming a ready class of the stream's dense table: read, true. Runs of
- * events passed over go to pass_run. False when the general path must read the next event
- * (which may be at the packet's end after a run). */
-static inline __attribute__((always_inline)) bool read_fast_in(struct ctf_stream *s,
-                                                               const struct hdr_layout *L)
+/* The common case of the loop below: an LTTng header at fixed offsets at bit pos (the
+ * previous event's end), far enough from the packet's end, naming a ready class of the
+ * stream's dense table: read, true. Runs of events passed over go to pass_run. False when
+ * the general path must read the next event (which may be at the packet's end after a run);
+ * unless a run was passed, the stream is then as it was (the previous event current). */
+static inline __attribute__((always_inline)) bool
+read_fast_in(struct ctf_stream *s, const struct hdr_layout *L, uint64_t pos)
 {
 	struct fast_header h;
 	const struct ctf_stream_class *sc = s->sc;
 
-	if (!fast_header(s, L, s->src.pos, &h) || h.eid >= sc->by_id_len)
+	if (!fast_header(s, L, pos, &h) || h.eid >= sc->by_id_len)
 		return false;
-	if (sc->pass_skip && sc->pass_skip[h.eid])
+	if (sc->pass_skip && sc->pass_skip[h.eid]) {
+		s->src.pos = pos;
+		s->ec = NULL;
 		return pass_run(s);
+	}
 	struct ctf_event_class *ec = sc->by_id[h.eid];
 	if (!ec || !ec->plan) /* a class met for the first time is made ready there */
 		return false;
@@ -669,12 +680,12 @@ static inline __attribute__((always_inline)) bool read_fast_in(struct ctf_stream
 	return true;
 }
 
-static inline __attribute__((always_inline)) bool read_fast(struct ctf_stream *s)
+static inline __attribute__((always_inline)) bool read_fast(struct ctf_stream *s, uint64_t pos)
 {
 	if (s->hdr_fast->hdr_compact)
-		return read_fast_in(s, &lttng_compact);
+		return read_fast_in(s, &lttng_compact, pos);
 	struct hdr_layout L = layout_of(s->hdr_fast);
-	return read_fast_in(s, &L);
+	return read_fast_in(s, &L, pos);
 }
 
 /* The first event of a class: its metadata is parsed now, and may be bad (damage). */
@@ -724,7 +735,7 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		}
 		if (s->hdr_fast) {
 			uint64_t before = s->src.pos;
-			if (read_fast(s)) { /* the payload found too (take_event) */
+			if (read_fast(s, s->src.pos)) { /* the payload found too (take_event) */
 				if (!s->ec->pass_over)
 					return 1;
 				pass_fixed(s);
@@ -774,8 +785,9 @@ int ctf_stream_next(struct ctf_stream *s)
 {
 	/* The common case, kept small: the event in hand was of a fixed size, the next one
 	 * reads on the fast path and someone reads it. */
-	if (s->ec && !s->done && skip_fixed(s) && s->hdr_fast && s->in_packet &&
-	    s->src.pos < s->src.end_bits && read_fast(s)) {
+	uint64_t pos;
+	if (s->ec && !s->done && fixed_end(s, &pos) && s->hdr_fast && s->in_packet &&
+	    pos < s->src.end_bits && read_fast(s, pos)) {
 		if (!s->ec->pass_over)
 			return 1;
 		int rc = pass_fixed(s);
