@@ -28,6 +28,7 @@ struct eclass {
 	int8_t tid_scope;
 	bool threads;  /* the thread model reads its events (want_threads, threads_update) */
 	bool resolved; /* fields looked up and hooks gathered (at its first event) */
+	bool plain;    /* resolved, and none of threads, tid_index or a switch's next task */
 };
 
 struct name_hook { /* an_engine_on_name, kept for classes found later (live traces) */
@@ -70,6 +71,7 @@ struct an_engine {
 	bool planned;  /* the classes nobody reads are passed over (plan_pass_over) */
 	bool finished; /* the pass reached the end of the trace */
 	bool any_ts;
+	bool plain_time; /* any_ts, and no time range: hook_time is a max */
 	int64_t first, last;
 };
 
@@ -89,6 +91,12 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 				return;
 			}
 		}
+}
+
+/* Whether the class's events take an_engine_run_until's shortest path. */
+static void set_plain(struct eclass *k, const struct kclass_ref *ref)
+{
+	k->plain = k->resolved && !k->threads && k->tid_index < 0 && ref->kind != KEV_SCHED_SWITCH;
 }
 
 /* At a class's first event: the fields its kind and the thread look-up need, and the hooks
@@ -114,6 +122,7 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	k->hooks = h;
 	k->nhooks = (uint32_t) (nkind + nown);
 	k->resolved = true;
+	set_plain(k, ref);
 	return 0;
 }
 
@@ -121,7 +130,7 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 static void hooks_changed(struct an_engine *e)
 {
 	for (size_t c = 0; c < e->nclasses; c++)
-		e->classes[c].resolved = false;
+		e->classes[c].resolved = e->classes[c].plain = false;
 }
 
 /* A bigger copy of an array of n elements, the new ones zeroed; NULL when out of memory
@@ -333,6 +342,7 @@ static inline int64_t hook_time(struct an_engine *e, int64_t ts)
 	if (__builtin_expect(!e->any_ts, 0)) {
 		e->first = e->last = clamp_time(ts);
 		e->any_ts = true;
+		e->plain_time = !e->f.has_begin && !e->f.has_end;
 	} else if (ts > e->last) {
 		e->last = ts;
 	}
@@ -420,6 +430,30 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
 			continue; /* a live trace declared it since the last refresh */
 		struct eclass *k = &e->classes[c];
+		if (__builtin_expect(k->plain && e->plain_time && !reader_event_stream_lost_any(ev),
+		                     1)) {
+			/* the common case of what follows: no thread model, task from the CPU, no
+			 * time range, nothing lost */
+			int64_t ts = reader_event_timestamp(ev), cpu = reader_event_cpu(ev);
+			if (ts > HOOK_TIME_MAX)
+				ts = HOOK_TIME_MAX;
+			if (ts > e->last)
+				e->last = ts;
+			const struct kclass_ref *cls = &e->refs[c];
+			struct an_event a = {ev,
+			                     cls,
+			                     c,
+			                     (enum kev) cls->kind,
+			                     e->last,
+			                     cpu,
+			                     cpu >= 0 && cpu < MAX_CPUS ? e->cur[cpu] : -1,
+			                     false,
+			                     -1};
+			const struct hook *h = k->hooks, *end = h + k->nhooks;
+			for (; h < end; h++)
+				h->fn(h->data, &a);
+			continue;
+		}
 		if (!k->resolved && (rc = resolve_class(e, c)))
 			return rc;
 		const struct kclass_ref *cls = &e->refs[c];
@@ -428,8 +462,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		if (__builtin_expect(reader_event_stream_lost_any(ev), 0)) /* most never do */
 			stream_lost(e, reader_event_stream(ev), reader_event_discarded(ev), cpu,
 			            ts);
-		if (k->threads)
-			k->threads = threads_update(e->threads, ev);
+		if (k->threads && !(k->threads = threads_update(e->threads, ev)))
+			set_plain(k, cls);
 		struct an_event a = {ev, cls, c, (enum kev) cls->kind, ts, cpu, -1, false, -1};
 		if (a.kind == KEV_SCHED_SWITCH)
 			a.has_next_tid = kv_int(ev, cls, KS_NEXT_TID, &a.next_tid);
