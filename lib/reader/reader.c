@@ -462,7 +462,15 @@ static inline bool heap_update_top(struct spoor_reader *r, bool has_event)
 {
 	heap_ent e = 0;
 	if (has_event) {
-		e = heap_key(r, heap_stream(r->heap[0]));
+		/* a time before the runner-up's settles it: the rank and stream (the low half)
+		 * stay as they are */
+		uint32_t top = heap_stream(r->heap[0]);
+		uint64_t hi = (uint64_t) r->streams[top].ts_ns ^ ((uint64_t) 1 << 63);
+		if (hi < (uint64_t) (r->second >> 64)) {
+			r->heap[0] = (heap_ent) hi << 64 | (uint64_t) r->heap[0];
+			return true;
+		}
+		e = heap_key(r, top);
 		if (e < r->second) {
 			r->heap[0] = e;
 			return true;
