@@ -93,6 +93,12 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 		}
 }
 
+static inline void run_hooks(const struct eclass *k, const struct an_event *a)
+{
+	for (const struct hook *h = k->hooks, *end = h + k->nhooks; h < end; h++)
+		h->fn(h->data, a);
+}
+
 /* Whether the class's events take an_engine_run_until's shortest path. */
 static void set_plain(struct eclass *k, const struct kclass_ref *ref)
 {
@@ -449,9 +455,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			                     cpu >= 0 && cpu < MAX_CPUS ? e->cur[cpu] : -1,
 			                     false,
 			                     -1};
-			const struct hook *h = k->hooks, *end = h + k->nhooks;
-			for (; h < end; h++)
-				h->fn(h->data, &a);
+			run_hooks(k, &a);
 			continue;
 		}
 		if (!k->resolved && (rc = resolve_class(e, c)))
@@ -476,9 +480,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		}
 		if (in_range(e, ts)) {
 			a.ts = ts = hook_time(e, ts);
-			const struct hook *h = k->hooks, *end = h + k->nhooks;
-			for (; h < end; h++)
-				h->fn(h->data, &a);
+			run_hooks(k, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)

@@ -424,12 +424,8 @@ int decode_header_values(struct decoder *d)
 		return 0;
 	d->hdr_plan = NULL;
 	if (d->hdr_at) { /* the values are still in the bytes */
-		const uint8_t *at = d->hdr_at;
+		header_fields_at(p, d->hdr_at, &d->hdr_id, &d->hdr_ext_id, &d->hdr_ts);
 		d->hdr_at = NULL;
-		d->hdr_id = load_field(at, 0, p->hdr_id_mask);
-		bool x = d->hdr_id == p->extended_tag;
-		d->hdr_ext_id = x ? load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask) : 0;
-		d->hdr_ts = load_field(at, p->hdr_ts_off[x], p->hdr_ts_mask[x]);
 	}
 	if (grow_vals(t, 6) || grow_kids(t, 5))
 		return error(d, -SPOOR_ELIMIT, "event too large");

@@ -51,6 +51,19 @@ static inline uint64_t load_field(const uint8_t *p, unsigned off, uint64_t mask)
 	return (w >> (off % 8)) & mask;
 }
 
+/* The fields of a little-endian LTTng header at fixed offsets (plan.h: hdr_fixed) whose
+ * aligned start is at (8 bytes past its largest form readable): its id, extended id (0
+ * when compact) and timestamp; true when extended. */
+static inline bool header_fields_at(const struct plan *p, const uint8_t *at, uint64_t *id,
+                                    uint64_t *ext_id, uint64_t *ts)
+{
+	*id = load_field(at, 0, p->hdr_id_mask);
+	bool ext = *id == p->extended_tag;
+	*ext_id = ext ? load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask) : 0;
+	*ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
+	return ext;
+}
+
 /* A little-endian LTTng header at fixed offsets (plan.h: hdr_fixed): a few loads, no
  * alignment steps. False when decode_header must do it (it then reports any damage). */
 static inline bool decode_header_fast(struct decoder *d, const struct plan *p)
@@ -63,12 +76,8 @@ static inline bool decode_header_fast(struct decoder *d, const struct plan *p)
 	if (pos > end || p->hdr_total[1] > end - pos ||
 	    pos / 8 + p->hdr_total[1] / 8 + 8 > s->avail)
 		return false;
-	const uint8_t *at = s->base + pos / 8;
-	uint64_t id = load_field(at, 0, p->hdr_id_mask), ext_id = 0;
-	bool ext = id == p->extended_tag;
-	if (ext)
-		ext_id = load_field(at, p->hdr_ext_id_off, p->hdr_ext_id_mask);
-	uint64_t ts = load_field(at, p->hdr_ts_off[ext], p->hdr_ts_mask[ext]);
+	uint64_t id, ext_id, ts;
+	bool ext = header_fields_at(p, s->base + pos / 8, &id, &ext_id, &ts);
 	s->pos = pos + p->hdr_total[ext];
 	header_done(d, p, id, ext ? ext_id : id, ext_id, p->hdr_ts_size[ext], ts);
 	return true;
