@@ -388,10 +388,15 @@ void reader_stream_end(const struct spoor_reader *r, size_t stream, int64_t *cpu
 
 /* ---- the merge ---- */
 
+/* A key's top half: stream s's time, its sign bit flipped (unsigned order). */
+static inline uint64_t heap_time(const struct spoor_reader *r, uint32_t s)
+{
+	return (uint64_t) r->streams[s].ts_ns ^ ((uint64_t) 1 << 63);
+}
+
 static inline heap_ent heap_key(const struct spoor_reader *r, uint32_t s)
 {
-	uint64_t ts = (uint64_t) r->streams[s].ts_ns ^ ((uint64_t) 1 << 63);
-	return (heap_ent) ts << 64 | (heap_ent) ((uint64_t) r->rank[s] << 32 | s);
+	return (heap_ent) heap_time(r, s) << 64 | (heap_ent) ((uint64_t) r->rank[s] << 32 | s);
 }
 
 static inline uint32_t heap_stream(heap_ent e)
@@ -465,7 +470,7 @@ static inline bool heap_update_top(struct spoor_reader *r, bool has_event)
 		/* a time before the runner-up's settles it: the rank and stream (the low half)
 		 * stay as they are */
 		uint32_t top = heap_stream(r->heap[0]);
-		uint64_t hi = (uint64_t) r->streams[top].ts_ns ^ ((uint64_t) 1 << 63);
+		uint64_t hi = heap_time(r, top);
 		if (hi < (uint64_t) (r->second >> 64)) {
 			r->heap[0] = (heap_ent) hi << 64 | (uint64_t) r->heap[0];
 			return true;
