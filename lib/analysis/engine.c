@@ -440,19 +440,15 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		                     1)) {
 			/* the common case of what follows: no thread model, task from the CPU, no
 			 * time range, nothing lost */
-			int64_t ts = reader_event_timestamp(ev), cpu = reader_event_cpu(ev);
-			if (ts > HOOK_TIME_MAX)
-				ts = HOOK_TIME_MAX;
-			if (ts > e->last)
-				e->last = ts;
+			int64_t cpu = reader_event_cpu(ev);
 			const struct kclass_ref *cls = &e->refs[c];
 			struct an_event a = {ev,
 			                     cls,
 			                     c,
 			                     (enum kev) cls->kind,
-			                     e->last,
+			                     hook_time(e, reader_event_timestamp(ev)),
 			                     cpu,
-			                     cpu >= 0 && cpu < MAX_CPUS ? e->cur[cpu] : -1,
+			                     an_cpu_task(e, cpu),
 			                     false,
 			                     -1};
 			run_hooks(k, &a);
@@ -475,8 +471,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			if (!reader_field_int(ev, (enum spoor_scope) k->tid_scope, k->tid_index,
 			                      &a.tid))
 				a.tid = -1;
-		} else if (cpu >= 0 && cpu < MAX_CPUS) {
-			a.tid = e->cur[cpu];
+		} else {
+			a.tid = an_cpu_task(e, cpu);
 		}
 		if (in_range(e, ts)) {
 			a.ts = ts = hook_time(e, ts);
