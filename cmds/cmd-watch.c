@@ -23,18 +23,22 @@
 #include "record-args.h"
 #include "script/script.h"
 
-/* An event stamped this long before a flush is in it: what a tracer has stamped and not
- * yet committed (a few hundred ns, unless preempted in between) has this much time. */
+/* An event stamped this long before a flush is in it (--late, by default): what a tracer
+ * has stamped and not yet committed (a few hundred ns, unless preempted in between) has
+ * this much time. */
 #define LATE_NS 5000000
 /* How long the script runs before the recorder drains the buffers again. */
 #define SLICE_NS 2000000
 
-enum { OPT_PERIOD = OPT_RECORD_COUNT };
+enum { OPT_PERIOD = OPT_RECORD_COUNT, OPT_LATE };
 
 static const struct cmd_option watch_options[] = {
     RECORD_OPTION_ROWS[OPT_PERIOD] = {"period", 0, "TIME",
                                       "hand the events to the script this often "
                                       "(default 20ms; 1ms to 1s)"},
+    [OPT_LATE] = {"late", 0, "TIME",
+                  "read only events stamped this long before each flush; later ones wait "
+                  "for the next (default 5ms; at most 1s)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -48,6 +52,7 @@ static void on_signal(int sig)
 
 struct watch {
 	int64_t until;      /* the watermark of the last flush */
+	int64_t late;       /* --late, ns */
 	int64_t read_until; /* the one the reader has */
 	struct spoor_reader *r;
 	struct an_engine *e;
@@ -96,7 +101,7 @@ static int on_live(void *arg, int64_t flushed)
 {
 	struct watch *w = arg;
 	if (flushed != INT64_MIN)
-		w->until = flushed - LATE_NS;
+		w->until = flushed - w->late;
 	return pump(w, w->until, false);
 }
 
@@ -143,8 +148,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 /* Options, then SCRIPT, then options again, then -- CMD: both `spoor watch -a s.lua` and
  * `spoor watch s.lua -a` read as meant. */
-static int parse(const struct command *cmd, struct record_args *a, uint64_t *period, int argc,
-                 char **argv, int *script_at, int *first)
+static int parse(const struct command *cmd, struct record_args *a, uint64_t *period, uint64_t *late,
+                 int argc, char **argv, int *script_at, int *first)
 {
 	const char *arg;
 	int row, rc;
@@ -162,6 +167,12 @@ static int parse(const struct command *cmd, struct record_args *a, uint64_t *per
 				    *period > 1000000000)
 					return cmd_usage_error(
 					    cmd, "invalid period '%s' (1ms to 1s)", arg);
+				continue;
+			}
+			if (row == OPT_LATE) {
+				if (record_parse_duration(arg, late) || *late > 1000000000)
+					return cmd_usage_error(
+					    cmd, "invalid --late '%s' (at most 1s)", arg);
 				continue;
 			}
 			if (row == OPT_OVERWRITE)
@@ -187,12 +198,13 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	a.buffer_total = 1 << 20; /* the recorder shares its thread with the script: more room */
 	struct watch w = {0};
 	struct record_session *session = NULL;
-	uint64_t period = 20000000;
+	uint64_t period = 20000000, late = LATE_NS;
 	char tmpdir[] = "/tmp/spoor-watch-XXXXXX", err[1200], patterns[1024];
 	int script_at, first, rc;
 
-	if ((rc = parse(cmd, &a, &period, argc, argv, &script_at, &first)))
+	if ((rc = parse(cmd, &a, &period, &late, argc, argv, &script_at, &first)))
 		goto out_args;
+	w.late = (int64_t) late;
 	if (script_open(argv[script_at], &w.s, err, sizeof(err))) {
 		rc = cmd_error(cmd, "%s", err);
 		goto out_args;
@@ -248,12 +260,12 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	}
 	struct record_totals t;
 	record_session_totals(session, &t);
-	uint64_t late = spoor_reader_live_late(w.r);
-	if (late)
+	uint64_t nlate = spoor_reader_live_late(w.r);
+	if (nlate)
 		fprintf(stderr,
 		        "spoor watch: warning: %llu events reached the script after later ones "
-		        "(written more than %d ms after they happened)\n",
-		        (unsigned long long) late, LATE_NS / 1000000);
+		        "(written more than %g ms after they happened; see --late)\n",
+		        (unsigned long long) nlate, (double) w.late / 1e6);
 	if (a.o.outdir != tmpdir)
 		record_report("spoor watch", &a.o, &t);
 	else if (t.discarded || (t.kernel && t.k.lost))
