@@ -291,8 +291,7 @@ static const char *comment_end(const char *p, const char *end)
 	return p;
 }
 
-/* Move lx to p, counting the lines stepped over. */
-static void jump_to(struct tsdl_lexer *lx, const char *p)
+void tsdl_lex_jump(struct tsdl_lexer *lx, const char *p)
 {
 	size_t lines = count_newlines(lx->pos, p);
 
@@ -327,7 +326,7 @@ int tsdl_lex_skip_to_semicolon(struct tsdl_lexer *lx)
 				continue;
 			}
 			if (*p == ';') {
-				jump_to(lx, p);
+				tsdl_lex_jump(lx, p);
 				return 0;
 			}
 		}

@@ -42,6 +42,8 @@ struct tsdl_token tsdl_lex_next(struct tsdl_lexer *lx);
  * reads them. -1 (lx unchanged) when the text has no such end or holds a string or comment
  * the lexer would reject: the caller reads it token by token to report the error. */
 int tsdl_lex_skip_to_semicolon(struct tsdl_lexer *lx);
+/* Move lx forward to p (in its text), counting the lines stepped over. */
+void tsdl_lex_jump(struct tsdl_lexer *lx, const char *p);
 /* Compare a token with a punctuation or keyword spelling (inline: with a literal, the
  * length is a constant and most tokens fail the first compare). */
 static inline int tsdl_tok_is(const struct tsdl_token *t, const char *s)

@@ -374,16 +374,64 @@ static unsigned default_align(unsigned size)
 	return size % 8 ? 1 : 8;
 }
 
+/* A kernel trace's fields spell a handful of integer bodies thousands of times, each costing
+ * a dozen tokens: a body is parsed once per trace and its type copied after. Only bodies
+ * without strings, comments or braces are kept, so that the first '}' ends them. */
+#define INT_MEMO_MAX 64
+
+/* The memo of the body whose '{' is the current token, or NULL; *close: its first '}'. */
+static const struct ctf_int_memo *int_memo_find(struct parser *p, const char **close)
+{
+	const char *open = p->tok.start, *end = p->lx.end;
+	/* the bodies kept point into m->text, which lives as long as m (an eager parse reads
+	 * its caller's text) */
+	bool kept_text = p->lx.src == p->m->text;
+	*close = p->has_ahead || !kept_text ? NULL : memchr(open, '}', (size_t) (end - open));
+	if (!*close)
+		return NULL;
+	size_t len = (size_t) (*close + 1 - open);
+	for (unsigned i = 0; i < p->m->nint_memo; i++) {
+		const struct ctf_int_memo *e = &p->m->int_memo[i];
+		if (e->len == len && !memcmp(e->body, open, len))
+			return e;
+	}
+	return NULL;
+}
+
+/* Keep the body from open to close, just parsed into t, when it is plain. */
+static void int_memo_add(struct parser *p, const char *open, const char *close,
+                         const struct ctf_type *t)
+{
+	struct ctf_meta *m = p->m;
+	for (const char *c = open + 1; c < close; c++)
+		if (strchr("\"'/{", *c))
+			return;
+	if (!m->int_memo && !(m->int_memo = arena_alloc(p->a, INT_MEMO_MAX * sizeof(*m->int_memo))))
+		return;
+	if (m->nint_memo < INT_MEMO_MAX)
+		m->int_memo[m->nint_memo++] =
+		    (struct ctf_int_memo){open, (size_t) (close + 1 - open), *t};
+}
+
 static int parse_integer(struct parser *p, struct ctf_type **out)
 {
 	struct ctf_type *t = ctf_type_new(p->a, CTF_INT);
 	unsigned align = 0;
-	const char *key;
+	const char *key, *open = p->tok.start, *close;
 	struct value v;
 	uint64_t u = 0;
 	int rc;
 
-	if (!t || expect(p, "{"))
+	if (!t || !is(p, "{"))
+		return t ? expect(p, "{") : -1;
+	const struct ctf_int_memo *memo = int_memo_find(p, &close);
+	if (memo) {
+		*t = memo->type;
+		*out = t;
+		tsdl_lex_jump(&p->lx, close + 1);
+		return next(p);
+	}
+	if (next(p))
 		return -1;
 	t->i.base = CTF_BASE_DEC;
 	while ((rc = parse_attr(p, &key, &v)) == 0) {
@@ -445,6 +493,8 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 		return semantic(p, "integer without a size");
 	t->align = align ? align : default_align(t->i.size);
 	*out = t;
+	if (close && p->tok.start == close)
+		int_memo_add(p, open, close, t);
 	return next(p);
 }
 

@@ -174,6 +174,16 @@ struct ctf_meta {
 	const char *text;
 	size_t text_len;
 	struct tsdl_alias *aliases;
+	/* integer bodies parsed so far (tsdl-parse.c: int_memo_find) */
+	struct ctf_int_memo *int_memo;
+	unsigned nint_memo;
+};
+
+/* An `integer {...}` body of the metadata text, from '{' to '}', and the type it makes. */
+struct ctf_int_memo {
+	const char *body;
+	size_t len;
+	struct ctf_type type;
 };
 
 struct ctf_type *ctf_type_new(struct arena *a, enum ctf_kind kind);

@@ -778,6 +778,53 @@ static void test_lazy(void)
 	             -SPOOR_EMETA_SEMANTIC, 4, (unsigned[]){22, 0}, "the first one still checked");
 }
 
+/* Integer bodies are parsed once per trace and copied after (tsdl-parse.c: int_memo): the
+ * copies are whole and apart, the lines after them counted, and a body whose first '}' is
+ * not its end (in a comment) is parsed each time. */
+static void test_int_memo(void)
+{
+	static const char text[] = TRACE_LE
+	    "clock { name = c; freq = 1000; };\n"
+	    "event { name = \"a\"; id = 0; fields := struct {\n"
+	    "  integer { size = 16; align = 8;\n signed = 1; base = 16; map = clock.c.value; } x;\n"
+	    "  integer { size = 8; /* } */ align = 32; } y; }; };\n"
+	    "event { name = \"b\"; id = 1; fields := struct {\n"
+	    "  integer { size = 16; align = 8;\n signed = 1; base = 16; map = clock.c.value; } x;\n"
+	    "  integer { size = 8; /* } */ align = 32; } y; }; };\n"
+	    "event { name = \"c\"; id = 2; fields := struct {\n"
+	    "  integer { size = 16; align = 8;\n signed = 1; base = 16; map = clock.c.value; } x;\n"
+	    "  nope_t z; }; };\n";
+	struct ctf_meta m = {0};
+	struct tsdl_error e;
+
+	CHECK_CTX("integer bodies parsed once");
+	if (!CHECK_EQ_S64(tsdl_parse_lazy(text, sizeof(text) - 1, &m, &e), 0))
+		return;
+	struct ctf_event_class **ev = m.streams[0]->events;
+	const struct ctf_type *x[2], *y[2];
+	for (int i = 0; i < 2; i++) {
+		if (!CHECK_EQ_S64(tsdl_parse_deferred(&m, ev[i], &e), 0))
+			goto out;
+		x[i] = member(ev[i]->fields, "x");
+		y[i] = member(ev[i]->fields, "y");
+		if (!CHECK(x[i] && y[i]))
+			goto out;
+		CHECK_EQ_U64(x[i]->i.size, 16);
+		CHECK_EQ_U64(x[i]->align, 8);
+		CHECK(x[i]->i.is_signed && x[i]->i.base == CTF_BASE_HEX);
+		CHECK(x[i]->i.map_clock && !strcmp(x[i]->i.map_clock, "c"));
+		CHECK_EQ_U64(y[i]->i.size, 8);
+		CHECK_EQ_U64(y[i]->align, 32);
+	}
+	CHECK(m.nint_memo == 1); /* x's body; y's holds a comment */
+	CHECK(x[0] != x[1]);     /* a copy each: output marks types one by one */
+	CHECK_EQ_S64(tsdl_parse_deferred(&m, ev[2], &e), -SPOOR_EMETA_SEMANTIC);
+	CHECK_EQ_U64(e.line, 14); /* after a body copied, its newline counted */
+	CHECK_EQ_U64(e.col, 3);
+out:
+	ctf_meta_free(&m);
+}
+
 #define STREAM0 "stream { id = 0; };\n"
 
 /* What tsdl_scan_event makes of the event block in text (from its `event` keyword): 0 when it
@@ -931,6 +978,7 @@ int main(void)
 	test_depth();
 	test_scopes();
 	test_lazy();
+	test_int_memo();
 	test_scan();
 	ctf_meta_free(&meta);
 	check_context[0] = '\0';
