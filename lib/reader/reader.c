@@ -28,6 +28,7 @@ struct hook {
  * one 128-bit number, (time with its sign bit flipped, rank, stream) from the top bits
  * down, so that (time, rank) order is one unsigned compare (ranks are unique). */
 typedef unsigned __int128 heap_ent;
+#define HEAP_NONE (~(heap_ent) 0)
 
 struct spoor_reader {
 	struct ctf_trace **traces;
@@ -196,6 +197,16 @@ static int rank_cmp(const void *a, const void *b)
 	return rank_cmp_ctx(sort_reader, *(const uint32_t *) a, *(const uint32_t *) b);
 }
 
+/* A merge heap of n slots (at least 3, as update_second reads two children), all
+ * HEAP_NONE: one slot more than its most keys, for sift_down's second child. */
+static heap_ent *heap_alloc(size_t n)
+{
+	heap_ent *h = malloc((n < 3 ? 3 : n) * sizeof(*h));
+	for (size_t i = 0; h && i < (n < 3 ? 3 : n); i++)
+		h[i] = HEAP_NONE;
+	return h;
+}
+
 static int open_streams(struct spoor_reader *r)
 {
 	size_t total = 0, k = 0;
@@ -203,7 +214,7 @@ static int open_streams(struct spoor_reader *r)
 	for (size_t t = 0; t < r->ntraces; t++)
 		total += r->traces[t]->nstream_paths;
 	r->streams = calloc(total + 1, sizeof(*r->streams));
-	r->heap = calloc(total + 1, sizeof(*r->heap));
+	r->heap = heap_alloc(total + 1);
 	r->rank = calloc(total + 1, sizeof(*r->rank));
 	if (!r->streams || !r->heap || !r->rank)
 		return -ENOMEM;
@@ -406,8 +417,7 @@ static inline uint32_t heap_stream(heap_ent e)
 
 static void update_second(struct spoor_reader *r)
 {
-	heap_ent none = ~(heap_ent) 0;
-	heap_ent a = r->nheap > 1 ? r->heap[1] : none, b = r->nheap > 2 ? r->heap[2] : none;
+	heap_ent a = r->heap[1], b = r->heap[2]; /* HEAP_NONE when absent (heap_alloc) */
 	r->second = a < b ? a : b;
 }
 
@@ -428,25 +438,31 @@ static void heap_push(struct spoor_reader *r, uint32_t s)
 	update_second(r);
 }
 
-/* Put e at the top and let it sink. */
+/* Put e at the top and let it sink. A node's second child needs no bound check: the slots
+ * past the heap hold HEAP_NONE (heap_alloc, heap_pop_last), larger than any key. */
 static void sift_down(struct spoor_reader *r, heap_ent e)
 {
 	heap_ent *h = r->heap;
 	size_t i = 0, n = r->nheap;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		heap_ent m = h[c];
-		if (c + 1 < n && h[c + 1] < m)
-			m = h[++c];
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		heap_ent a = h[c], b = h[c + 1];
+		bool right = b < a;
+		heap_ent m = right ? b : a;
 		if (m >= e)
 			break;
 		h[i] = m;
-		i = c;
+		c += right;
 	}
 	h[i] = e;
+}
+
+/* The heap's last key, taken out (its slot back to HEAP_NONE). */
+static heap_ent heap_pop_last(struct spoor_reader *r)
+{
+	heap_ent e = r->heap[--r->nheap];
+	r->heap[r->nheap] = HEAP_NONE;
+	return e;
 }
 
 /* The top stream moved on (one, 1) or ended (0). A stream's events often come in runs:
@@ -456,8 +472,10 @@ static __attribute__((noinline)) void heap_update_top_slow(struct spoor_reader *
 {
 	if (has_event)
 		sift_down(r, e);
-	else if (--r->nheap)
-		sift_down(r, r->heap[r->nheap]);
+	else if (r->nheap > 1)
+		sift_down(r, heap_pop_last(r));
+	else
+		heap_pop_last(r);
 	update_second(r);
 }
 
@@ -567,7 +585,8 @@ static __attribute__((noinline)) int next_general(struct spoor_reader *r,
 			continue;
 		}
 		if (r->has_range && s->ts_ns > r->end) {
-			r->nheap = 0;
+			while (r->nheap)
+				heap_pop_last(r);
 			return 0;
 		}
 		if (r->live) {
@@ -1035,7 +1054,7 @@ int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **er
 	r->until = INT64_MIN;
 	r->live_dir = strdup(dir);
 	r->streams = calloc(LIVE_MAX_STREAMS, sizeof(*r->streams));
-	r->heap = calloc(LIVE_MAX_STREAMS, sizeof(*r->heap));
+	r->heap = heap_alloc(LIVE_MAX_STREAMS + 1);
 	r->rank = calloc(LIVE_MAX_STREAMS, sizeof(*r->rank));
 	if (!r->live_dir || !r->streams || !r->heap || !r->rank || index_classes(r, 0)) {
 		spoor_reader_close(r);
