@@ -9,6 +9,7 @@
 #include "analysis/sched.h"
 #include "command.h"
 #include "json.h"
+#include "table.h"
 
 enum { OPT_WORST = AN_OPT_COMMON, OPT_TIMELINE };
 
@@ -81,13 +82,38 @@ static double ms(int64_t ns)
 	return (double) ns / 1e6;
 }
 
-static void print_latency(const struct welford *w)
+/* A row's wake-up latency columns, and its end. */
+static void row_latency(struct row *r, const struct welford *w)
 {
-	if (!w->n)
-		printf(" %8s %9s %9s %9s %9s\n", "0", "-", "-", "-", "-");
-	else
-		printf(" %8llu %9.3f %9.3f %9.3f %9.3f\n", (unsigned long long) w->n, w->min / 1e3,
-		       w->mean / 1e3, w->max / 1e3, welford_stddev(w) / 1e3);
+	row_lit(r, " ");
+	if (!w->n) {
+		row_str(r, 8, "0");
+		for (int i = 0; i < 4; i++) {
+			row_lit(r, " ");
+			row_str(r, 9, "-");
+		}
+	} else {
+		double us[4] = {w->min / 1e3, w->mean / 1e3, w->max / 1e3, welford_stddev(w) / 1e3};
+		row_uint(r, 8, (unsigned long long) w->n);
+		for (int i = 0; i < 4; i++) {
+			row_lit(r, " ");
+			row_fixed(r, 9, us[i], 3);
+		}
+	}
+	row_end(r);
+}
+
+/* The columns a process and a thread row share: cpu ms, switches, wait ms, blocked ms. */
+static void row_times(struct row *r, int64_t cpu, uint64_t switches, int64_t wait, int64_t blocked)
+{
+	row_lit(r, " ");
+	row_fixed(r, 11, ms(cpu), 3);
+	row_lit(r, " ");
+	row_uint(r, 9, (unsigned long long) switches);
+	row_lit(r, " ");
+	row_fixed(r, 11, ms(wait), 3);
+	row_lit(r, " ");
+	row_fixed(r, 11, ms(blocked), 3);
 }
 
 static void print_tables(struct sched_analysis *a, const struct an_engine *e, double span)
@@ -102,33 +128,49 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 
 	printf("CPUs (span %.6f s)\n%4s %9s %11s %11s %11s %7s %9s\n", span, "cpu", "switches",
 	       "busy ms", "idle ms", "unknown ms", "util %", "lost");
+	struct row r = {0};
 	for (size_t i = 0; i < nc; i++) {
 		int64_t known = c[i].busy_ns + c[i].idle_ns;
-		printf("%4lld %9llu %11.3f %11.3f %11.3f %7.2f %9llu\n", (long long) c[i].cpu,
-		       (unsigned long long) c[i].switches, ms(c[i].busy_ns), ms(c[i].idle_ns),
-		       ms(c[i].unknown_ns),
-		       known ? 100.0 * (double) c[i].busy_ns / (double) known : 0,
-		       (unsigned long long) c[i].lost);
+		row_int(&r, 4, (long long) c[i].cpu);
+		row_lit(&r, " ");
+		row_uint(&r, 9, (unsigned long long) c[i].switches);
+		row_lit(&r, " ");
+		row_fixed(&r, 11, ms(c[i].busy_ns), 3);
+		row_lit(&r, " ");
+		row_fixed(&r, 11, ms(c[i].idle_ns), 3);
+		row_lit(&r, " ");
+		row_fixed(&r, 11, ms(c[i].unknown_ns), 3);
+		row_lit(&r, " ");
+		row_fixed(&r, 7, known ? 100.0 * (double) c[i].busy_ns / (double) known : 0, 2);
+		row_lit(&r, " ");
+		row_uint(&r, 9, (unsigned long long) c[i].lost);
+		row_end(&r);
 	}
 	printf("\nProcesses%43s wake-up latency (us)\n%7s %-16s %7s", "", "pid", "name", "threads");
 	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
 	       "stddev");
 	for (size_t i = 0; i < np; i++) {
 		const char *comm = an_task_comm(e, p[i].pid);
-		printf("%7lld %-16s %7llu %11.3f %9llu %11.3f %11.3f", (long long) p[i].pid,
-		       comm ? comm : "?", (unsigned long long) p[i].threads, ms(p[i].cpu_ns),
-		       (unsigned long long) p[i].switches, ms(p[i].wait_ns), ms(p[i].blocked_ns));
-		print_latency(&p[i].latency);
+		row_int(&r, 7, (long long) p[i].pid);
+		row_lit(&r, " ");
+		row_str(&r, -16, comm ? comm : "?");
+		row_lit(&r, " ");
+		row_uint(&r, 7, (unsigned long long) p[i].threads);
+		row_times(&r, p[i].cpu_ns, p[i].switches, p[i].wait_ns, p[i].blocked_ns);
+		row_latency(&r, &p[i].latency);
 	}
 	printf("\nThreads%45s wake-up latency (us)\n%7s %7s %-16s", "", "tid", "pid", "name");
 	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
 	       "stddev");
 	for (size_t i = 0; i < nt; i++) {
 		const char *comm = an_task_comm(e, t[i].tid);
-		printf("%7lld %7lld %-16s %11.3f %9llu %11.3f %11.3f", (long long) t[i].tid,
-		       (long long) an_task_pid(e, t[i].tid), comm ? comm : "?", ms(t[i].cpu_ns),
-		       (unsigned long long) t[i].switches, ms(t[i].wait_ns), ms(t[i].blocked_ns));
-		print_latency(&t[i].latency);
+		row_int(&r, 7, (long long) t[i].tid);
+		row_lit(&r, " ");
+		row_int(&r, 7, (long long) an_task_pid(e, t[i].tid));
+		row_lit(&r, " ");
+		row_str(&r, -16, comm ? comm : "?");
+		row_times(&r, t[i].cpu_ns, t[i].switches, t[i].wait_ns, t[i].blocked_ns);
+		row_latency(&r, &t[i].latency);
 	}
 	printf("\nWorst wake-up latencies\n%20s %20s %11s %7s %-16s %4s %7s\n", "woken", "run",
 	       "latency us", "tid", "name", "cpu", "waker");
