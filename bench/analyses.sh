@@ -24,8 +24,10 @@
 #
 # Before timing, the IRQ and softirq counts of `spoor irq --all-cpus` are checked against
 # lttng-irqstats's on TRACE/c00 (from the timed run's output). Events are counted by
-# babeltrace2's counter sink. Times: best of N runs (5) for spoor, of BENCH_LTTNG_RUNS (1)
-# for lttng-analyses, wall clock; rates are events of the whole trace per second.
+# babeltrace2's counter sink. Times, wall clock: for spoor, N rounds (5) of one run of each
+# analysis, BENCH_PAUSE seconds (1) between rounds, the best and the median of each; for
+# lttng-analyses the best of BENCH_LTTNG_RUNS (1); rates are events of the whole trace per
+# second, the goals checked on the best.
 # With --update-doc the section between <!-- analyses:begin --> and <!-- analyses:end -->
 # in docs/PERFORMANCE.md is replaced. Environment: SPOOR (default build/spoor),
 # BENCH_ANALYSES (which to run, default "irq sched syscalls disk").
@@ -70,20 +72,54 @@ best() {
 }
 lttng() { env -u MALLOC_PERTURB_ taskset -c 0 "$@" --skip-validation --no-progress --no-color "$ltrace"; }
 
+# spoor's runs, spread: N rounds of one run of each analysis, PAUSE seconds between rounds,
+# so that the best and the median sample the host over a minute rather than one busy second
+# (other guests slow this VM's user time by up to half for tens of seconds: see
+# docs/PERFORMANCE.md). Wall seconds per run into $work/times-NAME; the output of the last
+# into $work/spoor-NAME.out.
+spread() {
+	local names=("$@") r name args w
+	for ((r = 0; r < runs; r++)); do
+		for name in "${names[@]}"; do
+			args=${spoor_args[$name]}
+			read -r w < <({ TIMEFORMAT='%R'; time taskset -c 0 "$spoor" $args "$trace" \
+				>"$work/spoor-$name.out" 2>"$work/err"; } 2>&1)
+			echo "$w" >>"$work/times-$name"
+		done
+		sleep "$pause"
+	done
+}
+# best and median of a run-time file
+best_median() { sort -n "$1" | awk '{ t[NR] = $1 } END { print t[1], (NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2) }'; }
+
 # name | spoor args | lttng-analyses command
 rows=("irq|irq --all-cpus|lttng-irqstats" "sched|sched|lttng-schedstats"
 	"syscalls|syscalls|lttng-syscallstats" "disk|disk|lttng-iolatencystats")
+pause=${BENCH_PAUSE:-1}
+declare -A spoor_args
+timed=()
+for row in "${rows[@]}"; do
+	IFS='|' read -r name args tool <<<"$row"
+	case " ${BENCH_ANALYSES:-irq sched syscalls disk} " in *" $name "*) ;; *) continue ;; esac
+	"$spoor" help "$name" >/dev/null 2>&1 && "$spoor" $args "$trace" >/dev/null 2>&1 || continue
+	spoor_args[$name]=$args
+	timed+=("$name")
+done
+note "spoor ${timed[*]}: $runs rounds, ${pause}s apart ..."
+[ ${#timed[@]} -eq 0 ] || spread "${timed[@]}"
+
 report=$work/report.md
 {
 	echo "Trace \`$trace\`: $(sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<<"$events") events"
 	echo "(bench/replicate-trace.sh: 16 time-shifted copies of lttng/many-threads, LTTng 2.8, 8 CPUs);"
 	echo "lttng-analyses on its first copy, \`$ltrace\`, $levents events (it cannot merge the copies)."
-	echo "One core (taskset -c 0); spoor best of $runs runs, lttng-analyses $(lttng-irqstats -V 2>&1 | awk '{ print $NF }') best of $lruns;"
+	echo "One core (taskset -c 0); spoor: $runs rounds of one run of each analysis, ${pause} s apart,"
+	echo "best and median; lttng-analyses $(lttng-irqstats -V 2>&1 | awk '{ print $NF }') best of $lruns;"
 	echo "wall seconds; rates are the trace's events per second. $(date -u +%Y-%m-%d), $(nproc) CPUs,"
 	echo "$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)."
 	echo
-	echo "| analysis | spoor s | spoor M ev/s | lttng-analyses | its s | its k ev/s | ratio | 20 M ev/s goal | 50x goal |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| analysis | spoor s | spoor M ev/s | median M ev/s | lttng-analyses | its s | its k ev/s | ratio | 20 M ev/s goal | 50x goal |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 } >"$report"
 for row in "${rows[@]}"; do
 	IFS='|' read -r name args tool <<<"$row"
@@ -92,28 +128,27 @@ for row in "${rows[@]}"; do
 		note "spoor $name: not there, skipped"
 		continue
 	fi
-	if ! "$spoor" $args "$trace" >/dev/null 2>"$work/err"; then
+	if [ -z "${spoor_args[$name]+set}" ]; then
+		"$spoor" $args "$trace" >/dev/null 2>"$work/err" || true
 		note "spoor $name fails on this trace: $(head -n 1 "$work/err")"
-		echo "| $name | - | - | $tool | - | - | - | (spoor $name: the trace lacks its events) | - |" >>"$report"
+		echo "| $name | - | - | - | $tool | - | - | - | (spoor $name: the trace lacks its events) | - |" >>"$report"
 		continue
 	fi
-	note "spoor $name ..."
-	read -r sw su < <(best "$runs" taskset -c 0 "$spoor" $args "$trace")
-	cp "$work/out" "$work/spoor-$name.out"
+	read -r sw sm < <(best_median "$work/times-$name")
 	lw=- lu=-
 	if command -v "$tool" >/dev/null; then
 		note "$tool (slow) ..."
 		read -r lw lu < <(best "$lruns" lttng "$tool")
 		cp "$work/out" "$work/lttng-$name.out"
 	fi
-	awk -v n="$name" -v ev="$events" -v lev="$levents" -v sw="$sw" -v lw="$lw" -v tool="$tool" 'BEGIN {
+	awk -v n="$name" -v ev="$events" -v lev="$levents" -v sw="$sw" -v sm="$sm" -v lw="$lw" -v tool="$tool" 'BEGIN {
 		r = ev / sw / 1e6
 		if (lw == "-") { lr = "-"; ratio = "-"; g2 = "-" }
 		else { x = (ev / sw) / (lev / lw)
 		       lr = sprintf("%.0f", lev / lw / 1e3); ratio = sprintf("%.0fx", x)
 		       g2 = x >= 50 ? "met" : "not met" }
-		printf "| %s | %.3f | %.2f | %s | %s | %s | %s | %s | %s |\n", n, sw, r, tool, lw, lr,
-			ratio, (n == "disk" ? "(none)" : (r >= 20 ? "met" : "not met")), g2
+		printf "| %s | %.3f | %.2f | %.2f | %s | %s | %s | %s | %s | %s |\n", n, sw, r, ev / sm / 1e6,
+			tool, lw, lr, ratio, (n == "disk" ? "(none)" : (r >= 20 ? "met" : "not met")), g2
 	}' >>"$report"
 done
 
