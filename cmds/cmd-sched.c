@@ -146,7 +146,9 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 		row_uint(&r, 9, (unsigned long long) c[i].lost);
 		row_end(&r);
 	}
-	printf("\nProcesses%43s wake-up latency (us)\n%7s %-16s %7s", "", "pid", "name", "threads");
+	/* the latency title over its columns, from the 80th byte of a row on */
+	printf("\nProcesses%70s%s\n%7s %-16s %7s ", "", "wake-up latency (us)", "pid", "name",
+	       "threads");
 	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
 	       "stddev");
 	for (size_t i = 0; i < np; i++) {
@@ -159,7 +161,7 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 		row_times(&r, p[i].cpu_ns, p[i].switches, p[i].wait_ns, p[i].blocked_ns);
 		row_latency(&r, &p[i].latency);
 	}
-	printf("\nThreads%45s wake-up latency (us)\n%7s %7s %-16s", "", "tid", "pid", "name");
+	printf("\nThreads%72s%s\n%7s %7s %-16s ", "", "wake-up latency (us)", "tid", "pid", "name");
 	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
 	       "stddev");
 	for (size_t i = 0; i < nt; i++) {

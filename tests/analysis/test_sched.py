@@ -143,6 +143,55 @@ def test_main(tmp, style):
                                         "gamma" in p.stdout), (0, 6, True))
 
 
+def test_text(tmp, style):
+    """The text report says what the JSON says, in aligned columns (cmds/table.c)."""
+    d = os.path.join(tmp, "main-" + style)
+    doc = sched(d, "--json")
+    p = common.spoor("sched", d)
+    lines = p.stdout.splitlines()
+    s = style + ": text: "
+    if p.returncode or not doc:
+        check(s + "runs", False, True)
+        return
+
+    def rows(title):
+        at = next(i for i, l in enumerate(lines) if l.startswith(title))
+        out = []
+        for l in lines[at + 2:]:
+            if not l.strip():
+                break
+            out.append(l)
+        return out
+
+    ms = lambda ns: "%.3f" % (ns / 1e6)
+    us = lambda ns: "%.3f" % (ns / 1e3)
+
+    def latency(lat):
+        if not lat["count"]:
+            return ["0", "-", "-", "-", "-"]
+        return [str(lat["count"]), us(lat["min_ns"]), us(lat["mean_ns"]), us(lat["max_ns"]),
+                us(lat["stddev_ns"])]
+
+    want = [[str(c["cpu"]), str(c["switches"]), ms(c["busy_ns"]), ms(c["idle_ns"]),
+             ms(c["unknown_ns"])] for c in doc["cpus"]]
+    got = [r.split()[:5] for r in rows("CPUs")]
+    check(s + "cpus", got, want)
+    want = [[str(t["tid"]), str(t["pid"]), t["name"], ms(t["cpu_ns"]), str(t["switches"]),
+             ms(t["wait_ns"]), ms(t["blocked_ns"])] + latency(t["latency"])
+            for t in doc["threads"]]
+    threads = rows("Threads")
+    check(s + "threads", [r.split() for r in threads], want)
+    want = [[str(x["pid"]), x["name"], str(x["threads"]), ms(x["cpu_ns"]), str(x["switches"]),
+             ms(x["wait_ns"]), ms(x["blocked_ns"])] + latency(x["latency"])
+            for x in doc["processes"]]
+    procs = rows("Processes")
+    check(s + "processes", [r.split() for r in procs], want)
+    # columns aligned: every row of a table as long as its header line
+    for title, table in (("Threads", threads), ("Processes", procs)):
+        head = lines[next(i for i, l in enumerate(lines) if l.startswith(title)) + 1]
+        check(s + title + " aligned", {len(r) for r in table}, {len(head)})
+
+
 def test_lost(tmp, style):
     d = lost_trace(style).write(os.path.join(tmp, "lost-" + style), losses={0: [(1, 5)]})
     doc = sched(d, "--json")
@@ -200,6 +249,7 @@ def test_missing(tmp):
 with tempfile.TemporaryDirectory() as tmp:
     for style in ("ftrace", "lttng"):
         test_main(tmp, style)
+        test_text(tmp, style)
         test_lost(tmp, style)
     test_saturated(tmp)
     test_missing(tmp)
