@@ -70,10 +70,21 @@ static void print_change(void *data, const struct sched_change *c)
 		       "\"to\": \"%s\", \"cpu\": %lld}",
 		       o->lines ? "," : "", (long long) c->ts, (long long) c->tid, comm ? comm : "",
 		       from, to, (long long) c->cpu);
-	else
-		printf("%lld.%09lld %7lld %-16s %-14s -> %-14s cpu %lld\n",
-		       (long long) (c->ts / 1000000000), (long long) (c->ts % 1000000000),
-		       (long long) c->tid, comm ? comm : "?", from, to, (long long) c->cpu);
+	else {
+		struct row r = {0}; /* a timeline has a line per state change: no printf */
+		row_time(&r, 0, (long long) c->ts);
+		row_lit(&r, " ");
+		row_int(&r, 7, (long long) c->tid);
+		row_lit(&r, " ");
+		row_str(&r, -16, comm ? comm : "?");
+		row_lit(&r, " ");
+		row_str(&r, -14, from);
+		row_lit(&r, " -> ");
+		row_str(&r, -14, to);
+		row_lit(&r, " cpu ");
+		row_int(&r, 0, (long long) c->cpu);
+		row_end(&r);
+	}
 	o->lines++;
 }
 

@@ -5,6 +5,7 @@
 
 #include "table.h"
 #include "util/fixed.h"
+#include "util/outbuf.h"
 
 /* s (len bytes) padded to |width|; the buffer is written out first when it lacks room. */
 static void put(struct row *r, const char *s, size_t len, int width)
@@ -35,20 +36,31 @@ void row_str(struct row *r, int width, const char *s)
 	put(r, s, strlen(s), width);
 }
 
-/* v's decimal digits, ending at end: where they start. */
-static char *digits(char *end, unsigned long long v)
+/* v's decimal digits, at least min of them (zeros in front), ending at end: where they
+ * start. Two digits a step (outbuf's pairs). */
+static char *digits(char *end, unsigned long long v, int min)
 {
-	do {
-		*--end = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
+	char *stop = end - min;
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, outbuf_digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, outbuf_digit_pairs + 2 * v, 2);
+	} else {
+		*--end = (char) ('0' + v);
+	}
+	while (end > stop)
+		*--end = '0';
 	return end;
 }
 
 void row_int(struct row *r, int width, long long v)
 {
 	char tmp[24], *end = tmp + sizeof(tmp), *p;
-	p = digits(end, v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v);
+	p = digits(end, v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v, 1);
 	if (v < 0)
 		*--p = '-';
 	put(r, p, (size_t) (end - p), width);
@@ -56,7 +68,7 @@ void row_int(struct row *r, int width, long long v)
 
 void row_uint(struct row *r, int width, unsigned long long v)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *p = digits(end, v);
+	char tmp[24], *end = tmp + sizeof(tmp), *p = digits(end, v, 1);
 	put(r, p, (size_t) (end - p), width);
 }
 
@@ -64,6 +76,22 @@ void row_fixed(struct row *r, int width, double x, unsigned decimals)
 {
 	char tmp[FIXED_MAX];
 	put(r, tmp, fixed_format(tmp, x, decimals), width);
+}
+
+void row_time(struct row *r, int width, long long ns)
+{
+	char tmp[48], *end = tmp + sizeof(tmp), *p;
+	if (ns < 0) { /* as printf writes it, both parts negative */
+		put(r, tmp,
+		    (size_t) snprintf(tmp, sizeof(tmp), "%lld.%09lld", ns / 1000000000,
+		                      ns % 1000000000),
+		    width);
+		return;
+	}
+	p = digits(end, (unsigned long long) ns % 1000000000, 9);
+	*--p = '.';
+	p = digits(p, (unsigned long long) ns / 1000000000, 1);
+	put(r, p, (size_t) (end - p), width);
 }
 
 void row_lit(struct row *r, const char *s)

@@ -186,6 +186,17 @@ def test_text(tmp, style):
             for x in doc["processes"]]
     procs = rows("Processes")
     check(s + "processes", [r.split() for r in procs], want)
+    tl = sched(d, "--json", "--timeline")["timeline"]
+    want = [["%d.%09d" % (x["ts"] // 10**9, x["ts"] % 10**9), str(x["tid"]), x["comm"] or "?",
+             x["from"], "->", x["to"], "cpu", str(x["cpu"])] for x in tl]
+    p = common.spoor("sched", "--timeline", d)
+    check(s + "timeline", [l.split() for l in p.stdout.splitlines()], want)
+    t = Trace(style)  # a time whose nanoseconds need zeros in front
+    t.dump(1000, A, 100, "alpha")
+    t.switch(10**9 - BASE % 10**9 + 5, 0, 0, 0, A)
+    p = common.spoor("sched", "--timeline", t.write(os.path.join(tmp, "zeros-" + style)))
+    check(s + "timeline: nanoseconds padded", [l.split()[0] for l in p.stdout.splitlines()],
+          ["%d.000000005" % (BASE // 10**9 + 1)])
     # columns aligned: every row of a table as long as its header line
     for title, table in (("Threads", threads), ("Processes", procs)):
         head = lines[next(i for i, l in enumerate(lines) if l.startswith(title)) + 1]
