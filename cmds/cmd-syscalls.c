@@ -10,6 +10,7 @@
 #include "analysis/syscalls.h"
 #include "command.h"
 #include "json.h"
+#include "table.h"
 
 enum { OPT_TOP = AN_OPT_COMMON, OPT_SYSCALL, OPT_PER_THREAD };
 
@@ -76,22 +77,35 @@ static void errno_text(char *buf, size_t size, int64_t err)
 
 /* ---- text ---- */
 
-#define ROW_HEAD "%-22s %9s %7s %7s %11s %10s %10s %10s %10s\n"
-#define ROW      "%-22s %9llu %7llu %7llu %11.3f %10.3f %10.3f %10.3f %10.3f\n"
-
 static void text_head(FILE *out, const char *first)
 {
-	fprintf(out, ROW_HEAD, first, "count", "errors", "no exit", "total ms", "mean us",
-	        "stddev us", "min us", "max us");
+	fprintf(out, "%-22s %9s %7s %7s %11s %10s %10s %10s %10s\n", first, "count", "errors",
+	        "no exit", "total ms", "mean us", "stddev us", "min us", "max us");
 }
 
-static void text_row(FILE *out, const char *name, const struct sc_stat *s)
+/* A call's row, its name after indent spaces (a process's calls: --per-thread makes tens of
+ * thousands of them, so no printf). */
+static void text_row(FILE *out, int indent, const char *name, const struct sc_stat *s)
 {
 	const struct exactstat *d = &s->dur;
-	fprintf(out, ROW, name, (unsigned long long) d->n, (unsigned long long) s->errors,
-	        (unsigned long long) s->noexit, exactstat_sum(d) / 1e6, exactstat_mean(d) / 1e3,
-	        exactstat_stddev(d) / 1e3, d->n ? (double) d->min / 1e3 : 0,
-	        d->n ? (double) d->max / 1e3 : 0);
+	struct row r = {.out = out};
+	row_str(&r, indent, ""); /* "%-22s" of the indented name */
+	row_str(&r, -(22 - indent), name);
+	row_lit(&r, " ");
+	row_uint(&r, 9, (unsigned long long) d->n);
+	row_lit(&r, " ");
+	row_uint(&r, 7, (unsigned long long) s->errors);
+	row_lit(&r, " ");
+	row_uint(&r, 7, (unsigned long long) s->noexit);
+	row_lit(&r, " ");
+	row_fixed(&r, 11, exactstat_sum(d) / 1e6, 3);
+	double us[4] = {exactstat_mean(d) / 1e3, exactstat_stddev(d) / 1e3,
+	                d->n ? (double) d->min / 1e3 : 0, d->n ? (double) d->max / 1e3 : 0};
+	for (int i = 0; i < 4; i++) {
+		row_lit(&r, " ");
+		row_fixed(&r, 10, us[i], 3);
+	}
+	row_end(&r);
 }
 
 static void print_text(FILE *out, const struct sc_analysis *a, double span_s, size_t top,
@@ -111,7 +125,7 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 	text_head(out, "syscall");
 	for (size_t i = 0, k = 0; i < nc && k < limit(nc, top); i++)
 		if (shown(&calls[i].all)) {
-			text_row(out, calls[i].name, &calls[i].all);
+			text_row(out, 0, calls[i].name, &calls[i].all);
 			k++;
 		}
 	if (ne) {
@@ -133,11 +147,8 @@ static void print_text(FILE *out, const struct sc_analysis *a, double span_s, si
 		        g->comm[0] ? g->comm : "?", (unsigned long long) g->total.dur.n,
 		        (unsigned long long) g->total.errors, exactstat_sum(&g->total.dur) / 1e6);
 		text_head(out, "  syscall");
-		for (size_t k = 0; k < limit(g->n, top); k++) {
-			char name[SC_NAME_MAX + 2];
-			snprintf(name, sizeof(name), "  %s", calls[s[k].call].name);
-			text_row(out, name, &s[k]);
-		}
+		for (size_t k = 0; k < limit(g->n, top); k++)
+			text_row(out, 2, calls[s[k].call].name, &s[k]);
 	}
 	if (t->unmatched || t->unfinished || t->superseded || t->mismatched || t->dropped ||
 	    t->no_task)

@@ -12,10 +12,11 @@ static void put(struct row *r, const char *s, size_t len, int width)
 {
 	size_t w = (size_t) (width < 0 ? -width : width), pad = len < w ? w - len : 0;
 	if (r->n + pad + len > sizeof(r->buf)) {
-		fwrite(r->buf, 1, r->n, stdout);
+		FILE *out = r->out ? r->out : stdout;
+		fwrite(r->buf, 1, r->n, out);
 		r->n = 0;
 		if (pad + len > sizeof(r->buf)) { /* longer than a row: as it is */
-			printf("%*.*s", width, (int) len, s);
+			fprintf(out, "%*.*s", width, (int) len, s);
 			return;
 		}
 	}
@@ -102,6 +103,6 @@ void row_lit(struct row *r, const char *s)
 void row_end(struct row *r)
 {
 	row_lit(r, "\n");
-	fwrite(r->buf, 1, r->n, stdout);
+	fwrite(r->buf, 1, r->n, r->out ? r->out : stdout);
 	r->n = 0;
 }

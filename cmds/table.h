@@ -9,8 +9,10 @@
 #define CMDS_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct row {
+	FILE *out; /* where row_end writes: stdout when NULL */
 	size_t n;
 	char buf[1024];
 };
@@ -25,7 +27,7 @@ void row_fixed(struct row *r, int width, double x, unsigned decimals);
 void row_time(struct row *r, int width, long long ns);
 /* text as it is (a separator) */
 void row_lit(struct row *r, const char *s);
-/* The row and a newline to stdout; r is empty again. */
+/* The row and a newline to its stream; r is empty again. */
 void row_end(struct row *r);
 
 #endif

@@ -196,6 +196,38 @@ TRACE_B = [
 ]
 
 
+def test_text(d):
+    """The text tables say what the JSON says, rows as long as their header (cmds/table.c)."""
+    for args in ((), ("--per-thread",)):
+        doc = sc_json(*args, d)
+        p = run(*args, d)
+        if not doc or p.returncode:
+            check("text %s: runs" % (args,), False, True)
+            continue
+
+        def row(x):
+            f = lambda v: "%.3f" % v
+            return [x["name"], str(x["count"]), str(x["errors"]), str(x["no_exit"]),
+                    f(x["total_ns"] / 1e6), f(x["mean_ns"] / 1e3), f(x["stddev_ns"] / 1e3),
+                    f(x["min_ns"] / 1e3), f(x["max_ns"] / 1e3)]
+
+        want = [row(x) for x in doc["syscalls"]]
+        for g in doc["threads" if args else "processes"]:
+            want += [row(x) for x in g["syscalls"]]
+        lines = p.stdout.splitlines()
+        heads = [i for i, l in enumerate(lines)
+                 if l.lstrip().startswith("syscall ") and "total ms" in l]
+        got, lengths = [], set()
+        for h in heads:
+            for l in lines[h + 1:]:
+                if not l.strip():
+                    break
+                got.append(l.split())
+                lengths.add(len(l) - len(lines[h]))
+        common.check_eq("text %s: the rows" % (args,), got, want)
+        common.check_eq("text %s: aligned with their headers" % (args,), lengths, {0})
+
+
 def test_lttng_loss(d):
     p = run("--json", d)
     doc = json.loads(p.stdout) if p.returncode == 0 else None
@@ -333,6 +365,7 @@ def main():
             E(100, 0, "irq_handler_entry", irq=1, name="x"),
             E(200, 0, "irq_handler_exit", irq=1, ret=1)], style="ftrace")
         test_basic(a)
+        test_text(a)
         test_lttng_loss(b)
         test_raw(c)
         test_idle(i)
