@@ -75,15 +75,14 @@ lttng() { env -u MALLOC_PERTURB_ taskset -c 0 "$@" --skip-validation --no-progre
 # spoor's runs, spread: N rounds of one run of each analysis, PAUSE seconds between rounds,
 # so that the best and the median sample the host over a minute rather than one busy second
 # (other guests slow this VM's user time by up to half for tens of seconds: see
-# docs/PERFORMANCE.md). Wall seconds per run into $work/times-NAME; the output of the last
-# into $work/spoor-NAME.out.
+# docs/PERFORMANCE.md). Wall seconds per run into $work/times-NAME.
 spread() {
 	local names=("$@") r name args w
 	for ((r = 0; r < runs; r++)); do
 		for name in "${names[@]}"; do
 			args=${spoor_args[$name]}
 			read -r w < <({ TIMEFORMAT='%R'; time taskset -c 0 "$spoor" $args "$trace" \
-				>"$work/spoor-$name.out" 2>"$work/err"; } 2>&1)
+				>/dev/null 2>"$work/err"; } 2>&1)
 			echo "$w" >>"$work/times-$name"
 		done
 		sleep "$pause"
@@ -101,7 +100,7 @@ timed=()
 for row in "${rows[@]}"; do
 	IFS='|' read -r name args tool <<<"$row"
 	case " ${BENCH_ANALYSES:-irq sched syscalls disk} " in *" $name "*) ;; *) continue ;; esac
-	"$spoor" help "$name" >/dev/null 2>&1 && "$spoor" $args "$trace" >/dev/null 2>&1 || continue
+	"$spoor" $args "$trace" >/dev/null 2>&1 || continue # the report says why
 	spoor_args[$name]=$args
 	timed+=("$name")
 done

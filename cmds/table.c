@@ -37,40 +37,20 @@ void row_str(struct row *r, int width, const char *s)
 	put(r, s, strlen(s), width);
 }
 
-/* v's decimal digits, at least min of them (zeros in front), ending at end: where they
- * start. Two digits a step (outbuf's pairs). */
-static char *digits(char *end, unsigned long long v, int min)
-{
-	char *stop = end - min;
-	while (v >= 100) {
-		end -= 2;
-		memcpy(end, outbuf_digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		end -= 2;
-		memcpy(end, outbuf_digit_pairs + 2 * v, 2);
-	} else {
-		*--end = (char) ('0' + v);
-	}
-	while (end > stop)
-		*--end = '0';
-	return end;
-}
-
 void row_int(struct row *r, int width, long long v)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *p;
-	p = digits(end, v < 0 ? 0ULL - (unsigned long long) v : (unsigned long long) v, 1);
+	char tmp[24];
+	size_t n = 0;
 	if (v < 0)
-		*--p = '-';
-	put(r, p, (size_t) (end - p), width);
+		tmp[n++] = '-';
+	n += outbuf_fmt_u64(tmp + n, v < 0 ? 0 - (uint64_t) v : (uint64_t) v);
+	put(r, tmp, n, width);
 }
 
 void row_uint(struct row *r, int width, unsigned long long v)
 {
-	char tmp[24], *end = tmp + sizeof(tmp), *p = digits(end, v, 1);
-	put(r, p, (size_t) (end - p), width);
+	char tmp[24];
+	put(r, tmp, outbuf_fmt_u64(tmp, v), width);
 }
 
 void row_fixed(struct row *r, int width, double x, unsigned decimals)
@@ -81,18 +61,18 @@ void row_fixed(struct row *r, int width, double x, unsigned decimals)
 
 void row_time(struct row *r, int width, long long ns)
 {
-	char tmp[48], *end = tmp + sizeof(tmp), *p;
+	char tmp[48];
+	size_t n;
 	if (ns < 0) { /* as printf writes it, both parts negative */
-		put(r, tmp,
-		    (size_t) snprintf(tmp, sizeof(tmp), "%lld.%09lld", ns / 1000000000,
-		                      ns % 1000000000),
-		    width);
-		return;
+		n = (size_t) snprintf(tmp, sizeof(tmp), "%lld.%09lld", ns / 1000000000,
+		                      ns % 1000000000);
+	} else {
+		n = outbuf_fmt_u64(tmp, (unsigned long long) ns / 1000000000);
+		tmp[n++] = '.';
+		outbuf_fmt_u64_pad(tmp + n, (unsigned long long) ns % 1000000000, 9);
+		n += 9;
 	}
-	p = digits(end, (unsigned long long) ns % 1000000000, 9);
-	*--p = '.';
-	p = digits(p, (unsigned long long) ns / 1000000000, 1);
-	put(r, p, (size_t) (end - p), width);
+	put(r, tmp, n, width);
 }
 
 void row_lit(struct row *r, const char *s)

@@ -422,8 +422,10 @@ static int parse_integer(struct parser *p, struct ctf_type **out)
 	uint64_t u = 0;
 	int rc;
 
-	if (!t || !is(p, "{"))
-		return t ? expect(p, "{") : -1;
+	if (!t)
+		return -1;
+	if (!is(p, "{"))
+		return expect(p, "{"); /* the error */
 	const struct ctf_int_memo *memo = int_memo_find(p, &close);
 	if (memo) {
 		*t = memo->type;

@@ -356,16 +356,9 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 bool threads_update(struct threads *t, const struct spoor_event *ev)
 {
 	size_t ci = reader_event_class_index(ev);
-	if (ci < t->nclasses) {
-		const struct class_info *c = &t->classes[ci];
-		if (c->kind == K_NONE) /* most events name no thread: one look-up */
-			return false;
-		/* a switch, most of the rest, without update's dispatch */
-		if (c->kind == K_SWITCH && c->whole &&
-		    switch_fast(t, c, ctf_stream_payload_whole(ev->s), reader_event_cpu(ev)))
-			return true;
-	}
-	update(t, ev, ci);
+	/* most events name no thread: one look-up */
+	if (ci >= t->nclasses || t->classes[ci].kind != K_NONE)
+		update(t, ev, ci);
 	return ci >= t->nclasses || t->classes[ci].kind != K_NONE;
 }
 

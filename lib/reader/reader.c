@@ -201,8 +201,9 @@ static int rank_cmp(const void *a, const void *b)
  * HEAP_NONE: one slot more than its most keys, for sift_down's second child. */
 static heap_ent *heap_alloc(size_t n)
 {
-	heap_ent *h = malloc((n < 3 ? 3 : n) * sizeof(*h));
-	for (size_t i = 0; h && i < (n < 3 ? 3 : n); i++)
+	n = n < 3 ? 3 : n;
+	heap_ent *h = malloc(n * sizeof(*h));
+	for (size_t i = 0; h && i < n; i++)
 		h[i] = HEAP_NONE;
 	return h;
 }

@@ -3,26 +3,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "fixed.h"
-
-static const uint64_t pow10_u64[10] = {1,      10,      100,      1000,      10000,
-                                       100000, 1000000, 10000000, 100000000, 1000000000};
-
-/* v's decimal digits at p (20 bytes of room): their count. */
-static size_t put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char) ('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
-	return n;
-}
+#include "outbuf.h"
 
 size_t fixed_format(char *buf, double x, unsigned decimals)
 {
@@ -35,7 +18,7 @@ size_t fixed_format(char *buf, double x, unsigned decimals)
 	double frac = frexp(a, &e); /* a = frac * 2^e, frac in [0.5, 1) */
 	uint64_t m = (uint64_t) ldexp(frac, 53);
 	e -= 53;
-	unsigned __int128 p = (unsigned __int128) m * pow10_u64[decimals], q;
+	unsigned __int128 p = (unsigned __int128) m * outbuf_pow10[decimals], q;
 	if (e >= 0) {
 		q = p << e; /* a < 2^53: an integer, e small */
 	} else if (-e >= 100) {
@@ -49,18 +32,15 @@ size_t fixed_format(char *buf, double x, unsigned decimals)
 			q++;
 	}
 	/* q < 2^53 * 10^9 < 2^83: the integer part fits 64 bits */
-	uint64_t whole = (uint64_t) (q / pow10_u64[decimals]);
-	uint64_t part = (uint64_t) (q % pow10_u64[decimals]);
+	uint64_t whole = (uint64_t) (q / outbuf_pow10[decimals]);
+	uint64_t part = (uint64_t) (q % outbuf_pow10[decimals]);
 	size_t n = 0;
 	if (signbit(x))
 		buf[n++] = '-';
-	n += put_u64(buf + n, whole);
+	n += outbuf_fmt_u64(buf + n, whole);
 	if (decimals) {
 		buf[n++] = '.';
-		for (unsigned i = decimals; i-- > 0;) {
-			buf[n + i] = (char) ('0' + part % 10);
-			part /= 10;
-		}
+		outbuf_fmt_u64_pad(buf + n, part, (int) decimals);
 		n += decimals;
 	}
 	buf[n] = '\0';

@@ -66,14 +66,14 @@ static inline unsigned outbuf_digits(uint64_t v)
 	return t + 1 - (w < outbuf_pow10[t]);
 }
 
-/* Needs 20 bytes of room. Digits go straight to their place, two per step: no staging
- * buffer to copy (and no store-to-load stall copying it). */
-static inline void outbuf_u64(struct outbuf *o, uint64_t v)
+/* v's decimal digits written at p (20 bytes of room): their count. Digits go straight to
+ * their place, two per step: no staging buffer to copy (and no store-to-load stall copying
+ * it). Also for text built outside an outbuf (util/fixed.c, cmds/table.c). */
+static inline unsigned outbuf_fmt_u64(char *p, uint64_t v)
 {
 	unsigned n = outbuf_digits(v);
-	char *p = o->buf + o->len + n;
 
-	o->len += n;
+	p += n;
 	while (v >= 100) {
 		unsigned r = (unsigned) (v % 100);
 		v /= 100;
@@ -84,6 +84,27 @@ static inline void outbuf_u64(struct outbuf *o, uint64_t v)
 		memcpy(p - 2, outbuf_digit_pairs + 2 * v, 2);
 	else
 		p[-1] = (char) ('0' + v);
+	return n;
+}
+
+/* v's last width digits at p, zeros in front (width <= 20). */
+static inline void outbuf_fmt_u64_pad(char *p, uint64_t v, int width)
+{
+	p += width;
+	for (int i = width; i >= 2; i -= 2) {
+		unsigned r = (unsigned) (v % 100);
+		v /= 100;
+		*--p = outbuf_digit_pairs[2 * r + 1];
+		*--p = outbuf_digit_pairs[2 * r];
+	}
+	if (width & 1)
+		*--p = (char) ('0' + v % 10);
+}
+
+/* Needs 20 bytes of room. */
+static inline void outbuf_u64(struct outbuf *o, uint64_t v)
+{
+	o->len += outbuf_fmt_u64(o->buf + o->len, v);
 }
 
 /* Needs 21 bytes of room. */
@@ -100,16 +121,7 @@ static inline void outbuf_s64(struct outbuf *o, int64_t v)
 /* Zero-padded to width digits (width <= 20). */
 static inline void outbuf_u64_pad(struct outbuf *o, uint64_t v, int width)
 {
-	char *p = o->buf + o->len + width;
-
-	for (int i = width; i >= 2; i -= 2) {
-		unsigned r = (unsigned) (v % 100);
-		v /= 100;
-		*--p = outbuf_digit_pairs[2 * r + 1];
-		*--p = outbuf_digit_pairs[2 * r];
-	}
-	if (width & 1)
-		*--p = (char) ('0' + v % 10);
+	outbuf_fmt_u64_pad(o->buf + o->len, v, width);
 	o->len += (size_t) width;
 }
 
