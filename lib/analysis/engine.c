@@ -21,7 +21,9 @@ struct hook {
  * classes, a folder of traces thousands: the loop touches one of these per event); the
  * fields the hooks read are in refs. */
 struct eclass {
-	/* its kind's hooks then its own (an_engine_on, an_engine_on_class), in one list */
+	/* its kind's hooks then its own (an_engine_on, an_engine_on_class), in one list; the
+	 * first also here (a no-op when none), called without a loop */
+	struct hook first;
 	struct hook *hooks;
 	uint32_t nhooks;
 	int32_t tid_index; /* common_pid / tid context index, -1 none */
@@ -95,8 +97,16 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 
 static inline void run_hooks(const struct eclass *k, const struct an_event *a)
 {
-	for (const struct hook *h = k->hooks, *end = h + k->nhooks; h < end; h++)
-		h->fn(h->data, a);
+	k->first.fn(k->first.data, a);
+	if (__builtin_expect(k->nhooks > 1, 0)) /* most analyses hook a kind once */
+		for (const struct hook *h = k->hooks + 1, *end = k->hooks + k->nhooks; h < end; h++)
+			h->fn(h->data, a);
+}
+
+static void no_hook(void *data, const struct an_event *a)
+{
+	(void) data;
+	(void) a;
 }
 
 /* Whether the class's events take an_engine_run_until's shortest path. */
@@ -127,6 +137,7 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 		memcpy(h + nkind, e->class_hooks[c], nown * sizeof(*h));
 	k->hooks = h;
 	k->nhooks = (uint32_t) (nkind + nown);
+	k->first = k->nhooks ? h[0] : (struct hook){no_hook, NULL};
 	k->resolved = true;
 	set_plain(k, ref);
 	return 0;
@@ -340,6 +351,14 @@ static int64_t clamp_time(int64_t ts)
 	return ts < HOOK_TIME_MIN ? HOOK_TIME_MIN : ts > HOOK_TIME_MAX ? HOOK_TIME_MAX : ts;
 }
 
+/* hook_time once some event was seen and with no time range (plain_time). */
+static inline int64_t plain_hook_time(struct an_engine *e, int64_t ts)
+{
+	if (ts > e->last)
+		e->last = ts < HOOK_TIME_MAX ? ts : HOOK_TIME_MAX;
+	return e->last;
+}
+
 /* The hooks' time of an event at ts; the span they saw (first, last) grows with it. */
 static inline int64_t hook_time(struct an_engine *e, int64_t ts)
 {
@@ -420,11 +439,12 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 {
 	const struct spoor_event *ev;
 	int rc = 0;
-	unsigned until_clock = 1024; /* events before the next look at the deadline */
+	unsigned until_clock = 1024;     /* events before the next look at the deadline */
+	bool plain_time = e->plain_time; /* only hook_time sets it, outside the shortest path */
 
 	if (!e->planned && (rc = plan_pass_over(e)))
 		return rc;
-	while (!e->stop && (rc = spoor_reader_next(e->r, &ev)) > 0) {
+	while (!e->stop && (rc = reader_next(e->r, &ev)) > 0) {
 		if (__builtin_expect(!--until_clock, 0)) {
 			until_clock = 1024;
 			if (deadline != INT64_MAX && monotonic_ns() > deadline) {
@@ -436,7 +456,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		if (c >= e->nclasses && (grow(e) || c >= e->nclasses))
 			continue; /* a live trace declared it since the last refresh */
 		struct eclass *k = &e->classes[c];
-		if (__builtin_expect(k->plain && e->plain_time && !reader_event_stream_lost_any(ev),
+		if (__builtin_expect(k->plain && plain_time && !reader_event_stream_lost_any(ev),
 		                     1)) {
 			/* the common case of what follows: no thread model, task from the CPU, no
 			 * time range, nothing lost */
@@ -446,7 +466,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			                     cls,
 			                     c,
 			                     (enum kev) cls->kind,
-			                     hook_time(e, reader_event_timestamp(ev)),
+			                     plain_hook_time(e, reader_event_timestamp(ev)),
 			                     cpu,
 			                     an_cpu_task(e, cpu),
 			                     false,
@@ -476,6 +496,7 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		}
 		if (in_range(e, ts)) {
 			a.ts = ts = hook_time(e, ts);
+			plain_time = e->plain_time;
 			run_hooks(k, &a);
 		}
 		/* the state after the hooks: a switch's hooks still see the task it ends */

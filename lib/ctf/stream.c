@@ -18,6 +18,15 @@
 #define PREFETCH_AHEAD 512
 #endif
 
+#define NO_NEXT UINT64_MAX /* ctf_stream.next_at: none */
+
+/* The event in hand is done with (stepped over or read to its end). */
+static inline void drop_event(struct ctf_stream *s)
+{
+	s->ec = NULL;
+	s->next_at = NO_NEXT;
+}
+
 static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 {
 	snprintf(s->error, sizeof(s->error), "%s: offset %llu: %s", s->path,
@@ -25,6 +34,7 @@ static int mark_damaged(struct ctf_stream *s, int code, const char *what)
 	/* s->ec stays: the event in hand remains a valid view until the next call. */
 	s->done = true;
 	s->damaged = true;
+	s->next_at = NO_NEXT;
 	return code;
 }
 
@@ -212,6 +222,7 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 	s->span_end = INT64_MAX;
 	s->dec.src = &s->src;
 	s->dec.clock = &s->clock;
+	s->next_at = NO_NEXT;
 	int rc = mapfile_open(&s->mf, path);
 	if (rc) {
 		snprintf(s->error, sizeof(s->error), "%s: %s", path, spoor_strerror(rc));
@@ -236,12 +247,14 @@ int ctf_stream_grow(struct ctf_stream *s)
 	mapfile_close(&s->mf);
 	s->mf = bigger;
 	s->done = false; /* packet_open goes on at pkt_off, the end of the last packet */
+	s->next_at = NO_NEXT;
 	return 1;
 }
 
 void ctf_stream_undamage(struct ctf_stream *s)
 {
 	s->done = s->damaged = false;
+	s->next_at = NO_NEXT;
 	s->error[0] = '\0';
 }
 
@@ -265,6 +278,7 @@ int ctf_stream_decode(struct ctf_stream *s, int scope)
 		return -SPOOR_EDECODE;
 	if (s->damaged && s->decoded < scope)
 		return -SPOOR_EDECODE; /* reported once already */
+	s->next_at = NO_NEXT; /* the next event comes by next_slow, which checks this one */
 	int rc = decode_header_values(&s->dec);
 	if (rc)
 		return decode_damage(s, rc);
@@ -384,7 +398,7 @@ static __attribute__((noinline)) int finish_scopes(struct ctf_stream *s)
 			return decode_damage(s, rc);
 		s->decoded = next;
 	}
-	s->ec = NULL;
+	drop_event(s);
 	/* An event must take some room, or a crafted packet could loop forever. */
 	if (s->src.pos == s->ev_start)
 		return mark_damaged(s, -SPOOR_EDECODE, "event of zero size");
@@ -399,7 +413,7 @@ static int finish_event(struct ctf_stream *s)
 	if (s->decoded == SPOOR_SCOPE_EVENT_HEADER && skip_rest(s, s->ecp, &pos) &&
 	    pos != s->ev_start) {
 		s->src.pos = pos;
-		s->ec = NULL;
+		drop_event(s);
 		return 0;
 	}
 	return finish_scopes(s);
@@ -435,7 +449,7 @@ static inline bool skip_fixed(struct ctf_stream *s)
 	if (!fixed_end(s, &pos))
 		return false;
 	s->src.pos = pos;
-	s->ec = NULL;
+	drop_event(s);
 	return true;
 }
 
@@ -579,6 +593,10 @@ take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_c
 	 * (ctf_stream_locate_payload does the rest at the first read); the header ends
 	 * within the content (fast_limit), and on a byte for LTTng's compact header */
 	const struct event_class_plans *ep = ec->plan;
+	/* fixed_end's answer now, for ctf_stream_next's common case */
+	uint64_t next = h->end + ep->skip_bits;
+	s->next_at =
+	    ep->fixed && ep->byte_skip && !(h->end % 8) && next <= s->src.end_bits ? next : NO_NEXT;
 	s->pay_known = ep->pay_direct && !(h->end % 8);
 	if (s->pay_known) {
 		s->pay = s->src.base + h->end / 8;
@@ -670,7 +688,7 @@ read_fast_in(struct ctf_stream *s, const struct hdr_layout *L, uint64_t pos)
 		return false;
 	if (sc->pass_skip && sc->pass_skip[h.eid]) {
 		s->src.pos = pos;
-		s->ec = NULL;
+		drop_event(s);
 		return pass_run(s);
 	}
 	struct ctf_event_class *ec = sc->by_id[h.eid];
@@ -708,8 +726,9 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 {
 	int rc;
 
+	s->next_at = NO_NEXT; /* until take_event sets it again */
 	if (s->done) {
-		s->ec = NULL;
+		drop_event(s);
 		return 0;
 	}
 	if (s->ec && !skip_fixed(s) && (rc = finish_event(s)))
@@ -767,6 +786,7 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		if (!ec->plan && (rc = class_not_ready(s, ec, start)))
 			return rc;
 		s->ec = ec;
+		s->next_at = NO_NEXT; /* its end is found by next_slow */
 		s->ecp = ec->plan;
 		s->decoded = SPOOR_SCOPE_EVENT_HEADER;
 		s->ts_cycles = s->clock;
@@ -785,9 +805,8 @@ int ctf_stream_next(struct ctf_stream *s)
 {
 	/* The common case, kept small: the event in hand was of a fixed size, the next one
 	 * reads on the fast path and someone reads it. */
-	uint64_t pos;
-	if (s->ec && !s->done && fixed_end(s, &pos) && s->hdr_fast && s->in_packet &&
-	    pos < s->src.end_bits && read_fast(s, pos)) {
+	uint64_t pos = s->next_at;
+	if (pos < s->src.end_bits && read_fast(s, pos)) {
 		if (!s->ec->pass_over)
 			return 1;
 		int rc = pass_fixed(s);

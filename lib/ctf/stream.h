@@ -55,6 +55,11 @@ struct ctf_stream {
 	int64_t ts_ns;
 	int decoded;       /* last scope decoded (enum spoor_scope) */
 	uint64_t ev_start; /* bit offset of the event in its packet */
+	/* where the next event starts (fixed_end's answer), when the current one came by the
+	 * fast path (take_event), is of a fixed size, ends on a byte within the content and
+	 * nothing was decoded or stepped over since: ctf_stream_next's common case; UINT64_MAX
+	 * otherwise */
+	uint64_t next_at;
 	/* events of classes passed over (ctf_event_class.pass_over) within [span_begin,
 	 * span_end]: the first and last timestamps, so that a trace's span stays whole */
 	int64_t span_begin, span_end;

@@ -31,6 +31,7 @@ typedef unsigned __int128 heap_ent;
 #define HEAP_NONE (~(heap_ent) 0)
 
 struct spoor_reader {
+	struct reader_run run; /* first: reader_next reads it in line (reader.h) */
 	struct ctf_trace **traces;
 	size_t ntraces;
 	struct ctf_stream *streams;
@@ -39,14 +40,12 @@ struct spoor_reader {
 	size_t nclasses;
 	heap_ent *heap;
 	size_t nheap;
-	heap_ent second; /* the smaller of heap[1] and heap[2] (all ones when absent) */
+	heap_ent second; /* the smaller of heap[1] and heap[2] (all ones when absent); its time
+	                  * is run.limit */
 	uint32_t *rank;
 	bool ordered, started, has_range;
-	bool plain; /* started, ordered, no range, not live: spoor_reader_next's fast path */
 	int64_t begin, end;
 	size_t seq; /* unordered mode: the stream being read */
-	struct ctf_stream *cur;
-	struct spoor_event ev;
 	spoor_warn_fn warn;
 	void *warn_data;
 	unsigned damaged;
@@ -341,7 +340,7 @@ unsigned spoor_reader_damaged(const struct spoor_reader *r)
 void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t end_ns)
 {
 	r->has_range = true;
-	r->plain = false;
+	r->run.plain = false;
 	r->begin = begin_ns;
 	r->end = end_ns;
 }
@@ -349,7 +348,7 @@ void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t en
 void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered)
 {
 	r->ordered = ordered;
-	r->plain = false;
+	r->run.plain = false;
 }
 
 bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_t begin,
@@ -420,6 +419,8 @@ static void update_second(struct spoor_reader *r)
 {
 	heap_ent a = r->heap[1], b = r->heap[2]; /* HEAP_NONE when absent (heap_alloc) */
 	r->second = a < b ? a : b;
+	/* its time as a stream's, INT64_MAX when absent */
+	r->run.limit = (int64_t) ((uint64_t) (r->second >> 64) ^ ((uint64_t) 1 << 63));
 }
 
 /* Any change to the heap but through heap_update_top must end with update_second. */
@@ -427,6 +428,10 @@ static void heap_push(struct spoor_reader *r, uint32_t s)
 {
 	heap_ent e = heap_key(r, s);
 	size_t i = r->nheap++;
+
+	/* the top's time may be behind its stream's (reader_next moves it on in place) */
+	if (i)
+		r->heap[0] = heap_key(r, heap_stream(r->heap[0]));
 
 	while (i) {
 		size_t parent = (i - 1) / 2;
@@ -481,19 +486,15 @@ static __attribute__((noinline)) void heap_update_top_slow(struct spoor_reader *
 }
 
 /* True when the top stream moved on and stays ahead of the runner-up: the heap's top is
- * the same stream, only its key changed. */
+ * the same stream. Its key in the heap keeps an older time while its stream's is below
+ * the runner-up's (run.limit): only heap_push compares with it, and puts it right first. */
 static inline bool heap_update_top(struct spoor_reader *r, bool has_event)
 {
 	heap_ent e = 0;
 	if (has_event) {
-		/* a time before the runner-up's settles it: the rank and stream (the low half)
-		 * stay as they are */
 		uint32_t top = heap_stream(r->heap[0]);
-		uint64_t hi = heap_time(r, top);
-		if (hi < (uint64_t) (r->second >> 64)) {
-			r->heap[0] = (heap_ent) hi << 64 | (uint64_t) r->heap[0];
+		if (r->streams[top].ts_ns < r->run.limit)
 			return true;
-		}
 		e = heap_key(r, top);
 		if (e < r->second) {
 			r->heap[0] = e;
@@ -553,8 +554,8 @@ static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 		if (!s->damaged && advance(r, s)) {
 			if (r->has_range && (s->ts_ns < r->begin || s->ts_ns > r->end))
 				continue;
-			r->ev.s = s;
-			*ev = &r->ev;
+			r->run.ev.s = s;
+			*ev = &r->run.ev;
 			return 1;
 		}
 		r->seq++;
@@ -562,22 +563,21 @@ static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 	return 0;
 }
 
-/* spoor_reader_next but its common case: kept apart so that the common case, per event,
- * saves and restores few registers. */
-static __attribute__((noinline)) int next_general(struct spoor_reader *r,
+/* Kept apart from reader_next's common case, so that it saves and restores few registers. */
+__attribute__((noinline)) int reader_next_general(struct spoor_reader *r,
                                                   const struct spoor_event **ev)
 {
-	r->ev.r = r;
+	r->run.ev.r = r;
 	if (!r->started) {
 		start(r);
-		r->plain = r->ordered && !r->has_range && !r->live;
+		r->run.plain = r->ordered && !r->has_range && !r->live;
 	}
 	if (!r->ordered)
 		return next_unordered(r, ev);
 	/* The current event's stream is the heap's top until it moves on. */
-	if (r->cur) {
-		heap_update_top(r, advance(r, r->cur));
-		r->cur = NULL;
+	if (r->run.cur) {
+		heap_update_top(r, advance(r, r->run.cur));
+		r->run.cur = NULL;
 	}
 	while (r->nheap) {
 		struct ctf_stream *s = &r->streams[heap_stream(r->heap[0])];
@@ -599,31 +599,34 @@ static __attribute__((noinline)) int next_general(struct spoor_reader *r,
 			else
 				r->last = s->ts_ns;
 		}
-		r->cur = s;
-		r->ev.s = s;
-		*ev = &r->ev;
+		r->run.cur = s;
+		r->run.ev.s = s;
+		*ev = &r->run.ev;
 		return 1;
 	}
 	return 0;
 }
 
-int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+int reader_next_moved(struct spoor_reader *r, const struct spoor_event **ev, int rc)
 {
-	/* the common case: ordered, started, no time range, not live */
-	if (r->plain && r->cur) {
-		if (heap_update_top(r, advance(r, r->cur))) {
-			*ev = &r->ev; /* the same stream: r->ev and r->cur stand */
-			return 1;
-		}
-		if (!r->nheap) {
-			r->cur = NULL;
-			return 0;
-		}
-		r->ev.s = r->cur = &r->streams[heap_stream(r->heap[0])];
-		*ev = &r->ev;
+	if (rc <= 0)
+		rc = advance_end(r, r->run.cur, rc);
+	if (heap_update_top(r, rc > 0)) {
+		*ev = &r->run.ev; /* the same stream: run.ev and run.cur stand */
 		return 1;
 	}
-	return next_general(r, ev);
+	if (!r->nheap) {
+		r->run.cur = NULL;
+		return 0;
+	}
+	r->run.ev.s = r->run.cur = &r->streams[heap_stream(r->heap[0])];
+	*ev = &r->run.ev;
+	return 1;
+}
+
+int spoor_reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+{
+	return reader_next(r, ev);
 }
 
 /* ---- hooks ---- */
@@ -666,7 +669,7 @@ int spoor_reader_run(struct spoor_reader *r)
 	}
 	first[r->nclasses] = nchain;
 	while (!rc && (rc = spoor_reader_next(r, &ev)) > 0) {
-		size_t c = r->ev.s->ec->global_index;
+		size_t c = r->run.ev.s->ec->global_index;
 		rc = 0;
 		for (size_t k = first[c]; k < first[c + 1] && !rc; k++)
 			rc = r->hooks[chain[k]].fn(ev, r->hooks[chain[k]].data);
@@ -1039,7 +1042,7 @@ uint64_t spoor_reader_live_late(const struct spoor_reader *r)
 void spoor_reader_unread(struct spoor_reader *r)
 {
 	if (r->ordered)
-		r->cur = NULL; /* its stream is still the heap's top, on this event */
+		r->run.cur = NULL; /* its stream is still the heap's top, on this event */
 }
 
 int spoor_reader_open_live(const char *dir, struct spoor_reader **out, char **errmsg)
@@ -1156,9 +1159,9 @@ int spoor_reader_live_refresh(struct spoor_reader *r, int64_t until_ns)
 	if (!r->live)
 		return -EINVAL;
 	/* the event handed out last is done with: its stream moves on first */
-	if (r->cur) {
-		heap_update_top(r, advance(r, r->cur));
-		r->cur = NULL;
+	if (r->run.cur) {
+		heap_update_top(r, advance(r, r->run.cur));
+		r->run.cur = NULL;
 	}
 	size_t first = r->ntraces;
 	char *msg = NULL;

@@ -54,6 +54,36 @@ static inline bool reader_event_stream_lost_any(const struct spoor_event *ev)
 	return ev->s->lost_any;
 }
 
+/* spoor_reader_next in line, for loops over every event (the analysis engine): its
+ * common case is one call, to the current stream. The reader's state for it, the first
+ * member of struct spoor_reader. */
+struct reader_run {
+	struct ctf_stream *cur; /* the stream of the event last returned, the merge's top */
+	int64_t limit;          /* the runner-up's time: cur stays on top below it */
+	bool plain;             /* ordered, started, no time range, not live */
+	struct spoor_event ev;
+};
+/* reader_next past its common case: cur's ctf_stream_next returned rc, and either it has no
+ * event or the event is not before the runner-up's. */
+int reader_next_moved(struct spoor_reader *r, const struct spoor_event **ev, int rc);
+/* reader_next's other cases: the first event, time ranges, live and unordered reading. */
+int reader_next_general(struct spoor_reader *r, const struct spoor_event **ev);
+
+static inline int reader_next(struct spoor_reader *r, const struct spoor_event **ev)
+{
+	struct reader_run *run = (struct reader_run *) (void *) r;
+	struct ctf_stream *s = run->cur;
+
+	if (__builtin_expect(!run->plain || !s, 0))
+		return reader_next_general(r, ev);
+	int rc = ctf_stream_next(s);
+	if (__builtin_expect(rc > 0 && s->ts_ns < run->limit, 1)) {
+		*ev = &run->ev;
+		return 1;
+	}
+	return reader_next_moved(r, ev, rc);
+}
+
 /* Classes nobody reads (pass[class index] true, for the first n classes) are stepped over
  * inside their streams: never merged, never delivered. Their events' times within [begin,
  * end] still make up the span (reader_passed_span). Call before the first
