@@ -350,8 +350,6 @@ void ctf_stream_locate_payload(struct ctf_stream *s)
 	if (pos % 8 || pos > s->src.end_bits)
 		return;
 	s->pay = s->src.base + pos / 8;
-	s->pay_len = (s->src.end_bits - pos) / 8;
-	s->pay_plan = p;
 }
 
 bool ctf_stream_peek(const struct ctf_stream *s, int scope, int index, struct val *v)
@@ -600,8 +598,6 @@ take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_c
 	s->pay_known = ep->pay_direct && !(h->end % 8);
 	if (s->pay_known) {
 		s->pay = s->src.base + h->end / 8;
-		s->pay_len = (s->src.end_bits - h->end) / 8;
-		s->pay_plan = ep->payload;
 	}
 }
 

@@ -66,11 +66,10 @@ struct ctf_stream {
 	int64_t passed_first, passed_last;
 	bool passed_any;
 	/* where the current event's payload starts, byte-aligned, found at the first field
-	 * read (ctf_stream_locate_payload); pay is NULL when its start depends on the data */
+	 * read (ctf_stream_locate_payload); pay is NULL when its start depends on the data
+	 * (its plan is ecp->payload, its room ctf_stream_pay_len) */
 	bool pay_known;
 	const uint8_t *pay;
-	uint64_t pay_len; /* bytes from pay to the end of the packet's content */
-	const struct plan *pay_plan;
 };
 
 /* Map the file and read its first packet header, to learn the stream class, the cpu and the
@@ -146,6 +145,12 @@ static inline bool ctf_stream_peek_text_fast(const struct ctf_stream *s, int sco
 }
 void ctf_stream_locate_payload(struct ctf_stream *s);
 
+/* The bytes from the payload's start (pay, not NULL) to the end of the packet's content. */
+static inline uint64_t ctf_stream_pay_len(const struct ctf_stream *s)
+{
+	return s->src.end_bits / 8 - (uint64_t) (s->pay - s->src.base);
+}
+
 /* Root member `index` of the current event's payload when it reads as plain loads (plan.h:
  * plan_member.fast) within the packet; false: ask the general peeks. */
 static inline const struct plan_member *ctf_stream_payload_member(struct ctf_stream *s, int index,
@@ -153,11 +158,11 @@ static inline const struct plan_member *ctf_stream_payload_member(struct ctf_str
 {
 	if (!s->pay_known)
 		ctf_stream_locate_payload(s);
-	if (!s->pay || index < 0 || (uint32_t) index >= s->pay_plan->nmembers)
+	if (!s->pay || index < 0 || (uint32_t) index >= s->ecp->payload->nmembers)
 		return NULL;
-	const struct plan_member *m = &s->pay_plan->members[index];
-	uint64_t off = m->bit / 8;
-	if (m->fast == PLAN_FAST_NONE || off > s->pay_len || m->len > s->pay_len - off)
+	const struct plan_member *m = &s->ecp->payload->members[index];
+	uint64_t off = m->bit / 8, room = ctf_stream_pay_len(s);
+	if (m->fast == PLAN_FAST_NONE || off > room || m->len > room - off)
 		return NULL;
 	*at = s->pay + off;
 	return m;
@@ -236,7 +241,10 @@ static inline bool ctf_stream_place_int(struct ctf_stream *s, struct ctf_place p
 {
 	if (!s->pay_known)
 		ctf_stream_locate_payload(s);
-	if (!s->pay || pl.off > s->pay_len || pl.len > s->pay_len - pl.off)
+	if (!s->pay)
+		return false;
+	uint64_t room = ctf_stream_pay_len(s);
+	if (pl.off > room || pl.len > room - pl.off)
 		return false;
 	*v = ctf_load_int(s->pay + pl.off, pl.fast, pl.len);
 	return true;
@@ -249,7 +257,8 @@ static inline const uint8_t *ctf_stream_payload_whole(struct ctf_stream *s)
 {
 	if (!s->pay_known)
 		ctf_stream_locate_payload(s);
-	if (!s->pay || !s->pay_plan->fixed || s->pay_plan->fixed_bits > s->pay_len * 8)
+	if (!s->pay || !s->ecp->payload->fixed ||
+	    s->ecp->payload->fixed_bits > ctf_stream_pay_len(s) * 8)
 		return NULL;
 	return s->pay;
 }
