@@ -300,7 +300,8 @@ int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, v
 		if (!e->class_hooks || !e->nclass_hooks)
 			return -ENOMEM;
 	}
-	e->classes[class_index].resolved = false;
+	/* gathered again at its next event, which must not take the shortest path before */
+	e->classes[class_index].resolved = e->classes[class_index].plain = false;
 	return push_hook(&e->class_hooks[class_index], &e->nclass_hooks[class_index], fn, data);
 }
 

@@ -60,7 +60,10 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data);
 /* A hook for every event whose name matches a shell wildcard (any event, user space too:
  * e->kind may be KEV_NONE). Resolved against the classes once, here. */
 int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, void *data);
-/* A hook for every event of one class (spoor_event_class_index's numbering). */
+/* A hook for every event of one class (spoor_event_class_index's numbering). Added while a
+ * pass is paused (an_engine_run_until), it sees the class's later events, provided the
+ * class was read at all: a class no hook read when the pass began is stepped over inside
+ * the reader (outside live mode) for the rest of it. */
 int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data);
 /* End the pass after the current event (a script's spoor.stop()). */
 void an_engine_stop(struct an_engine *e);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-engine.c: the analysis engine's pass, paused and resumed (an_engine_run_until), on
+ * the LTTng kernel trace many-threads (../shared/traces; skipped without it). A hook added
+ * to a class while the pass is paused sees every later event of that class, even when the
+ * class already took the engine's shortest path. Expected counts come from a plain reader
+ * pass over the same trace, not from the engine.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/engine.h"
+#include "check.h"
+#include "spoor/trace.h"
+
+#define MAX_CLASSES 65536
+
+struct counts {
+	size_t n[MAX_CLASSES];
+	size_t last_class; /* of the last event seen */
+};
+
+static void count(void *data, const struct an_event *a)
+{
+	struct counts *c = data;
+	if (a->class_index < MAX_CLASSES)
+		c->n[a->class_index]++;
+	c->last_class = a->class_index;
+}
+
+static struct spoor_reader *open_trace(const char *path)
+{
+	const char *paths[] = {path};
+	struct spoor_reader *r = NULL;
+	char *msg = NULL;
+	int rc = spoor_reader_open(paths, 1, &r, &msg);
+	CHECK_CTX("open %s", path);
+	if (!CHECK_EQ_S64(rc, 0))
+		printf("  %s\n", msg ? msg : "(no message)");
+	free(msg);
+	return rc ? NULL : r;
+}
+
+/* Events of class c in the whole trace, by the reader alone. */
+static size_t class_total(const char *path, size_t c)
+{
+	struct spoor_reader *r = open_trace(path);
+	const struct spoor_event *ev;
+	size_t n = 0;
+	while (r && spoor_reader_next(r, &ev) > 0)
+		n += spoor_event_class_index(spoor_event_class(ev)) == c;
+	spoor_reader_close(r);
+	return n;
+}
+
+static void test_hook_added_while_paused(const char *path)
+{
+	static struct counts before, added;
+	struct spoor_reader *r = open_trace(path);
+	struct an_engine *e = NULL;
+	if (!r || !CHECK_EQ_S64(an_engine_new(r, NULL, &e), 0)) {
+		spoor_reader_close(r);
+		return;
+	}
+	CHECK_CTX("pause after the first 1024 events, hook a class met, resume");
+	CHECK_EQ_S64(an_engine_on(e, KEV_SYSCALL_ENTRY, count, &before), 0);
+	/* a deadline already past: the pass stops at its first look, after 1024 events */
+	CHECK_EQ_S64(an_engine_run_until(e, 0), 1);
+	size_t c = before.last_class, seen = before.n[c];
+	CHECK(seen > 1); /* met more than once: its class took the shortest path since */
+	CHECK_EQ_S64(an_engine_on_class(e, c, count, &added), 0);
+	CHECK_EQ_S64(an_engine_run(e), 0);
+	size_t total = class_total(path, c);
+	CHECK_CTX("class %zu: %zu events in the trace, %zu before the pause", c, total, seen);
+	CHECK(total > seen);
+	CHECK_EQ_U64(before.n[c], total);       /* the first hook saw them all */
+	CHECK_EQ_U64(added.n[c], total - seen); /* the new one every one after the pause */
+	an_engine_free(e);
+	spoor_reader_close(r);
+}
+
+int main(void)
+{
+	const char *shared = getenv("SHARED_TRACES");
+	char path[700];
+	snprintf(path, sizeof(path), "%s/lttng/many-threads", shared ? shared : "");
+	if (!shared || access(path, R_OK)) {
+		printf("SKIP: no LTTng trace at '%s' (SHARED_TRACES)\n", path);
+		return 77;
+	}
+	test_hook_added_while_paused(path);
+	return check_done();
+}
