@@ -40,11 +40,7 @@ void row_str(struct row *r, int width, const char *s)
 void row_int(struct row *r, int width, long long v)
 {
 	char tmp[24];
-	size_t n = 0;
-	if (v < 0)
-		tmp[n++] = '-';
-	n += outbuf_fmt_u64(tmp + n, v < 0 ? 0 - (uint64_t) v : (uint64_t) v);
-	put(r, tmp, n, width);
+	put(r, tmp, outbuf_fmt_s64(tmp, v), width);
 }
 
 void row_uint(struct row *r, int width, unsigned long long v)

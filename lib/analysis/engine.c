@@ -352,7 +352,7 @@ static int64_t clamp_time(int64_t ts)
 	return ts < HOOK_TIME_MIN ? HOOK_TIME_MIN : ts > HOOK_TIME_MAX ? HOOK_TIME_MAX : ts;
 }
 
-/* hook_time once some event was seen and with no time range (plain_time). */
+/* hook_time once some event was seen (plain_time: and no time range is set). */
 static inline int64_t plain_hook_time(struct an_engine *e, int64_t ts)
 {
 	if (ts > e->last)
@@ -363,16 +363,13 @@ static inline int64_t plain_hook_time(struct an_engine *e, int64_t ts)
 /* The hooks' time of an event at ts; the span they saw (first, last) grows with it. */
 static inline int64_t hook_time(struct an_engine *e, int64_t ts)
 {
-	if (ts > HOOK_TIME_MAX)
-		ts = HOOK_TIME_MAX;
 	if (__builtin_expect(!e->any_ts, 0)) {
 		e->first = e->last = clamp_time(ts);
 		e->any_ts = true;
 		e->plain_time = !e->f.has_begin && !e->f.has_end;
-	} else if (ts > e->last) {
-		e->last = ts;
+		return e->last;
 	}
-	return e->last;
+	return plain_hook_time(e, ts);
 }
 
 /* Stream s's packets now say d events were discarded: report the new ones. */

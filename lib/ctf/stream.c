@@ -722,7 +722,9 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 {
 	int rc;
 
-	s->next_at = NO_NEXT; /* until take_event sets it again */
+	/* none until take_event sets it again (every step over an event in the loop below
+	 * clears it: drop_event) */
+	s->next_at = NO_NEXT;
 	if (s->done) {
 		drop_event(s);
 		return 0;
@@ -781,8 +783,7 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		}
 		if (!ec->plan && (rc = class_not_ready(s, ec, start)))
 			return rc;
-		s->ec = ec;
-		s->next_at = NO_NEXT; /* its end is found by next_slow */
+		s->ec = ec; /* next_at stays none: its end is found by next_slow */
 		s->ecp = ec->plan;
 		s->decoded = SPOOR_SCOPE_EVENT_HEADER;
 		s->ts_cycles = s->clock;

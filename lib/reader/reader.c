@@ -669,7 +669,7 @@ int spoor_reader_run(struct spoor_reader *r)
 	}
 	first[r->nclasses] = nchain;
 	while (!rc && (rc = spoor_reader_next(r, &ev)) > 0) {
-		size_t c = r->run.ev.s->ec->global_index;
+		size_t c = reader_event_class_index(ev);
 		rc = 0;
 		for (size_t k = first[c]; k < first[c + 1] && !rc; k++)
 			rc = r->hooks[chain[k]].fn(ev, r->hooks[chain[k]].data);

@@ -107,15 +107,19 @@ static inline void outbuf_u64(struct outbuf *o, uint64_t v)
 	o->len += outbuf_fmt_u64(o->buf + o->len, v);
 }
 
+/* v with its sign at p (21 bytes of room): the bytes written. */
+static inline unsigned outbuf_fmt_s64(char *p, int64_t v)
+{
+	if (v >= 0)
+		return outbuf_fmt_u64(p, (uint64_t) v);
+	*p = '-';
+	return 1 + outbuf_fmt_u64(p + 1, (uint64_t) 0 - (uint64_t) v);
+}
+
 /* Needs 21 bytes of room. */
 static inline void outbuf_s64(struct outbuf *o, int64_t v)
 {
-	if (v < 0) {
-		outbuf_putc(o, '-');
-		outbuf_u64(o, (uint64_t) 0 - (uint64_t) v);
-	} else {
-		outbuf_u64(o, (uint64_t) v);
-	}
+	o->len += outbuf_fmt_s64(o->buf + o->len, v);
 }
 
 /* Zero-padded to width digits (width <= 20). */
