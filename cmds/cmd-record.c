@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "command.h"
 
 #include "record-args.h"
+#include "record/outdir.h"
 
 static const struct cmd_option record_options[] = {
     RECORD_OPTION_ROWS{NULL, 0, NULL, NULL},
@@ -50,12 +50,9 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 		record_args_free(&a);
 		return rc;
 	}
-	if (!a.o.outdir) {
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(defdir, sizeof(defdir), "spoor-trace-%Y%m%d-%H%M%S", &tm);
-		a.o.outdir = defdir;
+	if ((rc = record_claim_outdir(cmd, &a, defdir, sizeof(defdir)))) {
+		record_args_free(&a);
+		return rc;
 	}
 	/* from here on a signal finishes the trace rather than killing spoor half-way */
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -66,12 +63,20 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	struct record_session *s;
 	rc = record_session_new(&a.o, &s, err, sizeof(err));
 	if (rc) {
+		outdir_undo(a.o.outdir, a.outdir_made);
 		record_args_free(&a);
 		return cmd_error(cmd, "%s", err);
 	}
-	int status;
-	rc = record_run_command(s, argv, first, argc, &stop_requested, a.o.duration_ns != 0,
-	                        &status);
+	struct record_child child;
+	rc =
+	    record_run_command(s, argv, first, argc, &stop_requested, a.o.duration_ns != 0, &child);
+	if (!rc && child.exec_errno) {
+		record_session_free(s); /* nothing was recorded: nothing is left */
+		outdir_undo(a.o.outdir, a.outdir_made);
+		rc = record_cannot_run(cmd, argv[first], child.exec_errno);
+		record_args_free(&a);
+		return rc;
+	}
 	struct record_totals t;
 	record_session_totals(s, &t);
 	record_session_free(s);
@@ -80,14 +85,10 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 		return cmd_error(cmd, "%s", strerror(-rc));
 	}
 	record_report("spoor record", &a.o, &t);
-	if (first < argc && WIFSIGNALED(status))
-		fprintf(stderr, "spoor record: %s was killed by signal %d\n", argv[first],
-		        WTERMSIG(status));
-	else if (first < argc && WEXITSTATUS(status))
-		fprintf(stderr, "spoor record: %s exited with status %d\n", argv[first],
-		        WEXITSTATUS(status));
+	rc = record_command_exit(cmd, argv, first, argc, &child, true);
 	record_args_free(&a);
-	return t.kernel && t.k.write_error ? 1 : 0;
+	/* spoor's own failure first, then the command's */
+	return t.kernel && t.k.write_error ? 1 : rc;
 }
 
 const struct command cmd_record = {

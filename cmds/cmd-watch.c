@@ -7,7 +7,6 @@
  * a little behind the moment of the flush. The script chooses the events to enable.
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "kernel/upaths.h"
 #include "reader/reader.h"
 #include "record-args.h"
+#include "record/outdir.h"
 #include "script/script.h"
 
 /* An event stamped this long before a flush is in it (--late, by default): what a tracer
@@ -138,14 +138,6 @@ static int choose_kernel_events(const struct command *cmd, struct record_args *a
 	return rc;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void) st;
-	(void) flag;
-	(void) f;
-	return remove(path);
-}
-
 /* Options, then SCRIPT, then options again, then -- CMD: both `spoor watch -a s.lua` and
  * `spoor watch s.lua -a` read as meant. */
 static int parse(const struct command *cmd, struct record_args *a, uint64_t *period, uint64_t *late,
@@ -201,6 +193,7 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	uint64_t period = 20000000, late = LATE_NS;
 	char tmpdir[] = "/tmp/spoor-watch-XXXXXX", err[1200], patterns[1024];
 	int script_at, first, rc;
+	bool recorded = false;
 
 	if ((rc = parse(cmd, &a, &period, &late, argc, argv, &script_at, &first)))
 		goto out_args;
@@ -219,10 +212,14 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		rc = choose_kernel_events(cmd, &a, w.s);
 	if (rc || (rc = record_check_args(cmd, &a, first, argc)))
 		goto out_script;
-	if (!a.o.outdir && !(a.o.outdir = mkdtemp(tmpdir))) {
+	if (a.o.outdir)
+		rc = record_claim_outdir(cmd, &a, NULL, 0);
+	else if ((a.o.outdir = mkdtemp(tmpdir)))
+		a.outdir_made = true;
+	else
 		rc = cmd_error(cmd, "cannot make a directory in /tmp: %s", strerror(errno));
+	if (rc)
 		goto out_script;
-	}
 	a.o.live_ns = period;
 	a.o.on_live = on_live;
 	a.o.live_arg = &w;
@@ -244,9 +241,14 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "%s", err);
 		goto out_session;
 	}
-	int status;
+	struct record_child child;
 	rc = record_run_command(session, argv, first, argc, &stop_requested, a.o.duration_ns != 0,
-	                        &status);
+	                        &child);
+	if (!rc && child.exec_errno) {
+		rc = record_cannot_run(cmd, argv[first], child.exec_errno);
+		goto out_session;
+	}
+	recorded = true;
 	if (rc) {
 		rc = cmd_error(cmd, "%s", strerror(-rc));
 		goto out_session;
@@ -274,14 +276,17 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		        "the kernel (a bigger -b or --kernel-buffer leaves more room)\n",
 		        (unsigned long long) t.discarded,
 		        (unsigned long long) (t.kernel ? t.k.lost : 0));
-	rc = w.failed || w.rc || (t.kernel && t.k.write_error) ? 1 : 0;
+	/* spoor's own failure first, then the command's */
+	rc = w.failed || w.rc || (t.kernel && t.k.write_error)
+	         ? 1
+	         : record_command_exit(cmd, argv, first, argc, &child, a.o.outdir != tmpdir);
 out_session:
 	an_engine_free(w.e);
 	spoor_reader_close(w.r);
 	record_session_free(session);
 out_dir:
-	if (a.o.outdir == tmpdir)
-		nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (a.o.outdir == tmpdir || !recorded) /* -o DIR with nothing in it is not kept either */
+		outdir_undo(a.o.outdir, a.outdir_made);
 out_script:
 	script_free(w.s);
 out_args:

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* record-args.c: the options of a recording session (see record-args.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record-args.h"
+#include "record/outdir.h"
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -139,6 +142,7 @@ int record_take_option(const struct command *cmd, struct record_args *a, int row
 		return 0;
 	}
 	case OPT_OUTPUT: a->o.outdir = arg; return 0;
+	case OPT_FORCE: a->force = true; return 0;
 	case OPT_OVERWRITE: a->o.overwrite = true; return 0;
 	case OPT_BUFFER_SIZE:
 		if (parse_size(arg, &a->buffer_total))
@@ -242,31 +246,105 @@ void record_report(const char *prefix, const struct record_opts *o, const struct
 	fprintf(stderr, "%s: trace in %s\n", prefix, o->outdir);
 }
 
+int record_claim_outdir(const struct command *cmd, struct record_args *a, char *buf, size_t cap)
+{
+	char err[4400];
+	if (a->o.outdir) {
+		if (outdir_claim(a->o.outdir, a->force, &a->outdir_made, err, sizeof(err)))
+			return cmd_error(cmd, "%s", err);
+		return 0;
+	}
+	char prefix[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(prefix, sizeof(prefix), "spoor-trace-%Y%m%d-%H%M%S", &tm);
+	int rc = outdir_make_unique(prefix, buf, cap);
+	if (rc)
+		return cmd_error(cmd, "cannot make %s: %s", prefix, strerror(-rc));
+	a->o.outdir = buf;
+	a->outdir_made = true;
+	return 0;
+}
+
+/* In the child: run the command; if that fails, tell the parent why through `report`
+ * (closed on a successful exec) and end as a shell would. */
+static void exec_command(struct record_session *s, char **argv, int report)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	setenv("SPOOR_SESSION", record_session_socket(s), 1);
+	execvp(argv[0], argv);
+	int err = errno;
+	if (write(report, &err, sizeof(err)) != sizeof(err))
+		fprintf(stderr, "spoor: cannot run %s: %s\n", argv[0], strerror(err));
+	_exit(err == ENOENT ? 127 : 126);
+}
+
 int record_run_command(struct record_session *s, char **argv, int first, int argc,
-                       volatile sig_atomic_t *stop, bool stop_child, int *status)
+                       volatile sig_atomic_t *stop, bool stop_child, struct record_child *c)
 {
 	pid_t child = 0;
-	*status = 0;
+	*c = (struct record_child){0};
 	if (first < argc) {
-		child = fork();
-		if (child == 0) {
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
-			signal(SIGHUP, SIG_DFL);
-			setenv("SPOOR_SESSION", record_session_socket(s), 1);
-			execvp(argv[first], argv + first);
-			fprintf(stderr, "spoor: cannot run %s: %s\n", argv[first], strerror(errno));
-			_exit(127);
-		}
-		if (child < 0)
+		int report[2];
+		if (pipe2(report, O_CLOEXEC))
 			return -errno;
+		child = fork();
+		if (child == 0)
+			exec_command(s, argv + first, report[1]);
+		int rc = child < 0 ? -errno : 0;
+		close(report[1]);
+		while (!rc && read(report[0], &c->exec_errno, sizeof(c->exec_errno)) < 0 &&
+		       errno == EINTR)
+			;
+		close(report[0]);
+		if (rc)
+			return rc;
+		if (c->exec_errno) { /* nothing to record */
+			while (waitpid(child, &c->status, 0) < 0 && errno == EINTR)
+				;
+			return 0;
+		}
 	}
 	int rc = record_session_run(s, child, stop);
 	if (child > 0) {
-		if (stop_child || *stop)
+		if (stop_child || *stop) {
 			kill(child, SIGTERM);
-		while (waitpid(child, status, 0) < 0 && errno == EINTR)
+			c->stopped = true;
+		}
+		while (waitpid(child, &c->status, 0) < 0 && errno == EINTR)
 			;
 	}
 	return rc;
+}
+
+int record_cannot_run(const struct command *cmd, const char *name, int err)
+{
+	/* as bash says it */
+	if (err == ENOENT && !strchr(name, '/'))
+		fprintf(stderr, "spoor %s: %s: command not found\n", cmd->name, name);
+	else
+		fprintf(stderr, "spoor %s: %s: %s\n", cmd->name, name, strerror(err));
+	return err == ENOENT ? 127 : 126;
+}
+
+int record_command_exit(const struct command *cmd, char **argv, int first, int argc,
+                        const struct record_child *c, bool summary)
+{
+	if (first >= argc)
+		return 0;
+	if (WIFSIGNALED(c->status)) {
+		bool asked = c->stopped && WTERMSIG(c->status) == SIGTERM;
+		if (summary || !asked)
+			fprintf(stderr, "spoor %s: %s was killed by signal %d%s\n", cmd->name,
+			        argv[first], WTERMSIG(c->status),
+			        asked ? " (stopped by spoor)" : "");
+		return asked ? 0 : 128 + WTERMSIG(c->status);
+	}
+	if (WEXITSTATUS(c->status))
+		fprintf(stderr, "spoor %s: %s exited with status %d\n", cmd->name, argv[first],
+		        WEXITSTATUS(c->status));
+	return WEXITSTATUS(c->status);
 }

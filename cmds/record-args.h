@@ -20,6 +20,7 @@ enum {
 	OPT_ALL,
 	OPT_DURATION,
 	OPT_OUTPUT,
+	OPT_FORCE,
 	OPT_OVERWRITE,
 	OPT_BUFFER_SIZE,
 	OPT_SUBBUFFERS,
@@ -50,7 +51,10 @@ enum {
 	             "Ctrl-C, SIGTERM or --duration"},                                             \
 	[OPT_DURATION] = {"duration", 'd', "TIME", "stop after TIME (e.g. 5s, 250ms)"},            \
 	[OPT_OUTPUT] = {"output", 'o', "DIR",                                                      \
-	                "write the trace to DIR (default: ./spoor-trace-DATE-TIME)"},              \
+	                "write the trace to DIR (default: ./spoor-trace-DATE-TIME); DIR must be "  \
+	                "new or empty"},                                                           \
+	[OPT_FORCE] = {"force", 0, NULL,                                                           \
+	               "replace the trace already in -o DIR (only a trace is removed)"},           \
 	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
 	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
 	[OPT_BUFFER_SIZE] =                                                                        \
@@ -71,6 +75,8 @@ struct record_args {
 	char *copies[64]; /* -k lists cut at commas */
 	size_t ncopies;
 	bool all;
+	bool force;       /* --force */
+	bool outdir_made; /* the output directory was made by this run */
 	uint64_t buffer_total;
 };
 
@@ -90,11 +96,31 @@ int record_parse_duration(const char *s, uint64_t *ns);
 bool record_push_kernel(struct record_args *a, const char *list);
 /* After the options: check them and fill a->o (and a->k with kernel events). */
 int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc);
+/* Claim a->o.outdir (outdir.h: new, empty, or an old trace replaced with --force), or
+ * without -o make ./spoor-trace-DATE-TIME in buf (-2, -3, ... when taken). 0 or the exit
+ * code. */
+int record_claim_outdir(const struct command *cmd, struct record_args *a, char *buf, size_t cap);
+
+struct record_child {
+	int status;     /* its wait status */
+	int exec_errno; /* not 0: it could not be run (exec failed), and the session did not */
+	bool stopped;   /* spoor sent it SIGTERM (*stop, or the duration passed) */
+};
 /* Run the session with the command argv[first..] (none: -a) until it ends, *stop is set or
- * the duration passes; then the command gets SIGTERM if *stop is set or stop_child, and
- * *status its wait status. Returns -errno. */
+ * the duration passes; then the command gets SIGTERM if *stop is set or stop_child. The
+ * command is started before the session runs, so that one that cannot be run is known
+ * before anything is recorded. Returns -errno. */
 int record_run_command(struct record_session *s, char **argv, int first, int argc,
-                       volatile sig_atomic_t *stop, bool stop_child, int *status);
+                       volatile sig_atomic_t *stop, bool stop_child, struct record_child *c);
+/* The command could not be run (exec's errno): the shell's message; returns the shell's
+ * code (127 not found, 126 found but not runnable). */
+int record_cannot_run(const struct command *cmd, const char *name, int err);
+/* After a run where spoor did its part: a line about a command that failed (and, with
+ * summary, one that spoor stopped), and the exit code: the command's status, 128+N when
+ * signal N killed it, 0 without a command or when it died of the SIGTERM with which spoor
+ * stopped it. */
+int record_command_exit(const struct command *cmd, char **argv, int first, int argc,
+                        const struct record_child *c, bool summary);
 /* The session's summary on stderr, as `spoor record` prints it (prefix: "spoor record"). */
 void record_report(const char *prefix, const struct record_opts *o, const struct record_totals *t);
 

@@ -47,7 +47,8 @@ struct record_totals {
 
 struct record_session;
 
-/* err gets a message on failure. */
+/* Writes into o->outdir (made if missing) whatever it holds: claim it first (outdir.h).
+ * err gets a message on failure. */
 int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
                        size_t errlen);
 /* The value for SPOOR_SESSION in the traced programs' environment. */

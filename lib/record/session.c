@@ -25,6 +25,7 @@
 #include "ctf/meta-write.h"
 #include "drain.h"
 #include "events.h"
+#include "outdir.h"
 #include "record.h"
 #include "spoor/spoor.h"
 #include "ust/proto.h"
@@ -68,26 +69,6 @@ static void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) && errno != EEXIST)
-				return -errno;
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int record_session_new(const struct record_opts *o, struct record_session **out, char *err,
                        size_t errlen)
 {
@@ -111,7 +92,7 @@ int record_session_new(const struct record_opts *o, struct record_session **out,
 		memcpy(s->patterns + n, o->patterns[i], l);
 		n += l;
 	}
-	if ((rc = mkdirs(o->outdir))) {
+	if ((rc = outdir_mkdirs(o->outdir))) {
 		snprintf(err, errlen, "%s: %s", o->outdir, strerror(-rc));
 		record_session_free(s);
 		return rc;
@@ -139,7 +120,6 @@ int record_session_new(const struct record_opts *o, struct record_session **out,
 	rec_clock_calibrate(&s->clock);
 	if (o->kernel &&
 	    (rc = ksession_start(&s->kernel, o->kernel, &s->clock, o->outdir, err, errlen))) {
-		rmdir(o->outdir); /* when it is empty: nothing was recorded */
 		record_session_free(s);
 		return rc;
 	}
@@ -232,7 +212,7 @@ static int on_hello(struct record_session *s, struct app *a, const struct proto_
 	char *parent;
 	if (asprintf(&parent, "%s/ust/pid", s->outdir) < 0)
 		return -1;
-	int rc = mkdirs(parent);
+	int rc = outdir_mkdirs(parent);
 	for (int k = 0; !rc && k < 1000; k++) {
 		free(a->dir);
 		if ((k ? asprintf(&a->dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)

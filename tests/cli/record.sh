@@ -79,6 +79,7 @@ check "overwrite: babeltrace2 reads it" bash -c "babeltrace2 '$TMP/ow' >/dev/nul
 
 # 7. the traced program killed (SIGKILL) mid-packet: all it committed is there
 "$SPOOR" record -o "$TMP/kill" $BIG -- "$HELLO" 100 1 kill 2>"$TMP/kill.err"
+check "killed program: exit 128 + 9, as a shell gives" test $? -eq 137
 check "killed program: record says so" grep -q 'killed by signal 9' "$TMP/kill.err"
 check "killed program: every committed event (302)" test "$("$SPOOR" dump "$TMP/kill" | wc -l)" -eq 302
 check "killed program: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/kill' >/dev/null 2>&1"
@@ -156,11 +157,86 @@ n=$("$SPOOR" dump "$TMP/int" | wc -l)
 check "SIGINT: the events so far are in the trace ($n)" test "$n" -gt 1 -a "$n" -lt 9002
 check "SIGINT: babeltrace2 reads it" bash -c "babeltrace2 '$TMP/int' >/dev/null 2>&1"
 
+# 14. -o DIR never mixes two recordings: an existing trace is refused, untouched; --force
+# replaces it, and only a trace
+sums() { (cd "$1" && find . -printf '%y %p %l\n' | sort && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+sums "$TMP/one" >"$TMP/one.sums"
+"$SPOOR" record -o "$TMP/one" $BIG -- "$HELLO" 10 1 2>"$TMP/again.err"
+check "existing -o: refused, exit 1" test $? -eq 1
+check "existing -o: says why and what to do" grep -q 'one is not empty: .*--force' "$TMP/again.err"
+check "existing -o: the old trace is byte-identical" cmp -s "$TMP/one.sums" <(sums "$TMP/one")
+"$SPOOR" record --force -o "$TMP/one" $BIG -- "$HELLO" 10 1 2>/dev/null
+check "--force: exit 0" test $? -eq 0
+check "--force: the new recording only (10 rounds: 32 events, one process)" \
+	test "$("$SPOOR" dump "$TMP/one" | wc -l)" -eq 32 -a "$(ls "$TMP/one/ust/pid" | wc -l)" -eq 1
+mkdir -p "$TMP/home/work" "$TMP/mt"
+cp -r "$TMP/e" "$TMP/home/work/trace"
+echo 'keep me' >"$TMP/home/.profile"
+sums "$TMP/home" >"$TMP/home.sums"
+"$SPOOR" record --force -o "$TMP/home" -- "$HELLO" 1 1 2>"$TMP/home.err"
+check "--force on a directory that is not a trace (it holds one): refused, exit 1" test $? -eq 1
+check "--force on a non-trace: names what is not trace data" grep -q 'not a trace (it holds .profile)' "$TMP/home.err"
+check "--force on a non-trace: everything is still there" cmp -s "$TMP/home.sums" <(sums "$TMP/home")
+cp -r "$TMP/e" "$TMP/lnk"
+ln -s "$TMP/home/.profile" "$TMP/lnk/ust/link"
+"$SPOOR" record --force -o "$TMP/lnk" -- "$HELLO" 1 1 2>/dev/null
+check "--force on a trace holding a symbolic link: refused, the link's target kept" \
+	test $? -eq 1 -a -L "$TMP/lnk/ust/link" -a -f "$TMP/home/.profile"
+echo data >"$TMP/afile"
+"$SPOOR" record --force -o "$TMP/afile" -- "$HELLO" 1 1 2>/dev/null
+check "--force on a file: refused, the file kept" test $? -eq 1 -a "$(cat "$TMP/afile")" = data
+"$SPOOR" record -o "$TMP/mt" $BIG -- "$HELLO" 1 1 2>/dev/null
+check "an existing empty directory is used" test $? -eq 0 -a -f "$(echo "$TMP"/mt/ust/pid/hello-*/metadata)"
+
+# 15. the default name: a suffix when the name of this second is taken (here made before,
+# for the next ten seconds, with a file in each; two recordings at once)
+mkdir "$TMP/dflt"
+now=$(date +%s)
+for k in $(seq 0 9); do
+	d="$TMP/dflt/spoor-trace-$(date -d "@$((now + k))" +%Y%m%d-%H%M%S)"
+	mkdir "$d" && echo taken >"$d/file"
+done
+(cd "$TMP/dflt" && { "$SPOOR" record -- "$HELLO" 5 1 & "$SPOOR" record -- "$HELLO" 5 1 & wait; }) 2>/dev/null
+taken=("$TMP"/dflt/spoor-trace-*-??????)
+check "default names: the ten names taken are untouched (their one file each)" \
+	test ${#taken[@]} -eq 10 -a "$(find "${taken[@]}" -mindepth 1 | wc -l)" -eq 10 \
+	-a "$(cat "$TMP"/dflt/spoor-trace-*-??????/file | grep -c "^taken$")" -eq 10
+new=$(cd "$TMP/dflt" && ls -d spoor-trace-*-*-[0-9] 2>/dev/null)
+check "default names: two new directories with a suffix ($(echo $new))" test "$(echo "$new" | grep -c .)" -eq 2
+for d in $new; do
+	check "default names: $d holds one recording (17 events)" \
+		test "$("$SPOOR" dump "$TMP/dflt/$d" 2>/dev/null | wc -l)" -eq 17
+done
+
+# 16. exit status: a command that cannot run as a shell says it (127 not found, 126 not
+# runnable) and leaves nothing; else the command's status, 128+N for signal N
+mkdir "$TMP/cwd"
+(cd "$TMP/cwd" && "$SPOOR" record -- /nonexistent/program 2>"$TMP/nx.err")
+check "/nonexistent: exit 127" test $? -eq 127
+check "/nonexistent: the shell's message" grep -qx 'spoor record: /nonexistent/program: No such file or directory' "$TMP/nx.err"
+check "/nonexistent: no trace directory left" test -z "$(ls -A "$TMP/cwd")"
+"$SPOOR" record -o "$TMP/nx" -- no-such-command-spoor 2>"$TMP/nf.err"
+check "not on PATH: exit 127, 'command not found', no -o directory" \
+	sh -c "[ $? -eq 127 ] && grep -qx 'spoor record: no-such-command-spoor: command not found' '$TMP/nf.err' && [ ! -e '$TMP/nx' ]"
+printf '#!/bin/sh\n' >"$TMP/noexec"
+"$SPOOR" record -o "$TMP/ne" -- "$TMP/noexec" 2>"$TMP/ne.err"
+check "not executable: exit 126, 'Permission denied', no directory" \
+	sh -c "[ $? -eq 126 ] && grep -q 'noexec: Permission denied' '$TMP/ne.err' && [ ! -e '$TMP/ne' ]"
+"$SPOOR" record -o "$TMP/false" -- false 2>"$TMP/false.err"
+check "false: exit 1" test $? -eq 1
+check "false: said" grep -q 'false exited with status 1' "$TMP/false.err"
+"$SPOOR" record -o "$TMP/x7" -- sh -c 'exit 7' 2>/dev/null
+check "sh -c 'exit 7': exit 7" test $? -eq 7
+"$SPOOR" record -o "$TMP/term" -- sh -c 'kill -TERM $$' 2>/dev/null
+check "a command killed by SIGTERM: exit 143" test $? -eq 143
+check "a failed command's trace is kept" test -d "$TMP/term"
+"$SPOOR" record -o "$TMP/dur" -d 200ms -- sleep 30 2>"$TMP/dur.err"
+check "--duration ends the command: exit 0 (stopped by spoor)" \
+	sh -c "[ $? -eq 0 ] && grep -q 'stopped by spoor' '$TMP/dur.err'"
+
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1
 check "bad buffer size: exit 2" test $? -eq 2
 "$SPOOR" record >/dev/null 2>&1
 check "no command: exit 2" test $? -eq 2
-"$SPOOR" record -o "$TMP/nx" -- /nonexistent/program 2>"$TMP/nx.err"
-check "a command that cannot run is reported" grep -q 'cannot run /nonexistent/program' "$TMP/nx.err"
 finish

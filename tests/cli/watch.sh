@@ -101,6 +101,37 @@ check "scribbler, live: the damage is reported" grep -q 'warning: .*stream_' "$T
 check "scribbler, live: the 2000 events committed before the garbage were handled" \
 	grep -qx "$(printf 'scribbler:ok\t2000')" "$TMP/scr.out"
 
+# Exit status as spoor record's: spoor's failure first, a command that cannot run as a
+# shell says (127 not found, 126 not runnable; nothing left), else the command's status,
+# 128+N for signal N. -o DIR never mixes two recordings.
+W "$TMP/count.lua" -o "$TMP/wnx" -- /nonexistent/program >/dev/null 2>"$TMP/wnx.err"
+check "watch, /nonexistent: exit 127, the shell's message, no -o directory" \
+	sh -c "[ $? -eq 127 ] && grep -qx 'spoor watch: /nonexistent/program: No such file or directory' '$TMP/wnx.err' && [ ! -e '$TMP/wnx' ]"
+printf '#!/bin/sh\n' >"$TMP/noexec"
+W "$TMP/count.lua" -o "$TMP/wne" -- "$TMP/noexec" >/dev/null 2>"$TMP/wne.err"
+check "watch, not executable: exit 126, no -o directory" \
+	sh -c "[ $? -eq 126 ] && grep -q 'noexec: Permission denied' '$TMP/wne.err' && [ ! -e '$TMP/wne' ]"
+W "$TMP/count.lua" -- false >/dev/null 2>&1
+check "watch, false: exit 1" test $? -eq 1
+W "$TMP/count.lua" -- sh -c 'exit 7' >/dev/null 2>&1
+check "watch, sh -c 'exit 7': exit 7" test $? -eq 7
+W "$TMP/count.lua" -- sh -c 'kill -TERM $$' >/dev/null 2>&1
+check "watch, a command killed by SIGTERM: exit 143" test $? -eq 143
+W "$TMP/stop.lua" -- "$PULSE" 100 50 >/dev/null 2>&1
+check "watch, spoor.stop() ends the command: exit 0" test $? -eq 0
+echo 'function finish() error("boom") end' >"$TMP/badend.lua"
+W "$TMP/badend.lua" -- sh -c 'exit 7' >/dev/null 2>&1
+check "watch, a script error and a failing command: the script's error first (1)" test $? -eq 1
+sums() { (cd "$1" && find . -printf '%y %p\n' | sort && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+sums "$TMP/lat" >"$TMP/lat.sums"
+W "$TMP/count.lua" -o "$TMP/lat" -- "$PULSE" 2 1 >/dev/null 2>"$TMP/again.err"
+check "watch, existing -o: refused, exit 1" test $? -eq 1
+check "watch, existing -o: says why" grep -q 'lat is not empty: .*--force' "$TMP/again.err"
+check "watch, existing -o: the old trace is byte-identical" cmp -s "$TMP/lat.sums" <(sums "$TMP/lat")
+W "$TMP/count.lua" --force -o "$TMP/lat" -- "$PULSE" 2 1 >/dev/null 2>&1
+check "watch, --force: the new recording only (2 ticks)" \
+	test $? -eq 0 -a "$(babeltrace2 "$TMP/lat" 2>/dev/null | grep -c 'pulse:tick')" -eq 2
+
 # ---- the kernel (root and tracefs) ----
 kernel=1
 if [ "$(id -u)" -ne 0 ]; then

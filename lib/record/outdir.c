@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outdir.c: the output directory of a recording (see outdir.h). Trees are walked through
+ * directory descriptors (openat, unlinkat) with O_NOFOLLOW, so a symbolic link is never
+ * followed out of the directory being checked or emptied.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outdir.h"
+
+/* A trace is a few levels deep (LTTng: ust/uid/0/64-bit/index); deeper is not one. */
+#define MAX_DEPTH 16
+
+int outdir_mkdirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) && errno != EEXIST)
+				return -errno;
+			*p = '/';
+		}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* A stream of the directory's entries, on a descriptor of its own (a dup would share the
+ * read position with dfd). */
+static DIR *open_entries(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
+static int open_subdir(int dfd, const char *name, int depth)
+{
+	if (depth >= MAX_DEPTH) {
+		errno = ELOOP;
+		return -1;
+	}
+	return openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static bool is_dots(const char *name)
+{
+	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
+}
+
+/* A regular file `metadata` that starts as CTF metadata does: with the text's opening
+ * comment (CTF 1.8) or a metadata packet's magic, in either byte order. */
+static bool has_ctf_metadata(int dfd)
+{
+	int fd = openat(dfd, "metadata", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	unsigned char b[10];
+	bool ok = !fstat(fd, &st) && S_ISREG(st.st_mode) && read(fd, b, sizeof(b)) == sizeof(b) &&
+	          (!memcmp(b, "/* CTF 1.8", 10) || !memcmp(b, "\x57\x1d\xd1\x75", 4) ||
+	           !memcmp(b, "\x75\xd1\x1d\x57", 4));
+	close(fd);
+	return ok;
+}
+
+struct check {
+	char path[4096]; /* on failure: the entry that is not trace material */
+	unsigned traces;
+};
+
+/* 0 when every entry under dfd is a directory, or a regular file in or below a directory
+ * with CTF metadata (in_trace: an ancestor has it); else -1, c->path naming the entry. */
+static int check_tree(int dfd, bool in_trace, int depth, struct check *c)
+{
+	if (has_ctf_metadata(dfd)) {
+		c->traces++;
+		in_trace = true;
+	}
+	DIR *d = open_entries(dfd);
+	size_t len = strlen(c->path);
+	int rc = d ? 0 : -1;
+	for (struct dirent *e; !rc && (e = readdir(d));) {
+		if (is_dots(e->d_name))
+			continue;
+		snprintf(c->path + len, sizeof(c->path) - len, "/%s", e->d_name);
+		struct stat st;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			rc = -1;
+		else if (S_ISDIR(st.st_mode)) {
+			int sub = open_subdir(dfd, e->d_name, depth);
+			rc = sub < 0 ? -1 : check_tree(sub, in_trace, depth + 1, c);
+			if (sub >= 0)
+				close(sub);
+		} else if (!S_ISREG(st.st_mode) || !in_trace)
+			rc = -1;
+		if (!rc)
+			c->path[len] = '\0';
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+/* Remove everything under dfd; links are removed, never followed. Returns 0 or -errno. */
+static int remove_tree(int dfd, int depth)
+{
+	DIR *d = open_entries(dfd);
+	if (!d)
+		return -errno;
+	int rc = 0;
+	for (struct dirent *e; !rc && (e = readdir(d));) {
+		if (is_dots(e->d_name))
+			continue;
+		struct stat st;
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+			rc = -errno;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = open_subdir(dfd, e->d_name, depth);
+			rc = sub < 0 ? -errno : remove_tree(sub, depth + 1);
+			if (sub >= 0)
+				close(sub);
+			if (!rc && unlinkat(dfd, e->d_name, AT_REMOVEDIR))
+				rc = -errno;
+		} else if (unlinkat(dfd, e->d_name, 0)) {
+			rc = -errno;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static bool is_empty(int dfd)
+{
+	DIR *d = open_entries(dfd);
+	struct dirent *e = NULL;
+	while (d && (e = readdir(d)) && is_dots(e->d_name))
+		;
+	bool empty = d && !e;
+	if (d)
+		closedir(d);
+	return empty;
+}
+
+/* DIR exists: an empty directory is taken as it is; a trace is emptied when forced. */
+static int claim_existing(const char *dir, bool force, char *err, size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		snprintf(err, errlen, "%s: %s", dir,
+		         rc == -ENOTDIR ? "exists and is not a directory" : strerror(-rc));
+		return rc;
+	}
+	int rc = 0;
+	struct check c = {.path = ""};
+	if (is_empty(fd)) {
+		rc = 0;
+	} else if (!force) {
+		rc = -EEXIST;
+		snprintf(err, errlen,
+		         "%s is not empty: recording into it would mix two recordings into one "
+		         "trace; give a new directory, or --force to replace the trace in it",
+		         dir);
+	} else if (check_tree(fd, false, 0, &c) || !c.traces) {
+		rc = -EEXIST;
+		snprintf(err, errlen, "%s is not a trace (%s%s), and --force only replaces traces",
+		         dir, c.path[0] ? "it holds " : "no CTF metadata in it",
+		         c.path[0] ? c.path + 1 : "");
+	} else if ((rc = remove_tree(fd, 0))) {
+		snprintf(err, errlen, "cannot remove the old trace in %s: %s", dir, strerror(-rc));
+	}
+	close(fd);
+	return rc;
+}
+
+int outdir_claim(const char *dir, bool force, bool *made, char *err, size_t errlen)
+{
+	char parent[4096];
+	size_t n = strlen(dir);
+
+	*made = false;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n >= sizeof(parent)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	memcpy(parent, dir, n);
+	parent[n] = '\0';
+	char *slash = strrchr(parent, '/');
+	int rc = 0;
+	if (slash && slash != parent) {
+		*slash = '\0';
+		rc = outdir_mkdirs(parent);
+	}
+	if (!rc && !mkdir(dir, 0755)) {
+		*made = true;
+		return 0;
+	}
+	if (!rc && errno == EEXIST)
+		return claim_existing(dir, force, err, errlen);
+	rc = rc ? rc : -errno;
+	snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
+	return rc;
+}
+
+int outdir_make_unique(const char *prefix, char *buf, size_t cap)
+{
+	for (int k = 1; k < 1000; k++) {
+		int n = k == 1 ? snprintf(buf, cap, "%s", prefix)
+		               : snprintf(buf, cap, "%s-%d", prefix, k);
+		if (n < 0 || (size_t) n >= cap)
+			return -ENAMETOOLONG;
+		if (!mkdir(buf, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+void outdir_undo(const char *dir, bool made)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	remove_tree(fd, 0);
+	close(fd);
+	if (made)
+		rmdir(dir);
+}
