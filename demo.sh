@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
-# First command of the README: install what spoor needs, build it, and run its main job on a
-# demo workload: record the instrumented example program, then its statistics and first
-# events; then a trace LTTng wrote, read the same way.
+# First command of the README: install what spoor needs, build spoor, install it into a
+# user-local prefix (PREFIX, default ~/.local), and run its main job on a demo workload:
+# record the instrumented example program, then its statistics and first events; then a
+# trace LTTng wrote, read the same way. Ends with how to put spoor on PATH.
 set -euo pipefail
 cd "$(dirname "$0")"
+prefix=${PREFIX:-$HOME/.local}
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 \
-		libtracefs-dev libtraceevent-dev libluajit-5.1-dev >/dev/null
+	# trace-cmd and man-db: for ./run-tests.sh (the kernel comparison, the man pages)
+	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 trace-cmd \
+		man-db libtracefs-dev libtraceevent-dev libluajit-5.1-dev >/dev/null
 fi
-[ -d build ] || meson setup build --buildtype=release >/dev/null
+[ -d build ] || meson setup build --buildtype=release --prefix="$prefix" --libdir=lib >/dev/null
+# a build made before may install elsewhere: point it at the prefix this demo prints
+built_for=$(meson introspect build --buildoptions |
+	python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+[ "$built_for" = "$prefix" ] || meson configure build -Dprefix="$prefix" -Dlibdir=lib >/dev/null
 ninja -C build >/dev/null
+meson install -C build --no-rebuild --quiet >/dev/null
+echo "== spoor is installed in $prefix (the command, man pages, bash completion, headers, libraries, pkg-config files)"
+echo
+export PATH="$prefix/bin:$PATH"
 out=$(mktemp -d /tmp/spoor-demo.XXXXXX)
 # As root, the kernel side too: its scheduler and system-call events, on the same timeline.
 kernel=()
@@ -19,25 +30,29 @@ if [ "$(id -u)" = 0 ]; then
 	kernel=(-k sched,syscalls)
 fi
 echo "== spoor record ${kernel[*]} -o $out/trace -- build/hello 1000 4   (an instrumented program, 4 threads)"
-./build/spoor record "${kernel[@]}" -o "$out/trace" -- ./build/hello 1000 4
+spoor record "${kernel[@]}" -o "$out/trace" -- ./build/hello 1000 4
 echo
 echo "== spoor stats $out/trace"
-./build/spoor stats "$out/trace"
+spoor stats "$out/trace"
 echo
 echo "== spoor dump -e 'hello:*' -n 6 $out/trace"
-./build/spoor dump -e 'hello:*' -n 6 "$out/trace"
+spoor dump -e 'hello:*' -n 6 "$out/trace"
 echo
 if [ -d "$out/trace/kernel" ]; then
 	echo "== spoor dump --format=ftrace $out/trace: kernel and user-space events of hello, interleaved"
-	./build/spoor dump --format=ftrace "$out/trace" | grep ' hello-[0-9]' | grep -m 1 -B 8 'hello:request' || true
+	spoor dump --format=ftrace "$out/trace" | grep ' hello-[0-9]' | grep -m 1 -B 8 'hello:request' || true
 	echo
 	echo "== spoor syscalls --comm hello --top 6 $out/trace   (an analysis: hello's system calls)"
-	./build/spoor syscalls --comm hello --top 6 "$out/trace"
+	spoor syscalls --comm hello --top 6 "$out/trace"
 	echo
 	echo "== spoor watch examples/scripts/syscalls-per-process.lua -- build/hello 200 2   (a Lua script, live)"
-	./build/spoor watch examples/scripts/syscalls-per-process.lua -- ./build/hello 200 2 | head -12
+	spoor watch examples/scripts/syscalls-per-process.lua -- ./build/hello 200 2 | head -12
 	echo
 fi
 demo=tests/data/traces/ust-types
 echo "== spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 $demo   (a trace LTTng wrote)"
-./build/spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 "$demo"
+spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 "$demo"
+echo
+echo "== to use spoor from your shell (add the lines to ~/.profile to keep them):"
+echo "export PATH=\"$prefix/bin:\$PATH\""
+echo "export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig\" LD_LIBRARY_PATH=\"$prefix/lib\"   # to build and run instrumented programs"

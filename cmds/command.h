@@ -3,6 +3,7 @@
 #ifndef CMDS_COMMAND_H
 #define CMDS_COMMAND_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,6 +26,13 @@ struct command {
  * options (*optind_out then indexes the first operand), or -2 on a bad option (reported). */
 int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **arg, int *optind_out);
 void cmd_help(const struct command *cmd, FILE *out);
+/* What spoor is, in one line (`spoor help`, spoor(1)). */
+extern const char spoor_about[];
+/* `spoor help --man [CMD]`: spoor(1), or spoor-CMD(1) when cmd is given, in roff. */
+void cmd_man_page(FILE *out, const struct command *const *cmds, size_t n,
+                  const struct command *cmd);
+/* `spoor help --bash-completion`: the bash completion script. */
+void cmd_bash_completion(FILE *out, const struct command *const *cmds, size_t n);
 /* Print "spoor NAME: message" to stderr; returns the exit code for usage errors. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...);
 int cmd_error(const struct command *cmd, const char *fmt, ...);

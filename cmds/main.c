@@ -11,11 +11,13 @@ static const struct command *const commands[] = {
     &cmd_disk,   &cmd_syscalls, &cmd_analyze, &cmd_script, &cmd_watch};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+const char spoor_about[] = "records what a Linux system and its programs do, and turns the "
+                           "record into answers";
+
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: spoor <command> [options] [args]\n\n"
-	             "spoor records what a Linux system and its programs do, and turns the record "
-	             "into answers.\n\ncommands:\n");
+	fprintf(out, "usage: spoor <command> [options] [args]\n\nspoor %s.\n\ncommands:\n",
+	        spoor_about);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'spoor help <command>' describes a command's options; 'spoor --version' "
@@ -48,6 +50,20 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "help")) {
 		if (argc < 3) {
 			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[2], "--bash-completion")) {
+			cmd_bash_completion(stdout, commands, NCOMMANDS);
+			return 0;
+		}
+		/* spoor(1), or spoor-CMD(1): the build makes the pages with this */
+		if (!strcmp(argv[2], "--man")) {
+			const struct command *cmd = argc > 3 ? find(argv[3]) : NULL;
+			if (argc > 3 && !cmd) {
+				fprintf(stderr, "spoor: no command '%s'\n", argv[3]);
+				return 2;
+			}
+			cmd_man_page(stdout, commands, NCOMMANDS, cmd);
 			return 0;
 		}
 		const struct command *cmd = find(argv[2]);

@@ -4,7 +4,7 @@
  * CPU and the busiest threads by times switched in, named from the trace, plus the count
  * of events of any name given in SPOOR_SWITCHES_COUNT (a shell wildcard).
  *
- *   cc -shared -fPIC -I include -o switches.so examples/plugins/switches.c
+ *   cc -shared -fPIC $(pkg-config --cflags spoor) -o switches.so examples/plugins/switches.c
  *   spoor analyze --plugin ./switches.so TRACE
  */
 #include <spoor/plugin.h>

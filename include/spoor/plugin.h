@@ -7,7 +7,7 @@
  *
  * A plug-in exports one symbol, `spoor_plugin` (a struct spoor_plugin), and links nothing
  * of spoor: everything it calls comes through the host's function table. Build it with
- *     cc -shared -fPIC -I/path/to/spoor/include -o myplugin.so myplugin.c
+ *     cc -shared -fPIC $(pkg-config --cflags spoor) -o myplugin.so myplugin.c
  * See docs/plugins.md and examples/plugins/.
  *
  * Compatibility: both structs start with their size and ABI version and only grow at the
