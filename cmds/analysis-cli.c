@@ -122,16 +122,42 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 	return 0;
 }
 
-int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum kev *kinds,
-                   size_t n)
+/* The analysis found none of its events (none declared, or none in the trace): what to
+ * record, and the declared events that look like them in a naming spoor does not read. */
+static int none_of(const struct command *cmd, const struct an_cli *c)
 {
+	const char *like[4];
+	size_t n = 0, more = 0;
+	for (size_t i = 0; i < c->nneed && !n; i++) {
+		size_t found = an_lookalikes(c->e, c->need[i], like, 4);
+		n = found < 4 ? found : 4;
+		more = found - n;
+	}
+	char also[400] = "";
+	if (n) {
+		int at = snprintf(also, sizeof(also),
+		                  "; it has events named like them that spoor "
+		                  "does not read:");
+		for (size_t i = 0; i < n && at >= 0 && (size_t) at < sizeof(also); i++)
+			at += snprintf(also + at, sizeof(also) - (size_t) at, "%s %s", i ? "," : "",
+			               like[i]);
+		if (more && at >= 0 && (size_t) at < sizeof(also))
+			snprintf(also + at, sizeof(also) - (size_t) at, " (and %zu more)", more);
+	}
+	return cmd_error(cmd,
+	                 "the trace has none of the events this analysis needs: record them with "
+	                 "'spoor record -k %s' (LTTng: 'lttng enable-event -k' the same ones)%s",
+	                 c->nneed ? kvocab_record_hint(c->need[0]) : "?", also);
+}
+
+int an_cli_require(const struct command *cmd, struct an_cli *c, const enum kev *kinds, size_t n)
+{
+	c->need = kinds;
+	c->nneed = n;
 	for (size_t i = 0; i < n; i++)
 		if (an_trace_has(c->e, kinds[i]))
 			return 0;
-	return cmd_error(cmd,
-	                 "the trace has none of the events this analysis needs: record them with "
-	                 "'spoor record -k %s' (LTTng: 'lttng enable-event -k' the same ones)",
-	                 n ? kvocab_record_hint(kinds[0]) : "?");
+	return none_of(cmd, c);
 }
 
 int an_cli_run(const struct command *cmd, struct an_cli *c)
@@ -150,6 +176,11 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 		fprintf(stderr,
 		        "spoor %s: warning: the trace is damaged: %u stream(s) stopped early\n",
 		        cmd->name, spoor_reader_damaged(c->r));
+	bool saw = !c->nneed;
+	for (size_t i = 0; i < c->nneed; i++)
+		saw |= an_trace_saw(c->e, c->need[i]);
+	if (!saw) /* declared, but the trace holds none: as if not declared */
+		return none_of(cmd, c);
 	return 0;
 }
 

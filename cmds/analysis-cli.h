@@ -53,8 +53,10 @@ struct an_cli {
 	struct spoor_reader *r;
 	struct an_engine *e;
 	struct an_plugins *plugins;
-	bool ran;       /* the pass finished: the plug-ins report when the command is done */
-	char **leading; /* an_cli_start_after's operands before the traces */
+	bool ran;             /* the pass finished: the plug-ins report when the command is done */
+	char **leading;       /* an_cli_start_after's operands before the traces */
+	const enum kev *need; /* an_cli_require's kinds: an_cli_run checks that some came */
+	size_t nneed;
 };
 
 /*
@@ -68,10 +70,12 @@ int an_cli_start(const struct command *cmd, struct an_cli *c, int argc, char **a
 int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, char **argv,
                        int (*own)(int row, const char *arg, void *data), void *data, bool *done,
                        int leading);
-/* 0 when the trace has at least one of the kinds, else an error naming what to record. */
-int an_cli_require(const struct command *cmd, const struct an_cli *c, const enum kev *kinds,
-                   size_t n);
-/* Run the engine; report damage and losses (stderr). Returns 0 or an exit code. */
+/* 0 when the trace declares at least one of the kinds, else an error naming what to record
+ * (and the declared events that look like them, in a naming spoor does not read). */
+int an_cli_require(const struct command *cmd, struct an_cli *c, const enum kev *kinds, size_t n);
+/* Run the engine; report damage and losses (stderr). Returns 0 or an exit code: after
+ * an_cli_require, the same error as its own when the pass met none of the kinds (a trace
+ * may declare events it holds none of). */
 int an_cli_run(const struct command *cmd, struct an_cli *c);
 /* Print the plug-ins' reports (after the command's own output, once the pass ran), then
  * free everything. */

@@ -68,8 +68,8 @@ static void print_change(void *data, const struct sched_change *c)
 	if (o->json)
 		printf("%s\n {\"ts\": %lld, \"tid\": %lld, \"comm\": \"%s\", \"from\": \"%s\", "
 		       "\"to\": \"%s\", \"cpu\": %lld}",
-		       o->lines ? "," : "", (long long) c->ts, (long long) c->tid, comm ? comm : "",
-		       from, to, (long long) c->cpu);
+		       o->lines ? "," : "{\"timeline\": [", (long long) c->ts, (long long) c->tid,
+		       comm ? comm : "", from, to, (long long) c->cpu);
 	else {
 		struct row r = {0}; /* a timeline has a line per state change: no printf */
 		row_time(&r, 0, (long long) c->ts);
@@ -290,17 +290,14 @@ static int run_sched(const struct command *cmd, int argc, char **argv)
 	o.json = c.json;
 	o.e = c.e;
 	o.a = a;
-	if (o.timeline) {
+	if (o.timeline) /* JSON's opening comes with the first change: a run may end in error */
 		sched_analysis_on_change(a, print_change, &o);
-		if (o.json)
-			printf("{\"timeline\": [");
-	}
 	if (!(rc = an_cli_run(cmd, &c))) {
 		int64_t b, e;
 		an_span(c.e, &b, &e);
 		double span = (double) (e - b) / 1e9;
 		if (o.timeline && o.json)
-			printf("\n]}\n");
+			printf("%s\n]}\n", o.lines ? "" : "{\"timeline\": [");
 		else if (c.json)
 			print_json(a, c.e, span);
 		else if (!o.timeline) {

@@ -49,6 +49,8 @@ struct an_engine {
 	struct eclass *classes;  /* per reader class */
 	struct kclass_ref *refs; /* per reader class: its kind and fields */
 	size_t nclasses;
+	uint8_t *schemes; /* per trace: how it names system calls (enum ksyscalls) */
+	size_t ntraces;
 	struct hook *hooks[KEV_COUNT];
 	size_t nhooks[KEV_COUNT];
 	struct hook **class_hooks; /* per class, from an_engine_on_name */
@@ -67,7 +69,8 @@ struct an_engine {
 	uint64_t lost;
 	int64_t cur[MAX_CPUS];
 	struct threads *threads;
-	bool has[KEV_COUNT];
+	bool has[KEV_COUNT];  /* declared */
+	bool seen[KEV_COUNT]; /* met in the pass (in the time range or not) */
 	bool want_threads;
 	bool stop;     /* a hook asked to end the pass */
 	bool planned;  /* the classes nobody reads are passed over (plan_pass_over) */
@@ -122,7 +125,8 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
 	struct eclass *k = &e->classes[c];
 	struct kclass_ref *ref = &e->refs[c];
-	kvocab_resolve(ec, ref);
+	kvocab_resolve(ec, (enum ksyscalls) e->schemes[ec->trace], ref);
+	e->seen[ref->kind] = true;
 	int tid_index;
 	resolve_tid(ec, &tid_index, &k->tid_scope);
 	k->tid_index = tid_index;
@@ -163,11 +167,48 @@ static void *enlarge(void *v, size_t size, size_t n, size_t more)
 	return bigger;
 }
 
+/* How each trace names its system calls, from the events it declares (classes [old, nc)
+ * are new), else from its env. True when a trace's naming changed: a live trace's classes
+ * come in several refreshes, and those known already must be read again. 0 or -ENOMEM. */
+static int decide_schemes(struct an_engine *e, size_t old, size_t nc, bool *changed)
+{
+	uint8_t *said = calloc(e->ntraces + 1, 1); /* KSC_UNDECIDED */
+	if (!said)
+		return -ENOMEM;
+	for (size_t c = 0; c < nc; c++) { /* the first event that says decides */
+		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
+		if (ec->trace < e->ntraces && said[ec->trace] == KSC_UNDECIDED)
+			said[ec->trace] = (uint8_t) kvocab_scheme_mark(spoor_event_class_name(ec));
+	}
+	*changed = false;
+	for (size_t t = 0; t < e->ntraces; t++) {
+		uint8_t s = said[t];
+		if (s == KSC_UNDECIDED)
+			s = (uint8_t) kvocab_scheme_env(
+			    spoor_reader_trace_env(e->r, t, "tracer_name"),
+			    spoor_reader_trace_env(e->r, t, "tracer_major"),
+			    spoor_reader_trace_env(e->r, t, "tracer_minor"));
+		*changed |= old && s != e->schemes[t];
+		e->schemes[t] = s;
+	}
+	free(said);
+	return 0;
+}
+
+/* A class's kind from its name, in its trace's naming: the fields of a class never met are
+ * never looked at (a kernel trace declares over a thousand classes). */
+static void class_kind(struct an_engine *e, size_t c)
+{
+	const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
+	kvocab_kind(ec, (enum ksyscalls) e->schemes[ec->trace], &e->refs[c]);
+	e->has[e->refs[c].kind] = true;
+}
+
 /* Take in the classes and streams the reader has that the engine does not know yet. */
 static int grow(struct an_engine *e)
 {
 	size_t nc = spoor_reader_event_class_count(e->r), ns = spoor_reader_stream_count(e->r);
-	size_t old = e->nclasses, more = nc - old;
+	size_t old = e->nclasses, more = nc - old, nt = spoor_reader_trace_count(e->r);
 
 	if (!e->stream_discarded || ns > e->nstreams) {
 		e->stream_discarded =
@@ -184,15 +225,27 @@ static int grow(struct an_engine *e)
 		e->class_hooks = enlarge(e->class_hooks, sizeof(*e->class_hooks), old, more);
 		e->nclass_hooks = enlarge(e->nclass_hooks, sizeof(*e->nclass_hooks), old, more);
 	}
+	if (!e->schemes || nt > e->ntraces) {
+		e->schemes = enlarge(e->schemes, 1, e->ntraces, nt - e->ntraces);
+		if (!e->schemes)
+			return -ENOMEM;
+		e->ntraces = nt;
+	}
 	if (!e->classes || !e->refs || (e->class_hooks == NULL) != (e->nclass_hooks == NULL))
 		return -ENOMEM;
 	e->nclasses = nc;
+	bool changed;
+	if (decide_schemes(e, old, nc, &changed))
+		return -ENOMEM;
+	if (changed) { /* the classes known already are read again in the new naming */
+		memset(e->has, 0, sizeof(e->has));
+		for (size_t c = 0; c < old; c++)
+			class_kind(e, c);
+		hooks_changed(e);
+	}
 	for (size_t c = old; c < nc; c++) {
 		const struct spoor_event_class *ec = spoor_reader_event_class(e->r, c);
-		/* the name only: the fields of a class never met are never looked at (a
-		 * kernel trace declares over a thousand classes) */
-		kvocab_kind(ec, &e->refs[c]);
-		e->has[e->refs[c].kind] = true;
+		class_kind(e, c);
 		for (size_t h = 0; h < e->nname_hooks; h++) {
 			const struct name_hook *n = &e->name_hooks[h];
 			if (!fnmatch(n->pattern, spoor_event_class_name(ec), 0) &&
@@ -260,6 +313,7 @@ void an_engine_free(struct an_engine *e)
 		free(e->classes[c].hooks);
 	free(e->classes);
 	free(e->refs);
+	free(e->schemes);
 	free(e->stream_discarded);
 	threads_free(e->threads);
 	free(e);
@@ -561,6 +615,37 @@ bool an_cpu_selected(const struct an_engine *e, int64_t cpu)
 bool an_trace_has(const struct an_engine *e, enum kev kind)
 {
 	return kind < KEV_COUNT && e->has[kind];
+}
+
+bool an_trace_saw(const struct an_engine *e, enum kev kind)
+{
+	return kind < KEV_COUNT && e->seen[kind];
+}
+
+static const char *class_name(const struct an_engine *e, size_t c)
+{
+	return spoor_event_class_name(spoor_reader_event_class(e->r, c));
+}
+
+static bool lookalike(const struct an_engine *e, enum kev kind, size_t c)
+{
+	return e->refs[c].kind == KEV_NONE && kvocab_lookalike(kind, class_name(e, c));
+}
+
+size_t an_lookalikes(const struct an_engine *e, enum kev kind, const char **names, size_t max)
+{
+	size_t found = 0;
+	for (size_t c = 0; c < e->nclasses; c++) {
+		if (!lookalike(e, kind, c))
+			continue;
+		const char *name = class_name(e, c);
+		bool again = false; /* a folder of traces declares one event many times */
+		for (size_t d = 0; d < c && !again; d++)
+			again = lookalike(e, kind, d) && !strcmp(class_name(e, d), name);
+		if (!again && found++ < max)
+			names[found - 1] = name;
+	}
+	return found;
 }
 
 void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)

@@ -97,6 +97,12 @@ bool an_cpu_selected(const struct an_engine *e, int64_t cpu);
 bool an_selects(const struct an_engine *e);
 /* Whether the trace has event classes of this kind at all (for "record -k X" hints). */
 bool an_trace_has(const struct an_engine *e, enum kev kind);
+/* Whether the pass met an event of this kind (in the time range or not), provided some
+ * hook reads the kind: a trace may declare events it holds none of. */
+bool an_trace_saw(const struct an_engine *e, enum kev kind);
+/* Declared events of no kind whose names look like kind's family (kvocab_lookalike),
+ * each name once: the first max in names, their count returned. */
+size_t an_lookalikes(const struct an_engine *e, enum kev kind, const char **names, size_t max);
 /* The span the figures cover: the time range clipped to the trace (ns). */
 void an_span(const struct an_engine *e, int64_t *begin, int64_t *end);
 uint64_t an_events_lost(const struct an_engine *e);

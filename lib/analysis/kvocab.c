@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* kvocab.c: kernel events under one vocabulary (see kvocab.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kvocab.h"
@@ -40,8 +41,6 @@ static const struct kind_def defs[] = {
     {KEV_SOFTIRQ_RAISE, {"softirq_raise", "irq_softirq_raise"}, {{"vec"}}},
     {KEV_SOFTIRQ_ENTRY, {"softirq_entry", "irq_softirq_entry"}, {{"vec"}}},
     {KEV_SOFTIRQ_EXIT, {"softirq_exit", "irq_softirq_exit"}, {{"vec"}}},
-    {KEV_SYSCALL_ENTRY, {"sys_enter"}, {{"id"}}},
-    {KEV_SYSCALL_EXIT, {"sys_exit"}, {{"ret"}, {"id"}}},
     {KEV_BLOCK_INSERT,
      {"block_rq_insert"},
      {{"dev"}, {"sector"}, {"nr_sector"}, {"bytes"}, {"rwbs"}}},
@@ -52,6 +51,17 @@ static const struct kind_def defs[] = {
      {"block_rq_complete"},
      {{"dev"}, {"sector"}, {"nr_sector"}, {"error", "errors"}, {"rwbs"}}},
     {KEV_BLOCK_DEVICE, {"lttng_statedump_block_device"}, {{"dev"}, {"diskname"}}},
+};
+
+/* The calls whose event does not name them, in one naming each: ftrace's raw_syscalls, and
+ * LTTng 2.5's single exit (LTTng 2.5's sys_exit is the entry of exit). */
+static const struct {
+	enum ksyscalls scheme;
+	struct kind_def def;
+} unnamed_calls[] = {
+    {KSC_FTRACE, {KEV_SYSCALL_ENTRY, {"sys_enter"}, {{"id"}}}},
+    {KSC_FTRACE, {KEV_SYSCALL_EXIT, {"sys_exit"}, {{"ret"}, {"id"}}}},
+    {KSC_LTTNG_OLD, {KEV_SYSCALL_EXIT, {"exit_syscall"}, {{"ret"}}}},
 };
 
 static const char *const hints[KEV_COUNT] = {
@@ -110,57 +120,143 @@ static void find_places(const struct spoor_event_class *ec, struct kclass_ref *o
 			ctf_event_class_place(ec->ec, out->idx[s], &out->at[s]);
 }
 
-static void resolve(const struct spoor_event_class *ec, struct kclass_ref *out, bool fields)
+/* Whether name is one of d's events: then out is of its kind (and its fields, with fields). */
+static bool matches(const struct spoor_event_class *ec, const char *name, const struct kind_def *d,
+                    struct kclass_ref *out, bool fields)
 {
-	const char *name = spoor_event_class_name(ec);
+	for (int e = 0; e < 4 && d->events[e]; e++)
+		if (!strcmp(name, d->events[e])) {
+			out->kind = (uint8_t) d->kind;
+			if (fields)
+				fill(ec, d, out);
+			return true;
+		}
+	return false;
+}
+
+/* The event's own name: a system-qualified one (two systems had the same event name)
+ * without its system. */
+static const char *own_name(const char *name)
+{
+	const char *colon = strrchr(name, ':');
+	return colon && !strchr(name, '.') ? colon + 1 : name;
+}
+
+/* Per-call system call events, by naming: the prefix before the call's name. */
+struct call_prefix {
+	const char *prefix;
+	enum kev kind;
+};
+
+static const struct call_prefix ftrace_calls[] = {
+    {"sys_enter_", KEV_SYSCALL_ENTRY}, {"sys_exit_", KEV_SYSCALL_EXIT}, {NULL, KEV_NONE}};
+static const struct call_prefix lttng_calls[] = {{"syscall_entry_", KEV_SYSCALL_ENTRY},
+                                                 {"syscall_exit_", KEV_SYSCALL_EXIT},
+                                                 {"compat_syscall_entry_", KEV_SYSCALL_ENTRY},
+                                                 {"compat_syscall_exit_", KEV_SYSCALL_EXIT},
+                                                 {NULL, KEV_NONE}};
+/* LTTng up to 2.5: entries only (sys_unknown is the call "unknown", as for lttng-analyses) */
+static const struct call_prefix lttng_old_calls[] = {
+    {"sys_", KEV_SYSCALL_ENTRY}, {"compat_sys_", KEV_SYSCALL_ENTRY}, {NULL, KEV_NONE}};
+
+static const struct call_prefix *calls_of(enum ksyscalls scheme)
+{
+	return scheme == KSC_LTTNG       ? lttng_calls
+	       : scheme == KSC_LTTNG_OLD ? lttng_old_calls
+	                                 : ftrace_calls;
+}
+
+/* (once per class of every trace: a kernel trace declares over a thousand, most of them
+ * system calls, so the first letters sort them) */
+enum ksyscalls kvocab_scheme_mark(const char *name)
+{
+	name = own_name(name);
+	bool compat = !strncmp(name, "compat_", 7);
+	if (compat)
+		name += 7;
+	if (name[0] == 'e')
+		return !compat && !strcmp(name, "exit_syscall") ? KSC_LTTNG_OLD : KSC_UNDECIDED;
+	if (strncmp(name, "sys", 3))
+		return KSC_UNDECIDED;
+	if (!strncmp(name + 3, "call_", 5))
+		return after_prefix(name + 8, "entry_") || after_prefix(name + 8, "exit_")
+		           ? KSC_LTTNG
+		           : KSC_UNDECIDED;
+	if (!strcmp(name + 3, "_unknown"))
+		return KSC_LTTNG_OLD;
+	if (!compat && !strncmp(name + 3, "_enter", 6) && (!name[9] || name[9] == '_'))
+		return KSC_FTRACE;
+	return KSC_UNDECIDED;
+}
+
+enum ksyscalls kvocab_scheme_env(const char *tracer, const char *major, const char *minor)
+{
+	if (!tracer || strncmp(tracer, "lttng-modules", 13))
+		return KSC_FTRACE;
+	if (!major || !minor)
+		return KSC_LTTNG;
+	long x = strtol(major, NULL, 10), y = strtol(minor, NULL, 10);
+	return x < 2 || (x == 2 && y <= 5) ? KSC_LTTNG_OLD : KSC_LTTNG;
+}
+
+static void resolve(const struct spoor_event_class *ec, enum ksyscalls scheme,
+                    struct kclass_ref *out, bool fields)
+{
+	const char *name = own_name(spoor_event_class_name(ec));
 	*out = (struct kclass_ref){.kind = KEV_NONE};
 	for (int s = 0; s < KSLOTS; s++)
 		out->idx[s] = -1;
-	/* a system-qualified name (two systems had the same event name): the event's own */
-	const char *colon = strrchr(name, ':');
-	if (colon && !strchr(name, '.'))
-		name = colon + 1;
+	if (scheme == KSC_UNDECIDED)
+		scheme = KSC_FTRACE;
 	/* per-call syscall events, most of a kernel trace's classes, first: the name carries
-	 * the call (no name of defs has one of these prefixes) */
-	static const struct {
-		const char *prefix;
-		enum kev kind;
-	} calls[] = {{"sys_enter_", KEV_SYSCALL_ENTRY},
-	             {"sys_exit_", KEV_SYSCALL_EXIT},
-	             {"syscall_entry_", KEV_SYSCALL_ENTRY},
-	             {"syscall_exit_", KEV_SYSCALL_EXIT},
-	             {"compat_syscall_entry_", KEV_SYSCALL_ENTRY},
-	             {"compat_syscall_exit_", KEV_SYSCALL_EXIT}};
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
-		const char *call = after_prefix(name, calls[i].prefix);
+	 * the call (no name of defs read in the same naming has one of these prefixes) */
+	for (const struct call_prefix *p = calls_of(scheme); p->prefix; p++) {
+		const char *call = after_prefix(name, p->prefix);
 		if (call && *call) {
-			out->kind = (uint8_t) calls[i].kind;
+			out->kind = (uint8_t) p->kind;
 			out->syscall = call;
-			if (fields && calls[i].kind == KEV_SYSCALL_EXIT)
+			if (fields && p->kind == KEV_SYSCALL_EXIT)
 				find_slot(ec, (const char *const[]){"ret", NULL, NULL}, out,
 				          KS_SYSCALL_RET);
 			return;
 		}
 	}
+	for (size_t i = 0; i < sizeof(unnamed_calls) / sizeof(unnamed_calls[0]); i++)
+		if (unnamed_calls[i].scheme == scheme &&
+		    matches(ec, name, &unnamed_calls[i].def, out, fields))
+			return;
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		for (int e = 0; e < 4 && defs[i].events[e]; e++)
-			if (!strcmp(name, defs[i].events[e])) {
-				out->kind = (uint8_t) defs[i].kind;
-				if (fields)
-					fill(ec, &defs[i], out);
-				return;
-			}
+		if (matches(ec, name, &defs[i], out, fields))
+			return;
 }
 
-void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out)
+void kvocab_resolve(const struct spoor_event_class *ec, enum ksyscalls scheme,
+                    struct kclass_ref *out)
 {
-	resolve(ec, out, true);
+	resolve(ec, scheme, out, true);
 	find_places(ec, out);
 }
 
-void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out)
+void kvocab_kind(const struct spoor_event_class *ec, enum ksyscalls scheme, struct kclass_ref *out)
 {
-	resolve(ec, out, false);
+	resolve(ec, scheme, out, false);
+}
+
+bool kvocab_lookalike(enum kev kind, const char *name)
+{
+	static const char *const syscalls[] = {"sys_", "syscall", NULL};
+	static const char *const irqs[] = {"irq", NULL};
+	static const char *const blocks[] = {"block_", NULL};
+	static const char *const scheds[] = {"sched_", "switch", NULL};
+	const char *const *like = kind == KEV_SYSCALL_ENTRY || kind == KEV_SYSCALL_EXIT ? syscalls
+	                          : kind >= KEV_IRQ_ENTRY && kind <= KEV_SOFTIRQ_EXIT   ? irqs
+	                          : kind >= KEV_BLOCK_INSERT && kind <= KEV_BLOCK_COMPLETE ? blocks
+	                          : kind >= KEV_SCHED_SWITCH && kind <= KEV_SCHED_WAKING   ? scheds
+	                                                                                   : NULL;
+	for (; like && *like; like++)
+		if (strstr(name, *like))
+			return true;
+	return false;
 }
 
 bool kv_str(const struct spoor_event *ev, const struct kclass_ref *c, int slot, const char **s,

@@ -3,14 +3,16 @@
  * kvocab.h: the kernel events analyses use, under one vocabulary whatever wrote the trace.
  * spoor (ftrace's names) and LTTng (lttng-modules' names) differ in event and field names:
  *
- *   what              ftrace / spoor                    LTTng
- *   switch            sched_switch prev_pid next_pid    sched_switch prev_tid next_tid
- *   wake-up           sched_wakeup(_new) pid            sched_wakeup(_new) tid
- *   syscall entry     sys_enter_NAME, raw sys_enter id  syscall_entry_NAME,
- * compat_syscall_entry_NAME syscall exit      sys_exit_NAME ret, raw sys_exit   syscall_exit_NAME
- * ret block issue       block_rq_issue dev rwbs (text)    block_rq_issue dev rwbs (flags) softirq
- * softirq_entry vec                 softirq_entry vec (older: irq_softirq_*) names, dump
- * statedump_process                 lttng_statedump_process_state
+ *   switch    sched_switch: prev_pid next_pid (ftrace), prev_tid next_tid (LTTng)
+ *   wake-up   sched_wakeup(_new): pid (ftrace), tid (LTTng)
+ *   block     block_rq_issue ...: rwbs as text (ftrace), as flags (LTTng); error or errors
+ *   softirq   softirq_entry ... (ftrace, LTTng before 2.8), irq_softirq_entry ... (LTTng 2.8+)
+ *   dump      statedump_process (spoor), lttng_statedump_process_state (LTTng)
+ *
+ * System calls have three namings (enum ksyscalls), and one name can mean two things in
+ * two of them: LTTng 2.5's sys_exit_group is the entry of exit_group, ftrace's would be the
+ * exit of a call "group". So a trace's naming is decided once for the whole trace, from the
+ * events its metadata declares (kvocab_scheme_mark), then each name is read in it.
  *
  * An event class is resolved once (kvocab_resolve) to a kind and the indices of the fields
  * that kind needs (slots), so reading a field per event is one indexed look-up.
@@ -40,7 +42,7 @@ enum kev {
 	KEV_SOFTIRQ_ENTRY,  /* VEC */
 	KEV_SOFTIRQ_EXIT,   /* VEC */
 	KEV_SYSCALL_ENTRY,  /* ID (raw sys_enter only); the name is the class's */
-	KEV_SYSCALL_EXIT,   /* RET ID (raw sys_exit only) */
+	KEV_SYSCALL_EXIT,   /* RET ID (raw sys_exit only; LTTng 2.5's exit_syscall: RET only) */
 	KEV_BLOCK_INSERT,   /* DEV SECTOR NR_SECTOR BYTES RWBS */
 	KEV_BLOCK_ISSUE,    /* DEV SECTOR NR_SECTOR BYTES RWBS */
 	KEV_BLOCK_COMPLETE, /* DEV SECTOR NR_SECTOR ERROR RWBS */
@@ -101,10 +103,31 @@ struct kclass_ref {
 	const char *syscall; /* KEV_SYSCALL_*: the call's name, or NULL for raw events */
 };
 
-/* What an event class is, once. */
-void kvocab_resolve(const struct spoor_event_class *ec, struct kclass_ref *out);
+/* How a trace names its system calls. */
+enum ksyscalls {
+	KSC_UNDECIDED, /* no event of the trace said yet (read as KSC_FTRACE) */
+	KSC_FTRACE,    /* sys_enter_NAME, sys_exit_NAME; raw sys_enter, sys_exit (id, ret) */
+	KSC_LTTNG,     /* LTTng 2.6+: syscall_entry_NAME, syscall_exit_NAME (ret), their
+	                * compat_ forms; syscall_entry_unknown, syscall_exit_unknown */
+	KSC_LTTNG_OLD, /* LTTng up to 2.5: sys_NAME, compat_sys_NAME (sys_unknown and
+	                * compat_sys_unknown with an id); one exit for all, exit_syscall (ret) */
+};
+/* What one declared event name says of its trace's naming: KSC_UNDECIDED when nothing.
+ * The first of a trace's events that says something decides (no real trace says two). */
+enum ksyscalls kvocab_scheme_mark(const char *name);
+/* The naming of a trace whose event names said nothing, from its env (tracer_name,
+ * tracer_major, tracer_minor; NULL when absent): LTTng's by its version, else ftrace's. */
+enum ksyscalls kvocab_scheme_env(const char *tracer, const char *major, const char *minor);
+
+/* What an event class is, once; scheme: its trace's naming of system calls. */
+void kvocab_resolve(const struct spoor_event_class *ec, enum ksyscalls scheme,
+                    struct kclass_ref *out);
 /* Its kind (and call) from its name alone, without looking at fields (slots absent). */
-void kvocab_kind(const struct spoor_event_class *ec, struct kclass_ref *out);
+void kvocab_kind(const struct spoor_event_class *ec, enum ksyscalls scheme, struct kclass_ref *out);
+/* Whether an event name that resolved to no kind looks like one of kind's family (named
+ * like a system call, an interrupt, a block request or a scheduler event): what to name
+ * when an analysis finds none of its events. */
+bool kvocab_lookalike(enum kev kind, const char *name);
 
 /* A slot's value: false when the class lacks it or the event is damaged. */
 static inline __attribute__((always_inline)) bool

@@ -286,13 +286,16 @@ static inline struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, 
 	return new_rec(a, (uint32_t) g, (uint32_t) call);
 }
 
-/* An entry that will never complete: counted under its call, and in one of the totals. */
+/* An entry that will never complete: counted under its call, and in one of the totals
+ * (a call --syscall did not select is not counted). */
 static void no_exit(struct sc_analysis *a, struct thread *th, uint64_t *why)
 {
-	struct sc_stat *s = stat_of(a, th, th->call);
-	if (s)
-		s->noexit++;
-	(*why)++;
+	if (a->calls[th->call].selected) {
+		struct sc_stat *s = stat_of(a, th, th->call);
+		if (s)
+			s->noexit++;
+		(*why)++;
+	}
 	th->call = -1;
 }
 
@@ -327,7 +330,9 @@ static void on_entry(void *data, const struct an_event *ev)
 		a->t.no_task++;
 		return;
 	}
-	if (!a->calls[c].selected || !task_selected(a, ev))
+	/* a call --syscall did not select opens too: an exit that does not name its call
+	 * (LTTng 2.5's exit_syscall, a raw sys_exit without id) must find it */
+	if (!task_selected(a, ev))
 		return;
 	struct thread *th = thread_on(a, ev->cpu, ev->tid, true);
 	if (!th)
@@ -354,6 +359,14 @@ static void on_exit_event(void *data, const struct an_event *ev)
 	int64_t ret = 0;
 	bool has_ret = kv_int(ev->ev, ev->cls, KS_SYSCALL_RET, &ret);
 	struct thread *th = thread_on(a, ev->cpu, ev->tid, false);
+	if (__builtin_expect(a->o.ncalls != 0, 0) && th && th->call >= 0 &&
+	    !a->calls[th->call].selected) {
+		/* a call --syscall did not select: its exit ends it unseen */
+		bool its_exit = c < 0 || c == th->call;
+		th->call = -1;
+		if (its_exit)
+			return;
+	}
 	if (!th || th->call < 0) {
 		if ((c >= 0 && !a->calls[c].selected) || !task_selected(a, ev))
 			return;

@@ -165,9 +165,7 @@ COMMS = {0: "swapper", 300: "srv", 301: "srv", 400: "sleeper"}
 
 
 def SW(ts, cpu, prev, nxt):
-    return (ts, cpu, "sched_switch", {"prev_comm": COMMS[prev], "prev_tid": prev,
-                                      "prev_prio": 20, "prev_state": 1,
-                                      "next_comm": COMMS[nxt], "next_tid": nxt, "next_prio": 20})
+    return gen_kernel.switch(ts, cpu, prev, nxt, COMMS)
 
 
 def L(ts, cpu, ev, **f):

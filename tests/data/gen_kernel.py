@@ -3,7 +3,7 @@
 independent CTF writer (its types, headers and packet layout; LTTng's kernel layout).
 
     import gen_kernel
-    gen_kernel.write(outdir, events, style="lttng", losses=None)
+    gen_kernel.write(outdir, events, style="lttng", losses=None, declare=None, env=None)
 
 events: (ts, cpu, name, {field: value, ...}) in any order; ts are clock cycles of the
 1 GHz "monotonic" clock (gen-ctf.py's: ns since the epoch = gen_ctf.ns_since_epoch(ts)).
@@ -13,6 +13,10 @@ dict under the key "common_pid", default -1), as spoor's kernel traces do; "lttn
 task context, as lttng-modules without added contexts (analyses follow sched_switch).
 losses: {cpu: [(index, count), ...]}: `count` events lost just before the cpu's
 index-th event (the stream gets a new packet there whose events_discarded grew by count).
+declare: {name: {field: value, ...}}: classes the metadata declares without any event
+(the values give the types only), after those of the events.
+env: {key: value}: more entries of the env block (e.g. tracer_major and tracer_minor: LTTng's
+version), strings quoted, integers not.
 Returns the path of the trace directory.
 """
 import importlib.util
@@ -29,21 +33,23 @@ INT = G.Int(64, signed=True, align=8, base=10)
 STR = G.String()
 
 
-def _classes(events):
+def _classes(events, declare):
     classes = {}
-    for _, _, name, fields in events:
+    for _, _, name, fields in events + [(0, 0, n, f) for n, f in declare.items()]:
         f = {k: v for k, v in fields.items() if k != "common_pid"}
         if name not in classes:
             classes[name] = (len(classes), [(k, STR if isinstance(v, str) else INT) for k, v in f.items()])
     return classes
 
 
-def _metadata(classes, style):
+def _metadata(classes, style, env):
     m = "/* CTF 1.8 */\n\n"
     m += G.tsdl_typealiases(G.BASE_ALIASES)
     m += G.tsdl_trace_block("le", G.TRACE_UUID, G.PACKET_HEADER)
-    m += 'env {\n\thostname = "synth-host";\n\tdomain = "kernel";\n\ttracer_name = "%s";\n};\n\n' % (
-        "lttng-modules" if style == "lttng" else "spoor")
+    more = "".join("\t%s = %s;\n" % (k, v if isinstance(v, int) else '"%s"' % v)
+                   for k, v in env.items())
+    m += 'env {\n\thostname = "synth-host";\n\tdomain = "kernel";\n\ttracer_name = "%s";\n%s};\n\n' % (
+        "lttng-modules" if style == "lttng" else "spoor", more)
     m += G.tsdl_clock()
     m += G.tsdl_typealiases(G.CLOCK_ALIASES)
     m += G.PACKET_CONTEXT.definition()
@@ -101,14 +107,23 @@ def _stream(cpu, evs, classes, style, losses):
     return bytes(out)
 
 
-def write(outdir, events, style="lttng", losses=None):
+def switch(ts, cpu, prev, nxt, comms, style="lttng", state=1):
+    """A sched_switch event from task prev to task nxt, named by comms ({tid: name}), with
+    the style's field names (LTTng's prev_tid, ftrace's prev_pid)."""
+    k = "tid" if style == "lttng" else "pid"
+    return (ts, cpu, "sched_switch", {"prev_comm": comms[prev], "prev_" + k: prev,
+                                      "prev_prio": 20, "prev_state": state,
+                                      "next_comm": comms[nxt], "next_" + k: nxt, "next_prio": 20})
+
+
+def write(outdir, events, style="lttng", losses=None, declare=None, env=None):
     assert style in ("lttng", "ftrace")
     losses = losses or {}
     events = sorted(events, key=lambda e: (e[0], e[1]))
-    classes = _classes(events)
+    classes = _classes(events, declare or {})
     os.makedirs(outdir, exist_ok=True)
     with open(os.path.join(outdir, "metadata"), "w") as f:
-        f.write(_metadata(classes, style))
+        f.write(_metadata(classes, style, env or {}))
     for cpu in sorted({e[1] for e in events}):
         evs = [e for e in events if e[1] == cpu]
         with open(os.path.join(outdir, "channel0_%d" % cpu), "wb") as f:
