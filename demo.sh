@@ -14,10 +14,17 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 		man-db libtracefs-dev libtraceevent-dev libluajit-5.1-dev >/dev/null
 fi
 [ -d build ] || meson setup build --buildtype=release --prefix="$prefix" --libdir=lib >/dev/null
-# a build made before may install elsewhere: point it at the prefix this demo prints
-built_for=$(meson introspect build --buildoptions |
-	python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
-[ "$built_for" = "$prefix" ] || meson configure build -Dprefix="$prefix" -Dlibdir=lib >/dev/null
+# the build's PREFIX LIBDIR (one made before may install elsewhere: point it at this prefix)
+dirs() {
+	meson introspect build --buildoptions | python3 -c 'import json, sys
+o = {o["name"]: o["value"] for o in json.load(sys.stdin)}
+print(o["prefix"], o["libdir"])'
+}
+read -r built_for libdir < <(dirs)
+if [ "$built_for" != "$prefix" ]; then
+	meson configure build -Dprefix="$prefix" -Dlibdir=lib >/dev/null
+	libdir=lib
+fi
 ninja -C build >/dev/null
 meson install -C build --no-rebuild --quiet >/dev/null
 echo "== spoor is installed in $prefix (the command, man pages, bash completion, headers, libraries, pkg-config files)"
@@ -55,4 +62,4 @@ spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 "$demo"
 echo
 echo "== to use spoor from your shell (add the lines to ~/.profile to keep them):"
 echo "export PATH=\"$prefix/bin:\$PATH\""
-echo "export PKG_CONFIG_PATH=\"$prefix/lib/pkgconfig\" LD_LIBRARY_PATH=\"$prefix/lib\"   # to build and run instrumented programs"
+echo "export PKG_CONFIG_PATH=\"$prefix/$libdir/pkgconfig\" LD_LIBRARY_PATH=\"$prefix/$libdir\"   # to build and run instrumented programs"
