@@ -8,7 +8,8 @@ an analysis needs:
     env alone says LTTng 2.5. sys_exit_group and sys_exit are entries in LTTng 2.5, and
     sys_exit is the raw exit in ftrace. Against lttng-syscallstats when it is installed.
  2. A trace that declares an analysis's events but holds none of them: the same message and
-    exit code as a trace that does not declare them (disk, irq, sched, syscalls).
+    exit code as a trace that does not declare them (disk, irq, sched, syscalls). Softirqs
+    and block requests in each version's names and field types give the same figures.
  3. A trace with none of an analysis's events but look-alikes in a naming spoor does not
     read: the message names them.
  4. ../shared's LTTng 2.5 trace (flipping-endianness): irq reads it; it has no system calls.
@@ -179,6 +180,48 @@ def test_other_namings(tmp):
              ((0, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1), None, 0))
 
 
+# The other analyses' events across lttng-modules' versions: softirqs named softirq_* before
+# 2.8 and irq_softirq_* since; block requests' rwbs as an integer of flags, an enum of them
+# from 2.11 (with errors), as text in ftrace (with error). The figures must not change.
+G = gen_kernel.G
+RWBS_ENUM = G.Enum(G.Int(32, signed=False, align=8, base=10),
+                   [("RWBS_FLAG_WRITE", 1, None), ("RWBS_FLAG_DISCARD", 2, None),
+                    ("RWBS_FLAG_READ", 4, None)])
+
+
+def softirqs(prefix):
+    """vec 1 raised at 900, run 1000-1400 and 2000-2300 on CPU 0."""
+    return [L(900, 0, prefix + "softirq_raise", vec=1), L(1000, 0, prefix + "softirq_entry", vec=1),
+            L(1400, 0, prefix + "softirq_exit", vec=1), L(2000, 0, prefix + "softirq_entry", vec=1),
+            L(2300, 0, prefix + "softirq_exit", vec=1)]
+
+
+def requests(read, write, err="errors"):
+    """A read of 8 sectors issued at 1000, done at 1500; a write issued at 2000, done at 2600."""
+    def rq(ts, name, rw, **f):
+        return L(ts, 0, name, dev=8388608, sector=100, nr_sector=8, **f, rwbs=rw)
+    return [rq(1000, "block_rq_issue", read, bytes=4096), rq(1500, "block_rq_complete", read, **{err: 0}),
+            rq(2000, "block_rq_issue", write, bytes=4096), rq(2600, "block_rq_complete", write, **{err: 0})]
+
+
+def test_other_analyses(tmp):
+    got = []
+    for name, evs in (("softirq", softirqs("")), ("irq_softirq", softirqs("irq_"))):
+        doc = common.spoor_json("irq", gen_kernel.write(os.path.join(tmp, name), evs))
+        got.append(doc and [(x["kind"], x["count"], x["total_ns"]) for x in doc["lines"]])
+    check_eq("irq: LTTng 2.8's irq_softirq_* as the older softirq_*", got[1], got[0])
+    check_eq("irq: softirq vec 1, two runs, 700 ns", got[0], [("softirq", 2, 700)])
+    got = []
+    for name, evs, style in (("flags", requests(4, 1), "lttng"),
+                             ("enum", requests((RWBS_ENUM, 4), (RWBS_ENUM, 1)), "lttng"),
+                             ("text", requests("R", "W", err="error"), "ftrace")):
+        doc = common.spoor_json("disk", gen_kernel.write(os.path.join(tmp, name), evs, style=style))
+        got.append(doc and [(x["reads"], x["read_bytes"], x["writes"], x["write_bytes"],
+                             x["latency"]["count"], x["latency"]["mean_ns"]) for x in doc["devices"]])
+    check_eq("disk: rwbs as flags, as LTTng 2.11's enum, as ftrace's text: one read, one write, "
+             "latencies 500 and 600", got, [[(1, 4096, 1, 4096, 2, 550.0)]] * 3)
+
+
 # Per analysis: its record hint, and the events it needs (a value per field: the types).
 IRQ = {"irq_handler_entry": {"irq": 1, "name": "x"}, "irq_handler_exit": {"irq": 1, "ret": 1}}
 SWITCH = gen_kernel.switch(0, 0, 0, 600, COMMS, style="ftrace")
@@ -262,6 +305,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_lttng_25(tmp)
         test_other_namings(tmp)
+        test_other_analyses(tmp)
         test_declared_none(tmp)
         test_lookalikes(tmp)
         test_shared()

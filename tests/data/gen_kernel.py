@@ -7,7 +7,8 @@ independent CTF writer (its types, headers and packet layout; LTTng's kernel lay
 
 events: (ts, cpu, name, {field: value, ...}) in any order; ts are clock cycles of the
 1 GHz "monotonic" clock (gen-ctf.py's: ns since the epoch = gen_ctf.ns_since_epoch(ts)).
-A field's type follows its first value: int -> int64, str -> string; its order, the dict's.
+A field's type follows its first value: int -> int64, str -> string, (gen_ctf type, value)
+-> that type (an enum, say: gen_kernel.G.Enum); its order, the dict's.
 style "ftrace": each event also carries the context common_pid (the `tid` of the event's
 dict under the key "common_pid", default -1), as spoor's kernel traces do; "lttng": no
 task context, as lttng-modules without added contexts (analyses follow sched_switch).
@@ -33,12 +34,20 @@ INT = G.Int(64, signed=True, align=8, base=10)
 STR = G.String()
 
 
+def _type_of(value):
+    return value[0] if isinstance(value, tuple) else STR if isinstance(value, str) else INT
+
+
+def _value(value):
+    return value[1] if isinstance(value, tuple) else value
+
+
 def _classes(events, declare):
     classes = {}
     for _, _, name, fields in events + [(0, 0, n, f) for n, f in declare.items()]:
         f = {k: v for k, v in fields.items() if k != "common_pid"}
         if name not in classes:
-            classes[name] = (len(classes), [(k, STR if isinstance(v, str) else INT) for k, v in f.items()])
+            classes[name] = (len(classes), [(k, _type_of(v)) for k, v in f.items()])
     return classes
 
 
@@ -87,7 +96,7 @@ def _stream(cpu, evs, classes, style, losses):
             ev_id, ftypes = classes[name]
             kind, hdr = G.compact_header(ev_id, ts, clock[0])
             clock[0] = ts
-            payload = {k: fields[k] for k, _ in ftypes} if ftypes else {"_dummy": 0}
+            payload = {k: _value(fields[k]) for k, _ in ftypes} if ftypes else {"_dummy": 0}
             ftype = G.Struct(ftypes) if ftypes else G.Struct([("_dummy", G.uint8_t)])
             pid = fields.get("common_pid", -1)
 
