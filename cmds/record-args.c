@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -323,6 +324,9 @@ int record_run_command(struct record_session *s, char **argv, int first, int arg
 int record_cannot_run(const struct command *cmd, const char *name, int err)
 {
 	/* as bash says it */
+	struct stat st;
+	if (err == EACCES && strchr(name, '/') && !stat(name, &st) && S_ISDIR(st.st_mode))
+		err = EISDIR;
 	if (err == ENOENT && !strchr(name, '/'))
 		fprintf(stderr, "spoor %s: %s: command not found\n", cmd->name, name);
 	else

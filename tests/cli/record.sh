@@ -222,6 +222,9 @@ printf '#!/bin/sh\n' >"$TMP/noexec"
 "$SPOOR" record -o "$TMP/ne" -- "$TMP/noexec" 2>"$TMP/ne.err"
 check "not executable: exit 126, 'Permission denied', no directory" \
 	sh -c "[ $? -eq 126 ] && grep -q 'noexec: Permission denied' '$TMP/ne.err' && [ ! -e '$TMP/ne' ]"
+"$SPOOR" record -o "$TMP/isdir" -- "$TMP/cwd" 2>"$TMP/isdir.err"
+check "a directory as the command: exit 126, 'Is a directory'" \
+	sh -c "[ $? -eq 126 ] && grep -q 'cwd: Is a directory' '$TMP/isdir.err' && [ ! -e '$TMP/isdir' ]"
 "$SPOOR" record -o "$TMP/false" -- false 2>"$TMP/false.err"
 check "false: exit 1" test $? -eq 1
 check "false: said" grep -q 'false exited with status 1' "$TMP/false.err"
