@@ -5,7 +5,8 @@
  *
  *   switch    sched_switch: prev_pid next_pid (ftrace), prev_tid next_tid (LTTng)
  *   wake-up   sched_wakeup(_new): pid (ftrace), tid (LTTng)
- *   block     block_rq_issue ...: rwbs as text (ftrace), as flags (LTTng); error or errors
+ *   block     block_rq_issue ...: rwbs as text (ftrace), as flags (LTTng: an enum from 2.12);
+ *             error or errors
  *   softirq   softirq_entry ... (ftrace, LTTng before 2.8), irq_softirq_entry ... (LTTng 2.8+)
  *   dump      statedump_process (spoor), lttng_statedump_process_state (LTTng)
  *
@@ -100,7 +101,8 @@ struct kclass_ref {
 	int16_t idx[KSLOTS]; /* -1: absent */
 	/* integer payload slots that read as plain loads (kv_int's fast path) */
 	struct ctf_place at[KSLOTS];
-	const char *syscall; /* KEV_SYSCALL_*: the call's name, or NULL for raw events */
+	/* KEV_SYSCALL_*: the call's name, or NULL for raw events and LTTng 2.5's exit_syscall */
+	const char *syscall;
 };
 
 /* How a trace names its system calls. */

@@ -182,7 +182,7 @@ def test_other_namings(tmp):
 
 # The other analyses' events across lttng-modules' versions: softirqs named softirq_* before
 # 2.8 and irq_softirq_* since; block requests' rwbs as an integer of flags, an enum of them
-# from 2.11 (with errors), as text in ftrace (with error). The figures must not change.
+# from 2.12 (with errors), as text in ftrace (with error). The figures must not change.
 G = gen_kernel.G
 RWBS_ENUM = G.Enum(G.Int(32, signed=False, align=8, base=10),
                    [("RWBS_FLAG_WRITE", 1, None), ("RWBS_FLAG_DISCARD", 2, None),
@@ -218,7 +218,7 @@ def test_other_analyses(tmp):
         doc = common.spoor_json("disk", gen_kernel.write(os.path.join(tmp, name), evs, style=style))
         got.append(doc and [(x["reads"], x["read_bytes"], x["writes"], x["write_bytes"],
                              x["latency"]["count"], x["latency"]["mean_ns"]) for x in doc["devices"]])
-    check_eq("disk: rwbs as flags, as LTTng 2.11's enum, as ftrace's text: one read, one write, "
+    check_eq("disk: rwbs as flags, as LTTng 2.12's enum, as ftrace's text: one read, one write, "
              "latencies 500 and 600", got, [[(1, 4096, 1, 4096, 2, 550.0)]] * 3)
 
 
