@@ -215,18 +215,18 @@ static void print_json(struct sched_analysis *a, const struct an_engine *e, doub
 	size_t nc = sched_analysis_cpus(a, &c), nw = sched_analysis_worst(a, &w);
 	const struct sched_totals *s = sched_analysis_totals(a);
 	printf("{\"span_s\": %.9f, \"lost_events\": %llu, \"cut_intervals\": %llu, "
-	       "\"dropped_wakeups\": %llu, \"pending_wakeups\": %llu, \"unwoken\": %llu,\n"
-	       "\"cpus\": [",
+	       "\"dropped_wakeups\": %llu, \"pending_wakeups\": %llu, \"unwoken\": %llu, "
+	       "\"inferred_switches\": %llu,\n\"cpus\": [",
 	       span, (unsigned long long) an_events_lost(e), (unsigned long long) s->cut_intervals,
 	       (unsigned long long) s->dropped_wakeups, (unsigned long long) s->pending_wakeups,
-	       (unsigned long long) s->unwoken);
+	       (unsigned long long) s->unwoken, (unsigned long long) s->inferred);
 	for (size_t i = 0; i < nc; i++)
-		printf("%s\n {\"cpu\": %lld, \"switches\": %llu, \"busy_ns\": %lld, \"idle_ns\": "
-		       "%lld, "
-		       "\"unknown_ns\": %lld, \"lost\": %llu}",
+		printf("%s\n {\"cpu\": %lld, \"switches\": %llu, \"inferred\": %llu, \"busy_ns\": "
+		       "%lld, \"idle_ns\": %lld, \"unknown_ns\": %lld, \"lost\": %llu}",
 		       i ? "," : "", (long long) c[i].cpu, (unsigned long long) c[i].switches,
-		       (long long) c[i].busy_ns, (long long) c[i].idle_ns,
-		       (long long) c[i].unknown_ns, (unsigned long long) c[i].lost);
+		       (unsigned long long) c[i].inferred, (long long) c[i].busy_ns,
+		       (long long) c[i].idle_ns, (long long) c[i].unknown_ns,
+		       (unsigned long long) c[i].lost);
 	printf("],\n\"processes\": [");
 	for (size_t i = 0; i < np; i++) {
 		printf("%s\n {\"pid\": %lld, \"name\": ", i ? "," : "", (long long) p[i].pid);
@@ -269,6 +269,10 @@ static void print_notes(const struct sched_totals *s)
 		       (unsigned long long) s->cut_intervals,
 		       (unsigned long long) s->dropped_wakeups,
 		       (unsigned long long) s->pending_wakeups, (unsigned long long) s->unwoken);
+	if (s->inferred)
+		printf("\nInferred: %llu switches that the trace lacks but its events show (the "
+		       "switches column counts them; docs/analyses/sched.md)\n",
+		       (unsigned long long) s->inferred);
 }
 
 static int run_sched(const struct command *cmd, int argc, char **argv)

@@ -28,6 +28,10 @@ struct eclass {
 	uint32_t nhooks;
 	int32_t tid_index; /* common_pid / tid context index, -1 none */
 	int8_t tid_scope;
+	/* its events show the task running on their CPU: tid_index is common_pid or a tid
+	 * context (a vtid is a namespace's), and the class is not a state dump, whose events
+	 * spoor writes with the dumped task's common_pid */
+	bool shows_task;
 	bool threads;  /* the thread model reads its events (want_threads, threads_update) */
 	bool resolved; /* fields looked up and hooks gathered (at its first event) */
 	bool plain;    /* resolved, and none of threads, tid_index or a switch's next task */
@@ -60,18 +64,24 @@ struct an_engine {
 		void *data;
 	} lost_hooks[16]; /* one per analysis or plug-in in the pass */
 	size_t nlost;
+	struct {
+		an_inferred_fn fn;
+		void *data;
+	} inferred_hooks[16];
+	size_t ninferred;
 	struct name_hook *name_hooks;
 	size_t nname_hooks;
 	an_classes_fn classes_fn;
 	void *classes_data;
 	uint64_t *stream_discarded;
 	size_t nstreams;
-	uint64_t lost;
-	int64_t cur[MAX_CPUS];
+	uint64_t lost, inferred;
+	int64_t cur[MAX_CPUS]; /* the task on each CPU, -1: unknown */
 	struct threads *threads;
 	bool has[KEV_COUNT];  /* declared */
 	bool seen[KEV_COUNT]; /* met in the pass (in the time range or not) */
 	bool want_threads;
+	bool want_tasks; /* an_engine_want_tasks */
 	bool stop;     /* a hook asked to end the pass */
 	bool planned;  /* the classes nobody reads are passed over (plan_pass_over) */
 	bool finished; /* the pass reached the end of the trace */
@@ -80,7 +90,8 @@ struct an_engine {
 	int64_t first, last;
 };
 
-static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
+/* The class's task field; whether it names the running task (not a vtid). */
+static bool resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
 {
 	static const char *const names[] = {"common_pid", "tid", "vtid"};
 	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
@@ -93,9 +104,10 @@ static void resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *sc
 			if (i >= 0) {
 				*idx = i;
 				*scope = (int8_t) scopes[s];
-				return;
+				return n < 2;
 			}
 		}
+	return false;
 }
 
 static inline void run_hooks(const struct eclass *k, const struct an_event *a)
@@ -128,7 +140,7 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	kvocab_resolve(ec, (enum ksyscalls) e->schemes[ec->trace], ref);
 	e->seen[ref->kind] = true;
 	int tid_index;
-	resolve_tid(ec, &tid_index, &k->tid_scope);
+	k->shows_task = resolve_tid(ec, &tid_index, &k->tid_scope) && ref->kind != KEV_STATEDUMP;
 	k->tid_index = tid_index;
 	k->threads = e->want_threads;
 	size_t nkind = e->nhooks[ref->kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;
@@ -296,6 +308,11 @@ void an_engine_want_threads(struct an_engine *e)
 	hooks_changed(e); /* classes resolved before take it in at their next event */
 }
 
+void an_engine_want_tasks(struct an_engine *e)
+{
+	e->want_tasks = true;
+}
+
 void an_engine_free(struct an_engine *e)
 {
 	if (!e)
@@ -387,6 +404,15 @@ int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data)
 	return 0;
 }
 
+int an_engine_on_inferred(struct an_engine *e, an_inferred_fn fn, void *data)
+{
+	if (e->ninferred == sizeof(e->inferred_hooks) / sizeof(e->inferred_hooks[0]))
+		return -ENOSPC;
+	e->inferred_hooks[e->ninferred].fn = fn;
+	e->inferred_hooks[e->ninferred++].data = data;
+	return 0;
+}
+
 static inline bool in_range(const struct an_engine *e, int64_t ts)
 {
 	if (__builtin_expect(!e->f.has_begin && !e->f.has_end, 1))
@@ -449,9 +475,19 @@ static int64_t monotonic_ns(void)
 	return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Whether the class's stream gives each event the running task (common_pid, a tid
+ * context): the stream class's context, which needs no look at the event class's fields. */
+static bool stream_shows_task(const struct spoor_event_class *ec)
+{
+	return spoor_event_class_field_index(ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "common_pid") >=
+	           0 ||
+	       spoor_event_class_field_index(ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "tid") >= 0;
+}
+
 /* Events of a class no hook and no model reads are stepped over inside the reader: never
- * merged, never dispatched. Switches are always read (the task on each CPU), and with the
- * thread model, every class that names tasks. */
+ * merged, never dispatched. Switches are always read (the task on each CPU), with the
+ * thread model every class that names tasks, and with want_tasks every class whose events
+ * show the running task. */
 static int plan_pass_over(struct an_engine *e)
 {
 	e->planned = true;
@@ -462,13 +498,31 @@ static int plan_pass_over(struct an_engine *e)
 		enum kev kind = (enum kev) e->refs[c].kind;
 		bool read = kind == KEV_SCHED_SWITCH || e->nhooks[kind] ||
 		            (e->class_hooks && e->nclass_hooks[c]) ||
-		            (e->want_threads && threads_names_tasks(e->threads, c));
+		            (e->want_threads && threads_names_tasks(e->threads, c)) ||
+		            (e->want_tasks &&
+		             stream_shows_task(spoor_reader_event_class(e->r, c)));
 		pass[c] = !read;
 	}
 	reader_pass_over(e->r, pass, e->nclasses, e->f.has_begin ? e->f.begin : INT64_MIN,
 	                 e->f.has_end ? e->f.end : INT64_MAX);
 	free(pass);
 	return 0;
+}
+
+/* The event at ts shows task `shown` running on cpu, not the one the last switch put there:
+ * a switch is missing from the trace. Follow the event, and tell the analyses when it is in
+ * the range (at the time its hooks will see). Nothing there yet: it only says who runs. */
+static __attribute__((noinline)) void infer_switch(struct an_engine *e, int64_t cpu, int64_t ts,
+                                                   int64_t shown)
+{
+	int64_t prev = e->cur[cpu];
+	e->cur[cpu] = shown;
+	if (prev < 0 || !in_range(e, ts))
+		return;
+	ts = hook_time(e, ts); /* the event's hooks get the same */
+	e->inferred++;
+	for (size_t i = 0; i < e->ninferred; i++)
+		e->inferred_hooks[i].fn(e->inferred_hooks[i].data, cpu, ts, prev, shown);
 }
 
 /* Losses at the end of a stream, with no later event of it to report them. */
@@ -543,6 +597,10 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			if (!reader_field_int(ev, (enum spoor_scope) k->tid_scope, k->tid_index,
 			                      &a.tid))
 				a.tid = -1;
+			/* the task it shows running (a switch's is its prev) */
+			else if (k->shows_task && (uint64_t) cpu < MAX_CPUS && a.tid != e->cur[cpu] &&
+			         a.tid >= 0)
+				infer_switch(e, cpu, ts, a.tid);
 		} else {
 			a.tid = an_cpu_task(e, cpu);
 		}
@@ -673,6 +731,11 @@ void an_span(const struct an_engine *e, int64_t *begin, int64_t *end)
 uint64_t an_events_lost(const struct an_engine *e)
 {
 	return e->lost;
+}
+
+uint64_t an_switches_inferred(const struct an_engine *e)
+{
+	return e->inferred;
 }
 
 const struct spoor_reader *an_reader(const struct an_engine *e)

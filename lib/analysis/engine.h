@@ -4,7 +4,12 @@
  * over the trace in time order, hooks by kind of kernel event (kvocab.h) resolved once per
  * event class, and the state model the hooks can ask about:
  *   - the task running on each CPU (sched_switch; common_pid or a tid context where the
- *     trace has one),
+ *     trace has one). Where an event's common_pid or tid context shows another task than
+ *     the last switch put there (a switch missing from the trace: some kernels leave out
+ *     switches from the idle task), the engine follows the events: it infers the switch
+ *     at the other task's first event and tells the analyses (an_engine_on_inferred). A
+ *     trace without those fields shows the task only in a switch's prev_tid: an analysis
+ *     that reads it can tell (sched does),
  *   - thread names and pids from the trace (model/threads.h: state dump, fork, exec,
  *     rename),
  *   - events the tracer lost, per stream, reported to a callback as they are found.
@@ -50,6 +55,10 @@ typedef void (*an_hook_fn)(void *data, const struct an_event *e);
 /* count events lost on a stream (its CPU, or -1), found at the event at ts (a time as the
  * hooks see them: an_event.ts). */
 typedef void (*an_lost_fn)(void *data, int64_t cpu, uint64_t count, int64_t ts);
+/* A switch the trace does not hold but its events show: on cpu, at ts (the time of the
+ * event of `next` that shows it, as the hooks see it, before that event's hooks), the task
+ * the last switch or event put there (prev) gave way to next. */
+typedef void (*an_inferred_fn)(void *data, int64_t cpu, int64_t ts, int64_t prev, int64_t next);
 
 struct an_engine;
 
@@ -69,6 +78,14 @@ int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, v
 void an_engine_stop(struct an_engine *e);
 /* Several analyses may watch losses; -ENOSPC past 16. */
 int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
+/* Several analyses may hear of inferred switches; -ENOSPC past 16. Those outside the time
+ * range are not reported, but the state follows them. */
+int an_engine_on_inferred(struct an_engine *e, an_inferred_fn fn, void *data);
+/* The task on each CPU from every event that shows it, so that a missing switch is inferred
+ * at the first event of the task that runs: the classes no hook reads are then read too,
+ * where the trace gives each event its task (the engine steps over them otherwise). Call it
+ * before the pass. */
+void an_engine_want_tasks(struct an_engine *e);
 /* Thread names and pids (an_task_comm, an_task_pid) cost a decode of every fork, exec,
  * rename and sched_switch: the engine keeps them only for an analysis that asks (and
  * always for task filters and plug-ins). */
@@ -106,6 +123,8 @@ size_t an_lookalikes(const struct an_engine *e, enum kev kind, const char **name
 /* The span the figures cover: the time range clipped to the trace (ns). */
 void an_span(const struct an_engine *e, int64_t *begin, int64_t *end);
 uint64_t an_events_lost(const struct an_engine *e);
+/* Switches inferred in the time range (an_engine_on_inferred), on every CPU. */
+uint64_t an_switches_inferred(const struct an_engine *e);
 const struct spoor_reader *an_reader(const struct an_engine *e);
 
 #endif

@@ -175,19 +175,22 @@ static void close_interval(struct sched_analysis *a, struct sched_cpu *c, struct
 	}
 }
 
-static void switch_out(struct sched_analysis *a, struct sched_thread *t, int64_t state, int64_t ts,
-                       int64_t cpu)
+/* state: the switch's prev_state, NULL when unknown (an inferred switch). */
+static void switch_out(struct sched_analysis *a, struct sched_thread *t, const int64_t *state,
+                       int64_t ts, int64_t cpu)
 {
-	t->prev_state = state;
+	t->prev_state = state ? *state : 0;
 	t->cpu = cpu;
 	if (t->exiting)
 		set_state(a, t, SCHED_DEAD, ts, cpu);
+	else if (!state)
+		set_state(a, t, SCHED_UNKNOWN, ts, cpu);
 	else
-		set_state(a, t, runnable_state(a, state) ? SCHED_RUNNABLE : SCHED_BLOCKED, ts, cpu);
+		set_state(a, t, runnable_state(a, *state) ? SCHED_RUNNABLE : SCHED_BLOCKED, ts, cpu);
 }
 
-static void switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t ts, int64_t cpu,
-                      bool sel)
+static inline __attribute__((always_inline)) void
+switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t ts, int64_t cpu, bool sel)
 {
 	if (sel) {
 		t->switches++;
@@ -206,29 +209,62 @@ static void switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t 
 	set_state(a, t, SCHED_RUNNING, ts, cpu);
 }
 
-static void on_switch(void *data, const struct an_event *ev)
+/* On CPU c at ts, prev gives way to next (state: prev's prev_state, NULL: unknown). */
+static inline __attribute__((always_inline)) void switch_cpu(struct sched_analysis *a,
+                                                             struct sched_cpu *c, int64_t ts,
+                                                             int64_t prev, const int64_t *state,
+                                                             int64_t next)
 {
-	struct sched_analysis *a = data;
-	int64_t prev, next, state;
-	struct sched_cpu *c = cpu_of(a, ev->cpu);
-	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) || !ev->has_next_tid)
-		return;
-	next = ev->next_tid;
-	if (!kv_int(ev->ev, ev->cls, KS_PREV_STATE, &state))
-		state = 0;
-	bool sel = an_cpu_selected(a->e, ev->cpu);
+	bool sel = an_cpu_selected(a->e, c->cpu);
 	struct sched_thread *p = thread_of(a, prev);
-	close_interval(a, c, p, ev->ts, sel);
+	close_interval(a, c, p, ts, sel);
 	if (sel)
 		c->switches++;
 	if (p)
-		switch_out(a, p, state, ev->ts, ev->cpu);
+		switch_out(a, p, state, ts, c->cpu);
 	struct sched_thread *n = thread_of(a, next); /* after p's last use: may move it */
 	if (n)
-		switch_in(a, n, ev->ts, ev->cpu, sel);
+		switch_in(a, n, ts, c->cpu, sel);
 	c->cur = next;
-	c->since = ev->ts;
+	c->since = ts;
 	c->known = 1;
+}
+
+/* A switch from prev to next that the trace lacks, shown at ts (prev's state unknown).
+ * Counted unless a loss cut the CPU's interval (the loss may have held it). */
+static __attribute__((noinline)) void infer(struct sched_analysis *a, struct sched_cpu *c,
+                                            int64_t ts, int64_t prev, int64_t next)
+{
+	if (c->known != 2 && an_cpu_selected(a->e, c->cpu)) {
+		c->inferred++;
+		a->t.inferred++;
+	}
+	switch_cpu(a, c, ts, prev, NULL, next);
+}
+
+static void on_switch(void *data, const struct an_event *ev)
+{
+	struct sched_analysis *a = data;
+	int64_t prev, state;
+	struct sched_cpu *c = cpu_of(a, ev->cpu);
+	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) || !ev->has_next_tid)
+		return;
+	/* a trace without common_pid or a tid context (the engine infers from those) shows a
+	 * missing switch here first */
+	if (__builtin_expect(c->known == 1 && prev != c->cur, 0))
+		infer(a, c, ev->ts, c->cur, prev);
+	if (!kv_int(ev->ev, ev->cls, KS_PREV_STATE, &state))
+		state = 0;
+	switch_cpu(a, c, ev->ts, prev, &state, ev->next_tid);
+}
+
+/* A switch the events show but the trace lacks (engine.h). */
+static void on_inferred(void *data, int64_t cpu, int64_t ts, int64_t prev, int64_t next)
+{
+	struct sched_analysis *a = data;
+	struct sched_cpu *c = cpu_of(a, cpu);
+	if (c) /* prev is c->cur, unless no switch was seen there yet */
+		infer(a, c, ts, c->known ? c->cur : prev, next);
 }
 
 static void on_wakeup(void *data, const struct an_event *ev)
@@ -307,6 +343,7 @@ struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst)
 	a->e = e;
 	a->by_tid.runs = true;     /* every look-up finds its tid, or makes it */
 	an_engine_want_threads(e); /* tasks are shown by name */
+	an_engine_want_tasks(e);   /* a switch the trace lacks ends a wake-up's latency */
 	a->maxworst = worst;
 	a->raw_states = raw_states(an_reader(e));
 	if ((worst && !(a->worst = calloc(worst, sizeof(*a->worst)))) ||
@@ -319,6 +356,7 @@ struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst)
 		return NULL;
 	}
 	an_engine_on_lost(e, on_lost, a);
+	an_engine_on_inferred(e, on_inferred, a);
 	return a;
 }
 

@@ -9,6 +9,10 @@
  * until switch-in) and time blocked (switched out asleep, until the wake-up). Per CPU:
  * busy and idle (tid 0) time. The N worst latencies with their timestamps.
  *
+ * A switch missing from the trace (some kernels leave out those from the idle task) is
+ * inferred at the first event of the task that then runs (engine.h): counted, and taken as a
+ * switch whose prev_state is unknown.
+ *
  * The interval before a CPU's first switch belongs to that switch's prev_tid from the span's
  * start, and the running task's runs to the span's end. Events lost on a CPU make its
  * current interval unknown (counted apart, never given to a task), and drop the pending
@@ -55,6 +59,7 @@ struct sched_proc {
 struct sched_cpu {
 	int64_t cpu;
 	uint64_t switches, lost;
+	uint64_t inferred; /* of the switches: missing from the trace, shown by its events */
 	int64_t busy_ns, idle_ns, unknown_ns;
 	/* the pass's state */
 	int64_t cur, since; /* the task on it since `since` */
@@ -68,7 +73,8 @@ struct sched_wake {
 
 struct sched_totals {
 	uint64_t lost_events, cut_intervals, dropped_wakeups, pending_wakeups;
-	uint64_t unwoken; /* switch-ins of blocked threads without a wake-up seen */
+	uint64_t unwoken;  /* switch-ins of blocked threads without a wake-up seen */
+	uint64_t inferred; /* switches missing from the trace, shown by its events (engine.h) */
 };
 
 /* One state change, for the timeline (in time order, during the run). */

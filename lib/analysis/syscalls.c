@@ -395,18 +395,31 @@ static void on_exit_event(void *data, const struct an_event *ev)
 }
 
 /* A thread switched in elsewhere: a later loss there may hold its exit. */
-static void on_switch(void *data, const struct an_event *ev)
+static inline void switched_in(struct sc_analysis *a, int64_t cpu, int64_t next)
 {
-	struct sc_analysis *a = data;
 	/* a negative tid is no task (as in on_entry), and -1 would hit the CPU cache's empty
 	 * slot: thread 0 of the table, or none at all. Tid 0, the idle task, is half of the
 	 * switches and makes no call in a sound trace: it is not looked up (a look-up of an
 	 * absent tid walks its run) unless some call was put down to it. */
-	if (!ev->has_next_tid || ev->next_tid < 0 || (ev->next_tid == 0 && !a->has_idle))
+	if (next < 0 || (next == 0 && !a->has_idle))
 		return;
-	struct thread *th = thread_on(a, ev->cpu, ev->next_tid, false);
+	struct thread *th = thread_on(a, cpu, next, false);
 	if (th)
-		th->cpu = ev->cpu;
+		th->cpu = cpu;
+}
+
+static void on_switch(void *data, const struct an_event *ev)
+{
+	if (ev->has_next_tid)
+		switched_in(data, ev->cpu, ev->next_tid);
+}
+
+/* A switch the trace lacks (engine.h), the same. */
+static void on_inferred(void *data, int64_t cpu, int64_t ts, int64_t prev, int64_t next)
+{
+	(void) ts;
+	(void) prev;
+	switched_in(data, cpu, next);
 }
 
 /* A thread that ends inside a call (killed) never returns from it; its tid may come back
@@ -469,6 +482,7 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 		return NULL;
 	}
 	an_engine_on_lost(e, on_lost, a);
+	an_engine_on_inferred(e, on_inferred, a);
 	return a;
 }
 

@@ -187,6 +187,16 @@ static int l_comm(lua_State *L)
 	return 1;
 }
 
+/* spoor.pid(tid): the thread's process as the trace tells it so far (the tid itself when
+ * it has not said). */
+static int l_pid(lua_State *L)
+{
+	struct script *s = self(L);
+	int64_t tid = (int64_t) luaL_checknumber(L, 1);
+	lua_pushnumber(L, (lua_Number) (s->e ? an_task_pid(s->e, tid) : tid));
+	return 1;
+}
+
 /* spoor.now(): the wall clock in seconds, to compare with e.time (latency, live). */
 static int l_now(lua_State *L)
 {
@@ -230,6 +240,7 @@ static void open_api(struct script *s)
 	lua_newtable(L);
 	add_closure(L, s, "stop", l_stop);
 	add_closure(L, s, "comm", l_comm);
+	add_closure(L, s, "pid", l_pid);
 	lua_pushcfunction(L, l_now);
 	lua_setfield(L, -2, "now");
 	lua_setglobal(L, "spoor");

@@ -4,6 +4,24 @@
 . "$(dirname "$0")/lib.sh"
 : "${SCRIPTS:?}"
 need babeltrace2 babeltrace2
+
+# process(e): a process named late is one row, under its last name. Process 5555's thread
+# 5556 calls before the state dump names either: before, rows ?[5555], ?[5556] and hello[5555]
+python3 - "$TMP/late" <<'EOF_PY' >/dev/null
+import os, sys
+sys.path.insert(0, os.environ["SPOOR_TEST_DATA"])
+import gen_kernel
+E = lambda ts, cpu, ev, task, **f: (ts, cpu, ev, dict(f, common_pid=task))
+gen_kernel.write(sys.argv[1], [
+    E(1000, 0, "sys_enter_getppid", 5555, x=0), E(1100, 0, "sys_exit_getppid", 5555, ret=1),
+    E(1200, 1, "sys_enter_getppid", 5556, x=0), E(1300, 1, "sys_exit_getppid", 5556, ret=1),
+    E(2000, 0, "statedump_process", 5555, tid=5555, pid=5555, ppid=1, name="hello"),
+    E(2000, 0, "statedump_process", 5556, tid=5556, pid=5555, ppid=1, name="worker"),
+    E(3000, 0, "sys_enter_getppid", 5555, x=0)], style="ftrace")
+EOF_PY
+"$SPOOR" script "$SCRIPTS/syscalls-per-process.lua" "$TMP/late" >"$TMP/late.txt"
+check "syscalls-per-process: a process named late is one row, with its name" \
+	test "$(sed -n '2,$p' "$TMP/late.txt" | tr -s ' ')" = " hello[5555] 3"
 trace="${SHARED_TRACES:-}/lttng/many-threads"
 if [ ! -d "$trace" ]; then
 	echo "SKIP: $trace is not there (../shared/traces)"

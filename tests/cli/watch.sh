@@ -198,6 +198,9 @@ EOF
 		grep -q 'syscall-marks' "$TMP/syscalls-per-process.live"
 	check "syscalls-per-process: spoor's own system calls are not recorded" \
 		sh -c "! grep -q '^  spoor\[' '$TMP/syscalls-per-process.live'"
+	# its first calls come before the trace names it: still one row per process
+	check "syscalls-per-process: one row per process, live (a name learnt late included)" \
+		sh -c "! sed -n 's/^  .*\\[\\([0-9]*\\)\\] .*/\\1/p' '$TMP/syscalls-per-process.live' | sort | uniq -d | grep -q ."
 
 	"$PULSE" 40 50 &
 	victim=$!
