@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis-cli.h"
+#include "losses.h"
 #include "spoor/spoor.h"
 
 static bool push_int(int64_t **v, size_t *n, const char *s)
@@ -166,6 +167,7 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 	if (rc < 0)
 		return cmd_error(cmd, "%s", spoor_strerror(rc));
 	c->ran = true;
+	cmd_warn_losses(cmd, c->r, NULL);
 	if (an_events_lost(c->e))
 		fprintf(
 		    stderr,

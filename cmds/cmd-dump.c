@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "losses.h"
 #include "spoor/trace.h"
 
 enum { OPT_EVENT, OPT_BEGIN, OPT_END, OPT_COUNT, OPT_FORMAT, OPT_HELP };
@@ -124,13 +125,16 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		spoor_reader_set_range(r, a.has_begin ? a.begin : INT64_MIN,
 		                       a.has_end ? a.end : INT64_MAX);
 	bool *want = wanted_classes(r, &a);
-	if (!want || spoor_formatter_new(a.format, STDOUT_FILENO, &f)) {
+	/* events read per stream: the bytes per event of a stream that lost some */
+	uint64_t *seen = calloc(spoor_reader_stream_count(r) + 1, sizeof(*seen));
+	if (!want || !seen || spoor_formatter_new(a.format, STDOUT_FILENO, &f)) {
 		rc = cmd_error(cmd, "out of memory");
 		goto out;
 	}
 	const struct spoor_event *ev;
 	long long printed = 0;
 	while (printed != a.count && (rc = spoor_reader_next(r, &ev)) > 0) {
+		seen[spoor_event_stream(ev)]++;
 		if (!want[spoor_event_class_index(spoor_event_class(ev))]) {
 			spoor_formatter_skip(f, ev);
 			continue;
@@ -145,12 +149,14 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	rc = 0;
+	cmd_warn_losses(cmd, r, seen);
 	if (spoor_reader_damaged(r))
 		rc = cmd_error(cmd,
 		               "the trace is damaged: %u stream(s) stopped early (see the "
 		               "warnings above); the events before the damage were printed",
 		               spoor_reader_damaged(r));
 out:
+	free(seen);
 	free(want);
 	free(a.patterns);
 	spoor_reader_close(r);

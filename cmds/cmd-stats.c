@@ -16,6 +16,7 @@
 
 #include "command.h"
 #include "json.h"
+#include "losses.h"
 #include "spoor/trace.h"
 
 enum { OPT_BEGIN, OPT_END, OPT_JSON, OPT_HELP };
@@ -220,7 +221,7 @@ static void put_time(FILE *out, int64_t ns)
 static void print_text(struct spoor_reader *r, const struct stats *st, double secs, FILE *out)
 {
 	size_t nc = spoor_reader_event_class_count(r), ns = spoor_reader_stream_count(r);
-	uint64_t bytes = 0, discarded = 0;
+	uint64_t bytes = 0, discarded = 0, overwritten = 0, packets_lost = 0;
 	struct spoor_stream_info si;
 
 	for (size_t t = 0; t < spoor_reader_trace_count(r); t++) {
@@ -235,7 +236,9 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 	for (size_t s = 0; s < ns; s++) {
 		spoor_reader_stream_info(r, s, &si);
 		bytes += si.bytes;
-		discarded += si.discarded;
+		discarded += si.discarded - si.overwritten;
+		overwritten += si.overwritten;
+		packets_lost += si.packets_lost;
 	}
 	if (st->any_ts) {
 		fprintf(out, "Time span: ");
@@ -246,6 +249,10 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 		fprintf(out, " (%" PRId64 ".%09" PRId64 " s)\n", d / 1000000000, d % 1000000000);
 	}
 	fprintf(out, "Events: %" PRIu64 "\nEvents discarded: %" PRIu64 "\n", st->total, discarded);
+	if (overwritten)
+		fprintf(out, "Events overwritten: %" PRIu64 "\n", overwritten);
+	if (packets_lost)
+		fprintf(out, "Packets lost: %" PRIu64 "\n", packets_lost);
 	fprintf(out, "Read: %" PRIu64 " bytes in %.3f s (%.1f MB/s, %.2f M events/s)\n", bytes,
 	        secs, secs > 0 ? bytes / secs / 1e6 : 0.0, secs > 0 ? st->total / secs / 1e6 : 0.0);
 
@@ -295,8 +302,13 @@ static void print_text(struct spoor_reader *r, const struct stats *st, double se
 	        "stream");
 	for (size_t s = 0; s < ns; s++) {
 		spoor_reader_stream_info(r, s, &si);
-		fprintf(out, "%12" PRIu64 "  %10" PRIu64 "  %8" PRIu64 "  %s%s\n", st->by_stream[s],
-		        si.discarded, si.packets, si.path, si.damaged ? " (damaged)" : "");
+		fprintf(out, "%12" PRIu64 "  %10" PRIu64 "  %8" PRIu64 "  %s%s", st->by_stream[s],
+		        si.discarded - si.overwritten, si.packets, si.path,
+		        si.damaged ? " (damaged)" : "");
+		if (si.overwritten || si.packets_lost)
+			fprintf(out, " (%" PRIu64 " events overwritten, %" PRIu64 " packets lost)",
+			        si.overwritten, si.packets_lost);
+		fputc('\n', out);
 	}
 	if (st->has_procs) {
 		n = 0;
@@ -318,17 +330,19 @@ static void print_json(struct spoor_reader *r, const struct stats *st, double se
 {
 	size_t nc = spoor_reader_event_class_count(r), ns = spoor_reader_stream_count(r);
 	struct spoor_stream_info si;
-	uint64_t bytes = 0, discarded = 0;
+	uint64_t bytes = 0, discarded = 0, overwritten = 0, packets_lost = 0;
 
 	for (size_t s = 0; s < ns; s++) {
 		spoor_reader_stream_info(r, s, &si);
 		bytes += si.bytes;
-		discarded += si.discarded;
+		discarded += si.discarded - si.overwritten;
+		overwritten += si.overwritten;
+		packets_lost += si.packets_lost;
 	}
 	fprintf(out,
-	        "{\"events\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"bytes\": %" PRIu64
-	        ", \"seconds\": %.6f",
-	        st->total, discarded, bytes, secs);
+	        "{\"events\": %" PRIu64 ", \"discarded\": %" PRIu64 ", \"overwritten\": %" PRIu64
+	        ", \"packets_lost\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"seconds\": %.6f",
+	        st->total, discarded, overwritten, packets_lost, bytes, secs);
 	if (st->any_ts)
 		fprintf(out, ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64, st->first,
 		        st->last);
@@ -360,9 +374,10 @@ static void print_json(struct spoor_reader *r, const struct stats *st, double se
 		json_string(out, si.path);
 		fprintf(out,
 		        ", \"cpu\": %" PRId64 ", \"events\": %" PRIu64 ", \"discarded\": %" PRIu64
-		        ", \"packets\": %" PRIu64 ", \"damaged\": %s}",
-		        si.cpu, st->by_stream[s], si.discarded, si.packets,
-		        si.damaged ? "true" : "false");
+		        ", \"overwritten\": %" PRIu64 ", \"packets\": %" PRIu64
+		        ", \"packets_lost\": %" PRIu64 ", \"damaged\": %s}",
+		        si.cpu, st->by_stream[s], si.discarded - si.overwritten, si.overwritten,
+		        si.packets, si.packets_lost, si.damaged ? "true" : "false");
 	}
 	fprintf(out, "],\n \"processes\": [");
 	first = true;
@@ -436,6 +451,8 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		print_json(r, &st, secs, stdout);
 	else
 		print_text(r, &st, secs, stdout);
+	fflush(stdout);
+	cmd_warn_losses(cmd, r, st.by_stream);
 	rc = 0;
 	if (spoor_reader_damaged(r))
 		rc = cmd_error(cmd,

@@ -12,6 +12,7 @@
 
 #include "record-args.h"
 #include "record/outdir.h"
+#include "util/lossadvice.h"
 
 static int parse_size(const char *s, uint64_t *out)
 {
@@ -211,10 +212,25 @@ void record_report(const char *prefix, const struct record_opts *o, const struct
 {
 	fprintf(stderr,
 	        "%s: %u process(es), %u thread buffer(s), %llu packets, %llu bytes, "
-	        "%llu events discarded%s\n",
+	        "%llu events discarded",
 	        prefix, t->processes, t->buffers, (unsigned long long) t->packets,
-	        (unsigned long long) t->bytes, (unsigned long long) t->discarded,
-	        t->damaged ? " (damaged packets skipped: see above)" : "");
+	        (unsigned long long) t->bytes, (unsigned long long) t->discarded);
+	if (o->overwrite)
+		fprintf(stderr, ", %llu overwritten", (unsigned long long) t->overwritten);
+	fprintf(stderr, "%s\n", t->damaged ? " (damaged packets skipped: see above)" : "");
+	if (t->worst_lost && t->counted_events) {
+		struct loss_seen l = {
+		    .ring = o->subbuf_size * o->num_subbufs,
+		    .option = "-b",
+		    .per = "thread",
+		    .lost = t->worst_lost,
+		    .bytes_per_event = (double) t->counted_bytes / (double) t->counted_events,
+		};
+		char advice[200];
+		loss_advice_text(advice, sizeof(advice), &l);
+		if (advice[0])
+			fprintf(stderr, "%s: %s\n", prefix, advice);
+	}
 	if (t->kernel) {
 		const struct kernel_totals *k = &t->k;
 		fprintf(stderr,
@@ -225,11 +241,26 @@ void record_report(const char *prefix, const struct record_opts *o, const struct
 		        (unsigned long long) k->dropped, (unsigned long long) k->bytes,
 		        (unsigned long long) k->statedump);
 		if (k->lost) {
+			uint64_t worst = 0;
 			fprintf(stderr, "%s: kernel: lost by CPU:", prefix);
-			for (unsigned c = 0; c < k->cpus && c < KERNEL_TOTALS_CPUS; c++)
+			for (unsigned c = 0; c < k->cpus && c < KERNEL_TOTALS_CPUS; c++) {
 				fprintf(stderr, " cpu%u %llu", c,
 				        (unsigned long long) k->lost_by_cpu[c]);
-			fprintf(stderr, " (a bigger --kernel-buffer leaves more room)\n");
+				if (k->lost_by_cpu[c] > worst)
+					worst = k->lost_by_cpu[c];
+			}
+			struct loss_seen l = {
+			    .ring = o->kernel ? (uint64_t) o->kernel->buffer_kb << 10 : 0,
+			    .option = "--kernel-buffer",
+			    .per = "CPU",
+			    .lost = worst ? worst : k->lost,
+			    .bytes_per_event =
+			        k->events ? (double) k->bytes / (double) k->events : 0,
+			};
+			char advice[200];
+			loss_advice_text(advice, sizeof(advice), &l);
+			fprintf(stderr, "\n%s: kernel: %s\n", prefix,
+			        advice[0] ? advice : "a bigger --kernel-buffer leaves more room");
 		}
 		if (k->malformed || k->unknown)
 			fprintf(stderr,

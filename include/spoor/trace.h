@@ -115,6 +115,13 @@ struct spoor_stream_info {
 	uint64_t bytes;     /* bytes of packets read so far */
 	uint64_t discarded; /* events the tracer reported discarded, so far */
 	bool damaged;       /* reading stopped on damage */
+	/* of the discarded events, those in packets spoor's flight recorder overwrote */
+	uint64_t overwritten;
+	uint64_t packets_lost; /* packets missing (gaps in packet_seq_num), so far */
+	/* the losses lie between these times (ns from the clock origin; 0 when none) */
+	int64_t lost_begin_ns, lost_end_ns;
+	/* the packets read so far span these times (0 without a clock) */
+	int64_t begin_ns, end_ns;
 };
 SPOOR_API size_t spoor_reader_stream_count(const struct spoor_reader *r);
 SPOOR_API void spoor_reader_stream_info(const struct spoor_reader *r, size_t stream,

@@ -544,6 +544,8 @@ int ctf_meta_write(const struct meta_trace *t, const struct spoor_event_desc *co
 	size_t nu32 = t->packet_u32 ? t->npacket_u32 : 2;
 	for (size_t i = 0; i < nu32; i++)
 		tb_printf(&b, "\t\tuint32_t %s;\n", u32[i]);
+	if (!t->packet_u32) /* spoor's own: which of the events discarded were overwritten */
+		tb_put(&b, "\t\tuint64_t events_overwritten;\n");
 	tb_put(&b, "\t};\n");
 	tb_printf(&b,
 	          "\tevent.header := struct {\n"

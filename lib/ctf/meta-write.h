@@ -29,6 +29,9 @@
  *             uint64_t events_discarded;
  *             uint32_t vpid;                (or the meta_trace's packet_u32 names)
  *             uint32_t vtid;
+ *             uint64_t events_overwritten;  user space only (no packet_u32): of the
+ *                                           events_discarded, those in packets the
+ *                                           flight recorder overwrote (cumulative)
  *     };
  *     event.context := struct { ... };   only with meta_trace.event_context
  *     event.header := LTTng's compact header (uint5_t and uint27 have align = 1):

@@ -121,16 +121,49 @@ static int read_packet_header(struct ctf_stream *s)
 	return 0;
 }
 
+/* The counters are cumulative per stream; they may wrap at their width. */
 static void count_discarded(struct ctf_stream *s, uint64_t counter)
 {
 	unsigned bits = s->scp->discarded_bits;
 	uint64_t mask = bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << bits) - 1;
 
-	/* The counter is cumulative per stream; it may wrap at its width. */
 	uint64_t more = (counter - s->discarded_counter) & mask;
 	s->discarded += more;
 	s->lost_any |= more != 0;
 	s->discarded_counter = counter;
+}
+
+/* What this packet says was lost since the stream's last packet: events (events_discarded,
+ * and of them spoor's events_overwritten) and packets (a gap in packet_seq_num), and when:
+ * from the last packet's end to this one's. Readers count from a stream's first packet. */
+static void count_losses(struct ctf_stream *s, uint32_t root, const int *role)
+{
+	uint64_t events = s->discarded, packets = s->packets_lost, end = s->clock;
+
+	if (role[ROLE_EVENTS_DISCARDED] >= 0)
+		count_discarded(s, root_value(&s->pkt_table, root, role[ROLE_EVENTS_DISCARDED]));
+	if (role[ROLE_EVENTS_OVERWRITTEN] >= 0) {
+		uint64_t c = root_value(&s->pkt_table, root, role[ROLE_EVENTS_OVERWRITTEN]);
+		s->overwritten += c - s->overwritten_counter;
+		s->overwritten_counter = c;
+	}
+	if (role[ROLE_PACKET_SEQ_NUM] >= 0) {
+		uint64_t seq = root_value(&s->pkt_table, root, role[ROLE_PACKET_SEQ_NUM]);
+		if (s->packets && seq > s->seq_next)
+			s->packets_lost += seq - s->seq_next;
+		s->seq_next = seq + 1;
+	}
+	if (role[ROLE_TIMESTAMP_END] >= 0)
+		end = root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_END]);
+	if (events != s->discarded || packets != s->packets_lost) {
+		if (!s->lost_range)
+			s->lost_begin = s->packets ? s->prev_end : s->clock;
+		s->lost_end = end;
+		s->lost_range = true;
+	}
+	if (!s->packets)
+		s->first_begin = s->clock;
+	s->prev_end = end;
 }
 
 /* read_fast's bound for this packet: the largest header, and the 8-byte loads that read
@@ -202,8 +235,8 @@ static int packet_open(struct ctf_stream *s)
 		s->cpu = (int64_t) root_value(&s->pkt_table, root, role[ROLE_CPU_ID]);
 	if (root != VAL_NONE && role[ROLE_TIMESTAMP_BEGIN] >= 0)
 		s->clock = root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_BEGIN]);
-	if (root != VAL_NONE && role[ROLE_EVENTS_DISCARDED] >= 0)
-		count_discarded(s, root_value(&s->pkt_table, root, role[ROLE_EVENTS_DISCARDED]));
+	if (root != VAL_NONE)
+		count_losses(s, root, role);
 	s->packets++;
 	s->bytes += s->pkt_bytes;
 	s->in_packet = true;

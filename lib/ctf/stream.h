@@ -42,9 +42,16 @@ struct ctf_stream {
 	uint64_t stream_id; /* stream class id */
 	uint64_t instance_id;
 	bool has_instance_id;
-	uint64_t discarded_counter; /* last events_discarded value seen */
-	uint64_t discarded;         /* total reported (wraps as the counter does) */
-	bool lost_any;              /* some packet said events were discarded */
+	uint64_t discarded_counter;                /* last events_discarded value seen */
+	uint64_t discarded;                        /* total reported (wraps as the counter does) */
+	bool lost_any;                             /* some packet said events were discarded */
+	uint64_t overwritten_counter, overwritten; /* the same for events_overwritten */
+	uint64_t seq_next;                         /* the packet_seq_num expected next */
+	uint64_t packets_lost;                     /* gaps in packet_seq_num */
+	uint64_t first_begin;          /* timestamp_begin of the first packet (cycles) */
+	uint64_t prev_end;             /* timestamp_end of the last packet (cycles) */
+	bool lost_range;               /* losses were found between... */
+	uint64_t lost_begin, lost_end; /* ...these clock values (cycles) */
 	uint64_t packets, bytes;
 	bool in_packet, done, damaged;
 	char error[320];

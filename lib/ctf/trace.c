@@ -24,6 +24,7 @@ static const char *const role_names[ROLE_COUNT] = {
     [ROLE_EVENTS_DISCARDED] = "events_discarded",
     [ROLE_PACKET_SEQ_NUM] = "packet_seq_num",
     [ROLE_CPU_ID] = "cpu_id",
+    [ROLE_EVENTS_OVERWRITTEN] = "events_overwritten",
 };
 
 static void find_roles(const struct ctf_type *t, int role[ROLE_COUNT])

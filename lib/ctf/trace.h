@@ -21,6 +21,7 @@ enum packet_role {
 	ROLE_EVENTS_DISCARDED,
 	ROLE_PACKET_SEQ_NUM,
 	ROLE_CPU_ID,
+	ROLE_EVENTS_OVERWRITTEN, /* spoor's flight recorder (lib/ctf/meta-write.h) */
 	ROLE_COUNT
 };
 

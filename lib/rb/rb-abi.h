@@ -11,7 +11,14 @@
  * publishes `produced` (sub-buffers closed) and, for the packet in progress, `open_seq`,
  * `write_pos` and `last_ts` after every event, so the consumer can read committed events
  * of a producer that died mid-packet. The consumer publishes `consumed`. In discard mode
- * the producer never opens sub-buffer n while n - consumed >= num_subbufs.
+ * the producer never opens sub-buffer n while n - consumed >= num_subbufs; in overwrite
+ * mode it opens it anyway, first marking the slot's state as holding no closed packet.
+ *
+ * Events are counted where it costs nothing per event: each packet's state says how many
+ * events the thread had committed before it opened and when it closed, so the consumer
+ * knows exactly how many events were in the packets it never read (overwritten), and a
+ * packet's events_discarded how many the producer dropped (ring full, an event too big,
+ * a signal handler interrupting an emit).
  *
  * The consumer trusts nothing here: every size and offset is checked against the mapping.
  * The struct starts with its size and only grows at the end.
@@ -23,7 +30,7 @@
 #include <stdint.h>
 
 #define RB_MAGIC       0x42525053u /* "SPRB" */
-#define RB_ABI_VERSION 1
+#define RB_ABI_VERSION 2
 #define RB_MAX_SUBBUFS 1024
 #define RB_MIN_SUBBUF  4096u
 #define RB_MAX_SUBBUF  (64u << 20)
@@ -31,8 +38,11 @@
 enum rb_mode { RB_DISCARD = 0, RB_OVERWRITE = 1 };
 
 struct rb_subbuf_state {
-	_Atomic uint64_t seq;          /* sequence number of the packet closed here, + 1 */
+	_Atomic uint64_t seq;          /* sequence number of the packet closed here, + 1; 0 while
+	                                  the producer writes a packet here */
 	_Atomic uint64_t content_size; /* bytes */
+	_Atomic uint64_t events_begin; /* events the thread committed before this packet */
+	_Atomic uint64_t events_end;   /* ... and when it was closed */
 };
 
 struct rb_header {
@@ -51,6 +61,7 @@ struct rb_header {
 	_Atomic uint64_t write_pos; /* bytes committed in the packet in progress */
 	_Atomic uint64_t last_ts;   /* timestamp of the last committed event */
 	_Atomic uint64_t discarded; /* events dropped so far */
+	_Atomic uint64_t first_ts;  /* timestamp_begin of packet 0 */
 	/* consumer → producer */
 	_Atomic uint64_t consumed; /* packets taken */
 	_Atomic uint32_t consumer_waiting;
@@ -69,9 +80,10 @@ struct rb_packet_start {
 	uint64_t content_size; /* bits */
 	uint64_t packet_size;  /* bits */
 	uint64_t packet_seq_num;
-	uint64_t events_discarded;
+	uint64_t events_discarded; /* producer: dropped; written: dropped + overwritten */
 	uint32_t vpid;
 	uint32_t vtid;
+	uint64_t events_overwritten; /* written by the consumer (cumulative); 0 in the ring */
 };
 
 #define RB_PACKET_MAGIC 0xC1FC1FC1u

@@ -714,6 +714,15 @@ void spoor_reader_stream_info(const struct spoor_reader *r, size_t i,
 	info->bytes = s->bytes;
 	info->discarded = s->discarded;
 	info->damaged = s->damaged;
+	/* a part of the discarded ones, whatever a damaged trace says */
+	info->overwritten = s->overwritten < s->discarded ? s->overwritten : s->discarded;
+	info->packets_lost = s->packets_lost;
+	bool clocked = s->lost_range && s->sc && s->sc->clock;
+	info->lost_begin_ns = clocked ? ctf_clock_ns(s->scp, s->lost_begin) : 0;
+	info->lost_end_ns = clocked ? ctf_clock_ns(s->scp, s->lost_end) : 0;
+	clocked = s->packets && s->sc && s->sc->clock;
+	info->begin_ns = clocked ? ctf_clock_ns(s->scp, s->first_begin) : 0;
+	info->end_ns = clocked ? ctf_clock_ns(s->scp, s->prev_end) : 0;
 }
 
 size_t spoor_reader_event_class_count(const struct spoor_reader *r)

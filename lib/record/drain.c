@@ -5,6 +5,14 @@
  * shared with a program that may be buggy, hostile or dead mid-write: every number read
  * from it is checked, and each packet is copied out before it is checked and written, so
  * the producer cannot change it between the check and the write.
+ *
+ * Losses: a written packet's events_discarded is the producer's count of events it dropped
+ * plus the events of the packets this buffer lost (overwritten by the flight recorder, or
+ * skipped), found from the per-packet event counts (rb-abi.h); events_overwritten is the
+ * second part alone. Both are cumulative, as CTF 1.8 wants, and the packets carry the ring's
+ * sequence numbers, so babeltrace2 reports the lost packets and events. A stream that lost
+ * events before its first written packet starts with an empty packet at the thread's first
+ * event: a reader counts losses from one packet to the next, never before the first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +37,12 @@ struct rec_buffer {
 	char *path;
 	char *copy; /* one sub-buffer */
 	unsigned warnings;
-	uint64_t discarded;          /* the largest events_discarded written so far */
+	uint64_t dropped;            /* the producer's discard count, as last written */
+	uint64_t overwritten;        /* events of packets not written, so far */
+	uint64_t next_seq;           /* the ring's first packet not yet accounted for... */
+	uint64_t next_events;        /* ...and the events committed before it */
+	bool counts_bad;             /* the producer's event counts lied once: no more counting */
+	uint64_t seq_shift;          /* 1 once a leading empty packet is written */
 	struct rb_packet_start last; /* the last packet written, to make a closing one */
 	bool have_last;
 	/* Live sessions write the packet in progress in slices, each a packet of its own
@@ -43,6 +56,7 @@ struct rec_buffer {
 
 /* What a packet written from a sub-buffer says instead of its header. */
 struct patch {
+	uint64_t seq; /* the ring's sequence number of the packet */
 	bool begin, end;
 	uint64_t timestamp_begin, timestamp_end, events_discarded;
 };
@@ -110,6 +124,103 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	return 0;
 }
 
+static uint64_t lost_total(const struct rec_buffer *b)
+{
+	uint64_t sum;
+	return __builtin_add_overflow(b->dropped, b->overwritten, &sum) ? UINT64_MAX : sum;
+}
+
+static bool write_all(struct rec_buffer *b, const char *p, uint64_t bytes, struct record_totals *t)
+{
+	size_t off = 0;
+	while (off < bytes) {
+		ssize_t w = write(b->out_fd, p + off, bytes - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			warn(b, strerror(errno), bytes);
+			t->damaged++;
+			return false;
+		}
+		off += (size_t) w;
+	}
+	return true;
+}
+
+/* An empty packet first, at the thread's first event, with nothing lost yet: the events
+ * lost before the first written packet are then counted between the two (readers count
+ * from a stream's first packet on), and the packets lost by the gap in sequence numbers. */
+static void lead_packet(struct rec_buffer *b, const struct rb_packet_start *first,
+                        struct record_totals *t)
+{
+	struct rb_packet_start ps = *first;
+	uint64_t ts = atomic_load_explicit(&b->h->first_ts, memory_order_relaxed);
+
+	if (!ts || ts > first->timestamp_begin) /* not written, or not true */
+		ts = first->timestamp_begin;
+	ps.timestamp_begin = ps.timestamp_end = ts;
+	ps.content_size = ps.packet_size = sizeof(ps) * 8;
+	ps.packet_seq_num = 0;
+	ps.events_discarded = ps.events_overwritten = 0;
+	if (b->live)
+		b->out_seq++;
+	else
+		b->seq_shift = 1;
+	if (write_all(b, (const char *) &ps, sizeof(ps), t)) {
+		t->packets++;
+		t->bytes += sizeof(ps);
+	}
+}
+
+/* Ring packet n is about to be written, and the producer says it committed events_begin
+ * events before it: those not in the packets written so far were lost with the packets in
+ * between. The counts come from the program's memory: each is checked against what those
+ * packets could hold, and one that is not true stops the counting for this buffer. */
+static void count_lost_packets(struct rec_buffer *b, uint64_t n, uint64_t events_begin,
+                               struct record_totals *t)
+{
+	uint64_t per_packet = (b->subbuf_size - sizeof(struct rb_packet_start)) / 4;
+	uint64_t lost = events_begin - b->next_events;
+
+	if (b->counts_bad)
+		return;
+	if (n < b->next_seq || events_begin < b->next_events ||
+	    (n - b->next_seq) * per_packet / per_packet != n - b->next_seq ||
+	    lost > (n - b->next_seq) * per_packet) {
+		warn(b, "event counts not possible, overwritten events no longer counted", n);
+		t->damaged++;
+		b->counts_bad = true;
+		return;
+	}
+	b->overwritten += lost;
+	b->next_seq = n;
+	b->next_events = events_begin;
+}
+
+/* ...and the packet was closed with events_end events committed, in `bytes`. */
+static void count_closed(struct rec_buffer *b, uint64_t n, uint64_t events_end, uint64_t bytes,
+                         struct record_totals *t)
+{
+	uint64_t per_packet = (b->subbuf_size - sizeof(struct rb_packet_start)) / 4;
+
+	if (b->counts_bad)
+		return;
+	if (events_end < b->next_events || events_end - b->next_events > per_packet) {
+		warn(b,
+		     "event count of a packet not possible, overwritten events no longer counted",
+		     n);
+		t->damaged++;
+		b->counts_bad = true;
+		return;
+	}
+	if (bytes <= b->subbuf_size) {
+		t->counted_events += events_end - b->next_events;
+		t->counted_bytes += bytes;
+	}
+	b->next_seq = n + 1;
+	b->next_events = events_end;
+}
+
 /* Check the copied packet of `bytes` content bytes, trim it to its content, write it. */
 static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct patch *patch,
                        struct record_totals *t)
@@ -127,34 +238,31 @@ static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct patch 
 		t->damaged++;
 		return -1;
 	}
-	if (patch && patch->begin)
+	if (patch->begin)
 		ps.timestamp_begin = patch->timestamp_begin;
-	if (patch && patch->end) { /* a packet in progress: the producer has not closed it */
+	if (patch->end) { /* a packet in progress: the producer has not closed it */
 		ps.timestamp_end = patch->timestamp_end;
 		ps.events_discarded = patch->events_discarded;
 	}
-	if (b->live)
-		ps.packet_seq_num = b->out_seq++;
+	if (ps.events_discarded < b->dropped) {
+		warn(b, "discarded-events count went backwards", ps.events_discarded);
+		t->damaged++;
+		ps.events_discarded = b->dropped;
+	}
+	b->dropped = ps.events_discarded;
+	if (!b->have_last && (patch->seq || b->dropped || b->overwritten))
+		lead_packet(b, &ps, t);
+	ps.packet_seq_num = b->live ? b->out_seq++ : patch->seq + b->seq_shift;
+	ps.events_overwritten = b->overwritten;
+	ps.events_discarded = lost_total(b);
 	/* Written packets are trimmed to their content; sizes are in bits. */
 	ps.content_size = bytes * 8;
 	ps.packet_size = bytes * 8;
 	memcpy(b->copy, &ps, sizeof(ps));
-	size_t off = 0;
-	while (off < bytes) {
-		ssize_t w = write(b->out_fd, b->copy + off, bytes - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			warn(b, strerror(errno), bytes);
-			t->damaged++;
-			return -1;
-		}
-		off += (size_t) w;
-	}
+	if (!write_all(b, b->copy, bytes, t))
+		return -1;
 	t->packets++;
 	t->bytes += bytes;
-	if (ps.events_discarded > b->discarded)
-		b->discarded = ps.events_discarded; /* cumulative per buffer: summed at close */
 	b->last = ps;
 	b->have_last = true;
 	return 0;
@@ -170,13 +278,20 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 		return false;
 	}
 	uint64_t bytes = atomic_load_explicit(&st->content_size, memory_order_relaxed);
+	uint64_t ev_begin = atomic_load_explicit(&st->events_begin, memory_order_relaxed);
+	uint64_t ev_end = atomic_load_explicit(&st->events_end, memory_order_relaxed);
 	memcpy(b->copy, b->data + (n % b->nsub) * b->subbuf_size, b->subbuf_size);
-	/* In overwrite mode the producer may have reused the slot during the copy. */
-	if (atomic_load_explicit(&st->seq, memory_order_acquire) != n + 1) {
-		warn(b, "packet overwritten while being read, skipped", n);
+	/* In overwrite mode the producer may have reused the slot during the copy (it marks
+	 * the slot first): the packet's events count as overwritten. */
+	atomic_thread_fence(memory_order_acquire);
+	if (atomic_load_explicit(&st->seq, memory_order_relaxed) != n + 1) {
+		if (!b->overwrite)
+			warn(b, "packet overwritten while being read, skipped", n);
 		return false;
 	}
-	struct patch p = {0};
+	count_lost_packets(b, n, ev_begin, t);
+	count_closed(b, n, ev_end, bytes, t);
+	struct patch p = {.seq = n};
 	if (b->part_pos && b->part_seq == n) { /* its head went out in slices: the rest */
 		uint64_t hs = sizeof(struct rb_packet_start), from = b->part_pos;
 		b->part_pos = 0;
@@ -184,7 +299,8 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 			return true;
 		memmove(b->copy + hs, b->copy + from, bytes - from);
 		bytes = hs + bytes - from;
-		p = (struct patch){.begin = true, .timestamp_begin = b->part_ts};
+		p.begin = true;
+		p.timestamp_begin = b->part_ts;
 	}
 	emit_packet(b, bytes, &p, t);
 	return true;
@@ -195,19 +311,20 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
  * readers see every loss. */
 static void close_with_discarded(struct rec_buffer *b, struct record_totals *t)
 {
-	uint64_t lost = atomic_load_explicit(&b->h->discarded, memory_order_relaxed);
+	uint64_t dropped = atomic_load_explicit(&b->h->discarded, memory_order_relaxed);
 
-	if (!b->have_last || lost <= b->discarded)
+	if (!b->have_last || dropped <= b->dropped)
 		return;
 	struct rb_packet_start ps = b->last;
 	ps.timestamp_begin = ps.timestamp_end =
 	    atomic_load_explicit(&b->h->last_ts, memory_order_relaxed);
 	if (ps.timestamp_begin < b->last.timestamp_end)
 		ps.timestamp_begin = ps.timestamp_end = b->last.timestamp_end;
-	ps.packet_seq_num++;
-	ps.events_discarded = lost;
+	ps.events_discarded = dropped;
 	memcpy(b->copy, &ps, sizeof(ps));
-	emit_packet(b, sizeof(ps), NULL, t);
+	/* its sequence number follows the last one's: no packet lost in between */
+	struct patch p = {.seq = b->last.packet_seq_num + 1 - b->seq_shift};
+	emit_packet(b, sizeof(ps), &p, t);
 }
 
 /* The packet in progress (sub-buffer n), up to byte pos, from where the last slice ended. */
@@ -227,7 +344,11 @@ static void write_open(struct rec_buffer *b, uint64_t n, uint64_t pos, uint64_t 
 	const char *sub = b->data + (n % b->nsub) * b->subbuf_size;
 	memcpy(b->copy, sub, hs);
 	memcpy(b->copy + hs, sub + from, pos - from);
+	count_lost_packets(
+	    b, n, atomic_load_explicit(&b->h->sb[n % b->nsub].events_begin, memory_order_relaxed),
+	    t);
 	struct patch p = {
+	    .seq = n,
 	    .begin = from != hs,
 	    .timestamp_begin = b->part_ts,
 	    .end = true,
@@ -254,11 +375,14 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 	uint64_t first = b->consumed;
 	if (b->overwrite) {
 		/* The flight recorder is read once, at the end: the latest packets the ring
-		 * still holds (the open packet reuses the oldest slot). */
+		 * still holds (an open packet reuses the oldest slot). */
 		if (!final)
 			return;
-		if (produced - first > b->nsub - 1)
-			first = produced - (b->nsub - 1);
+		bool open = atomic_load_explicit(&h->open_valid, memory_order_acquire) &&
+		            atomic_load_explicit(&h->open_seq, memory_order_relaxed) == produced;
+		uint64_t keep = open ? b->nsub - 1 : b->nsub;
+		if (produced - first > keep)
+			first = produced - keep;
 	} else if (produced - first > b->nsub) {
 		/* A producer in discard mode never gets this far ahead: it lies. */
 		warn(b, "producer ahead of the consumer by more than the ring", produced - first);
@@ -311,8 +435,12 @@ void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)
 {
 	if (!b)
 		return;
-	if (t)
-		t->discarded += b->discarded;
+	if (t) {
+		t->discarded += b->dropped;
+		t->overwritten += b->overwritten;
+		if (lost_total(b) > t->worst_lost)
+			t->worst_lost = lost_total(b);
+	}
 	if (b->out_fd >= 0)
 		close(b->out_fd);
 	munmap(b->h, b->map_size);

@@ -40,7 +40,12 @@ struct record_opts {
 
 struct record_totals {
 	unsigned processes, buffers;
-	uint64_t packets, bytes, discarded, damaged;
+	uint64_t packets, bytes, damaged;
+	uint64_t discarded;   /* events the programs dropped (ring full, too big, nested) */
+	uint64_t overwritten; /* events in packets the flight recorder overwrote */
+	uint64_t worst_lost;  /* the most events one buffer lost (discarded + overwritten) */
+	/* events in closed packets written, and their bytes: the bytes per event */
+	uint64_t counted_events, counted_bytes;
 	bool kernel;
 	struct kernel_totals k;
 };

@@ -5,6 +5,11 @@
  * signal handler that emits while its thread is inside an emit finds the thread busy and
  * counts its event as discarded, rather than corrupting the event in progress.
  *
+ * The busy mark is also the event count: `busy` goes up by one on entering an emit and
+ * by one on committing (down by one on a drop), so it is odd inside an emit and twice
+ * the events committed outside. Packets record it when they open and close, so the
+ * consumer can count the events of packets it never read at no cost per event.
+ *
  * Events use LTTng's compact header (5-bit id, 27-bit timestamp) when the id is below 31
  * and less than 2^27 clock ticks passed since the thread's previous event, else the
  * extended one (32-bit id, 64-bit timestamp): the reader reconstructs full timestamps.
@@ -37,8 +42,8 @@ struct tbuf {
 	uint64_t pending_end;
 	char *pkt; /* the packet in progress: no division per event */
 	uint64_t discarded, pkt_seq;
+	uint64_t busy; /* see above: changed by one instruction each time (busy_add) */
 	uint32_t tid;
-	int nesting;
 	bool open;
 	char *scratch; /* payloads of events only probes want */
 	size_t scratch_cap;
@@ -62,6 +67,12 @@ static char *packet(const struct tbuf *b)
 	return b->pkt;
 }
 
+/* One instruction, so a signal handler can't come between the read and the write. */
+static inline void busy_add(struct tbuf *b, int64_t d)
+{
+	__asm__ volatile("addq %1, %0" : "+m"(b->busy) : "er"(d) : "memory");
+}
+
 __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t ts)
 {
 	struct rb_header *h = b->h;
@@ -70,7 +81,14 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	if (ust.mode == RB_DISCARD &&
 	    b->seq - atomic_load_explicit(&h->consumed, memory_order_acquire) >= b->nsub)
 		return false;
-	b->pkt = b->data + (b->seq % b->nsub) * b->subbuf_size;
+	uint64_t idx = b->seq % b->nsub;
+	/* Overwrite mode: the slot's closed packet is going; say so before touching it. */
+	atomic_store_explicit(&h->sb[idx].seq, 0, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&h->sb[idx].events_begin, b->busy >> 1, memory_order_relaxed);
+	if (b->seq == 0)
+		atomic_store_explicit(&h->first_ts, ts, memory_order_relaxed);
+	b->pkt = b->data + idx * b->subbuf_size;
 	struct rb_packet_start ps = {
 	    .magic = RB_PACKET_MAGIC,
 	    .stream_instance_id = b->tid,
@@ -106,6 +124,7 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	atomic_store_explicit(&h->open_valid, 0, memory_order_relaxed);
 	atomic_store_explicit(&h->discarded, b->discarded, memory_order_relaxed);
 	atomic_store_explicit(&h->sb[idx].content_size, b->off, memory_order_relaxed);
+	atomic_store_explicit(&h->sb[idx].events_end, b->busy >> 1, memory_order_relaxed);
 	/* release: the packet's bytes are visible before its sequence number */
 	atomic_store_explicit(&h->sb[idx].seq, b->seq + 1, memory_order_release);
 	atomic_store_explicit(&h->produced, b->seq + 1, memory_order_release);
@@ -245,7 +264,7 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 
 	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
 		return 0;
-	if (b->nesting) {
+	if (b->busy & 1) {
 		/* a signal handler interrupted this thread's emit: drop, and count it where a
 		 * consumer reading a dead program's buffer finds it */
 		b->discarded++;
@@ -254,8 +273,7 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 	}
 	if (ust.paused)
 		return 0;
-	b->nesting = 1;
-	__asm__ volatile("" ::: "memory"); /* the flag is set before anything else is touched */
+	busy_add(b, 1); /* busy before anything else is touched */
 	uint64_t ts = tsc_or_ns();
 	uint64_t al = ev->max_align ? ev->max_align : 1;
 	uint32_t id = ev->id;
@@ -298,7 +316,7 @@ drop:
 	b->discarded++;
 	if (b->h)
 		atomic_store_explicit(&b->h->discarded, b->discarded, memory_order_relaxed);
-	b->nesting = 0;
+	busy_add(b, -1);
 	return 0;
 }
 
@@ -314,8 +332,7 @@ void spoor_commit(struct spoor_reservation *r)
 	atomic_store_explicit(&b->h->last_ts, b->clock, memory_order_relaxed);
 	/* release: a consumer reading a dead program's last packet sees whole events */
 	atomic_store_explicit(&b->h->write_pos, b->off, memory_order_release);
-	__asm__ volatile("" ::: "memory");
-	b->nesting = 0;
+	busy_add(b, 1); /* committed: counted, and no longer busy */
 }
 
 void spoor_tracing_off(void)

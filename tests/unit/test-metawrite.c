@@ -367,6 +367,7 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 	    {"content_size", 64, false},   {"packet_size", 64, false},
 	    {"packet_seq_num", 64, false}, {"events_discarded", 64, false},
 	    {"vpid", 32, false},           {"vtid", 32, false},
+	    {"events_overwritten", 64, false},
 	};
 	const struct ctf_type *pc = sc->packet_context;
 	if (CHECK(pc != NULL) && CHECK_EQ_U64(pc->s.n, N_ELEMS(pc_fields)))
@@ -391,6 +392,7 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 		CHECK_EQ_S64(sp->role[ROLE_PACKET_SEQ_NUM], 4);
 		CHECK_EQ_S64(sp->role[ROLE_EVENTS_DISCARDED], 5);
 		CHECK_EQ_S64(sp->role[ROLE_CPU_ID], -1);
+		CHECK_EQ_S64(sp->role[ROLE_EVENTS_OVERWRITTEN], 8);
 		CHECK_EQ_U64(sp->clock_freq, 1000000000);
 		CHECK_EQ_S64(sp->clock_offset_ns,
 		             (int64_t) CLOCK_OFFSET_S * 1000000000 + CLOCK_OFFSET);
@@ -838,6 +840,7 @@ static void write_event(struct bw *w, const struct inst *in)
 #define T6        (T5 + 20)
 #define TE        (T6 + 1000)
 #define DISCARDED 3
+#define OVERWRITTEN 2 /* of the DISCARDED */
 #define VPID      4242
 #define VTID      4243
 
@@ -1118,7 +1121,8 @@ static void test_end_to_end(void)
 	bw_int(w, DISCARDED, 8, false); /* events_discarded */
 	bw_int(w, VPID, 4, false);
 	bw_int(w, VTID, 4, false);
-	CHECK_EQ_U64(w->bit, 88 * 8);
+	bw_int(w, OVERWRITTEN, 8, false); /* events_overwritten */
+	CHECK_EQ_U64(w->bit, 96 * 8);
 	for (size_t i = 0; i < N_ELEMS(insts); i++)
 		write_event(w, &insts[i]);
 	uint64_t content = w->bit, packet = (w->bit + 2047) / 2048 * 2048;
@@ -1171,8 +1175,10 @@ static void test_end_to_end(void)
 		/* the packet context */
 		static const char *const pc_names[] = {
 		    "timestamp_begin", "timestamp_end",    "content_size", "packet_size",
-		    "packet_seq_num",  "events_discarded", "vpid",         "vtid"};
-		const uint64_t pc_values[] = {TB, TE, content, packet, 7, DISCARDED, VPID, VTID};
+		    "packet_seq_num",  "events_discarded", "vpid",         "vtid",
+		    "events_overwritten"};
+		const uint64_t pc_values[] = {TB,        TE,   content, packet, 7,
+		                              DISCARDED, VPID, VTID,    OVERWRITTEN};
 		for (unsigned k = 0; k < N_ELEMS(pc_names); k++)
 			if (CHECK(
 			        spoor_event_field(ev, SPOOR_SCOPE_PACKET_CONTEXT, pc_names[k], &f)))
@@ -1189,6 +1195,7 @@ static void test_end_to_end(void)
 		CHECK_EQ_U64(si.packets, 1);
 		CHECK_EQ_U64(si.bytes, packet / 8);
 		CHECK_EQ_U64(si.discarded, DISCARDED);
+		CHECK_EQ_U64(si.overwritten, OVERWRITTEN);
 		CHECK_EQ_U64(si.stream_class_id, 0);
 		CHECK(!si.damaged);
 	}

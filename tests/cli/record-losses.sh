@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Lost events, accounted for exactly: recorded + overwritten + discarded = emitted, as spoor
+# record, spoor stats and babeltrace2 see them, with several threads and a signal handler
+# that emits (and is sometimes dropped, when it interrupts an emit). Readers warn once per
+# stream that lost events and exit 0.
+. "$(dirname "$0")/lib.sh"
+: "${HELLO:?}"
+need babeltrace2 babeltrace2
+json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+
+# hello N T signal emits 3 events per round and thread, 2 spoor:printf, and prints how many
+# its handler emitted. A 64 KiB flight recorder per thread keeps a small part of them.
+N=100000 T=3
+"$SPOOR" record --overwrite -b 64k -o "$TMP/ow" -- "$HELLO" $N $T signal >"$TMP/ow.out" 2>"$TMP/ow.err"
+check "overwrite: record exits 0" test $? -eq 0
+h=$(awk '/handler emits/ {print $3}' "$TMP/ow.out")
+emitted=$((3 * N * T + 2 + h))
+# the timer counts the process's CPU time, which the rounds take whatever the load
+check "overwrite: the signal handler emitted ($h)" test "$h" -gt 0
+"$SPOOR" stats --json "$TMP/ow" >"$TMP/ow.json" 2>"$TMP/ow.stats.err"
+check "overwrite: stats exits 0 (losses are not damage)" test $? -eq 0
+rec=$(json 'd["events"]' <"$TMP/ow.json")
+ow=$(json 'd["overwritten"]' <"$TMP/ow.json")
+disc=$(json 'd["discarded"]' <"$TMP/ow.json")
+lostp=$(json 'd["packets_lost"]' <"$TMP/ow.json")
+check "overwrite: stats: recorded $rec + overwritten $ow + discarded $disc = emitted $emitted" \
+	test $((rec + ow + disc)) -eq $emitted
+check "overwrite: most events were overwritten ($ow)" test "$ow" -gt $((emitted / 2))
+check "overwrite: per stream, the same sums" \
+	test "$(json 'sum(s["events"] + s["overwritten"] + s["discarded"] for s in d["streams"])' <"$TMP/ow.json")" -eq $emitted
+check "overwrite: record's summary has the same counts" \
+	grep -q " $disc events discarded, $ow overwritten" "$TMP/ow.err"
+check "overwrite: record advises a buffer" grep -q 'would have kept them' "$TMP/ow.err"
+check "overwrite: stats warns once per stream" \
+	test "$(grep -c 'warning: .*stream_.*events lost' "$TMP/ow.stats.err")" -eq $T
+check "overwrite: the warning advises a buffer" grep -q 'would have kept them' "$TMP/ow.stats.err"
+
+# babeltrace2: the events it prints plus those its warnings say were discarded
+babeltrace2 "$TMP/ow" >"$TMP/ow.bt2" 2>"$TMP/ow.bt2err"
+check "overwrite: babeltrace2 reads it" test $? -eq 0
+bt_events=$(wc -l <"$TMP/ow.bt2")
+bt_lost=$(grep -o 'discarded [0-9]* events\?' "$TMP/ow.bt2err" | awk '{s += $2} END {print s + 0}')
+bt_packets=$(grep -o 'discarded [0-9]* packets\?' "$TMP/ow.bt2err" | awk '{s += $2} END {print s + 0}')
+check "overwrite: babeltrace2: printed $bt_events + discarded $bt_lost = emitted $emitted" \
+	test $((bt_events + bt_lost)) -eq $emitted
+check "overwrite: babeltrace2 counts the lost packets too ($bt_packets, stats $lostp)" \
+	test "$bt_packets" -eq "$lostp" -a "$lostp" -gt 0
+check "overwrite: babeltrace2 gives every count (no 'unknown')" \
+	bash -c "! grep -qi unknown '$TMP/ow.bt2err'"
+
+# The other readers: one warning per stream, exit 0
+"$SPOOR" dump "$TMP/ow" >/dev/null 2>"$TMP/ow.dump.err"
+check "overwrite: dump exits 0" test $? -eq 0
+check "overwrite: dump warns once per stream" \
+	test "$(grep -c 'spoor dump: warning: .*events lost' "$TMP/ow.dump.err")" -eq $T
+
+# Discard mode, a ring too small for the rate: the same sums
+"$SPOOR" record -b 64k -o "$TMP/dc" -- "$HELLO" $N $T signal >"$TMP/dc.out" 2>"$TMP/dc.err"
+h=$(awk '/handler emits/ {print $3}' "$TMP/dc.out")
+emitted=$((3 * N * T + 2 + h))
+"$SPOOR" stats --json "$TMP/dc" >"$TMP/dc.json" 2>/dev/null
+rec=$(json 'd["events"]' <"$TMP/dc.json")
+disc=$(json 'd["discarded"]' <"$TMP/dc.json")
+check "discard: recorded $rec + discarded $disc = emitted $emitted, nothing overwritten" \
+	test $((rec + disc)) -eq $emitted -a "$(json 'd["overwritten"]' <"$TMP/dc.json")" -eq 0
+babeltrace2 "$TMP/dc" >"$TMP/dc.bt2" 2>"$TMP/dc.bt2err"
+bt_lost=$(grep -o 'discarded [0-9]* events\?' "$TMP/dc.bt2err" | awk '{s += $2} END {print s + 0}')
+check "discard: babeltrace2: printed + discarded $bt_lost = emitted $emitted" \
+	test $(($(wc -l <"$TMP/dc.bt2") + bt_lost)) -eq $emitted
+if [ "$disc" -gt 0 ]; then
+	check "discard: record advises a buffer" grep -q 'would have kept them' "$TMP/dc.err"
+fi
+finish
