@@ -636,6 +636,16 @@ int64_t an_task_pid(const struct an_engine *e, int64_t tid)
 	return pid >= 0 ? pid : tid;
 }
 
+int64_t an_task_pid_said(const struct an_engine *e, int64_t tid)
+{
+	return threads_pid(e->threads, tid);
+}
+
+bool an_selects_threads(const struct an_engine *e)
+{
+	return e->f.ntids || e->f.ncomms;
+}
+
 static bool in_list(const int64_t *v, size_t n, int64_t x)
 {
 	for (size_t i = 0; i < n; i++)
@@ -644,20 +654,33 @@ static bool in_list(const int64_t *v, size_t n, int64_t x)
 	return false;
 }
 
-bool an_task_selected(const struct an_engine *e, int64_t tid)
+/* Whether a task passes the filters: tid, and pid and comm when asked for (get). */
+static bool task_passes(const struct an_engine *e, int64_t tid, bool get, int64_t pid,
+                        const char *comm)
 {
 	const struct an_filter *f = &e->f;
 	if (!f->npids && !f->ntids && !f->ncomms)
 		return true;
 	if (f->ntids && in_list(f->tids, f->ntids, tid))
 		return true;
-	if (f->npids && in_list(f->pids, f->npids, an_task_pid(e, tid)))
+	if (f->npids && in_list(f->pids, f->npids, get ? an_task_pid(e, tid) : pid))
 		return true;
-	const char *comm = f->ncomms ? an_task_comm(e, tid) : NULL;
+	if (get)
+		comm = f->ncomms ? an_task_comm(e, tid) : NULL;
 	for (size_t i = 0; comm && i < f->ncomms; i++)
 		if (!fnmatch(f->comms[i], comm, 0))
 			return true;
 	return false;
+}
+
+bool an_task_selected(const struct an_engine *e, int64_t tid)
+{
+	return task_passes(e, tid, true, -1, NULL);
+}
+
+bool an_task_matches(const struct an_engine *e, int64_t tid, int64_t pid, const char *comm)
+{
+	return task_passes(e, tid, false, pid, comm);
 }
 
 bool an_selects(const struct an_engine *e)

@@ -107,11 +107,19 @@ void an_engine_on_classes(struct an_engine *e, an_classes_fn fn, void *data);
 int64_t an_cpu_task(const struct an_engine *e, int64_t cpu);      /* -1: unknown */
 const char *an_task_comm(const struct an_engine *e, int64_t tid); /* NULL: unknown */
 int64_t an_task_pid(const struct an_engine *e, int64_t tid);      /* -1: unknown */
+/* The pid the trace has given the thread so far, -1 when it has not (an_task_pid then
+ * answers the tid). */
+int64_t an_task_pid_said(const struct an_engine *e, int64_t tid);
 /* The filters: a task passes when no task filter is given or it matches one. */
 bool an_task_selected(const struct an_engine *e, int64_t tid);
+/* The same for a task whose pid and name are known otherwise (comm NULL: unknown), e.g.
+ * as they were when it exited (its tid may be another task's since). */
+bool an_task_matches(const struct an_engine *e, int64_t tid, int64_t pid, const char *comm);
 bool an_cpu_selected(const struct an_engine *e, int64_t cpu);
 /* Whether any task or CPU filter is set: without one, every task and CPU is selected. */
 bool an_selects(const struct an_engine *e);
+/* Whether a filter names threads (--tid, --comm), not only processes or CPUs. */
+bool an_selects_threads(const struct an_engine *e);
 /* Whether the trace has event classes of this kind at all (for "record -k X" hints). */
 bool an_trace_has(const struct an_engine *e, enum kev kind);
 /* Whether the pass met an event of this kind (in the time range or not), provided some

@@ -19,12 +19,25 @@ enum { F_NORETURN = 1, F_FORKS = 2 };
 
 struct thread {
 	int64_t tid, start;
-	int32_t call;  /* the open call, -1: none */
-	int32_t group; /* -1: not yet resolved */
-	int64_t cpu;   /* where it was last seen */
+	int32_t call; /* the open call, -1: none */
+	int32_t life; /* its figures' record (struct life), -1: none yet */
+	int64_t cpu;  /* where it was last seen */
 };
 
-/* A group's stat records by call: an array look-up per exit (calls are numbered densely
+/* What one thread did, from its first call to its exit: figures are kept per thread during
+ * the pass and given to their process (or dropped by --pid and --comm) at the end, with
+ * everything the trace said about the thread by then (a state dump or fork may name its
+ * process after its first calls). An exited thread's pid and name are those it had then:
+ * its tid may come back as another process's thread. */
+struct life {
+	int64_t tid, pid; /* pid: -1 until the end or the exit */
+	char comm[16];
+	bool ended;  /* the thread exited: pid and comm are as they were then */
+	bool shared; /* the figures of the process's threads named when they began (life_of) */
+	struct sc_totals t; /* its share of the totals (calls, from its records, and no_task aside) */
+};
+
+/* A life's stat records by call: an array look-up per exit (calls are numbered densely
  * from 0 as they are met, and a process makes few distinct ones). */
 struct group_recs {
 	uint32_t *rec; /* NO_REC: none yet */
@@ -32,8 +45,13 @@ struct group_recs {
 };
 
 struct stat_rec {
-	uint32_t group;
+	uint32_t group; /* a life during the pass, a group after sc_analysis_finish */
 	struct sc_stat s;
+};
+
+struct err_rec {
+	uint32_t life;
+	struct sc_errno e;
 };
 
 #define GROW(a, n, cap, oom)                                                                       \
@@ -59,17 +77,24 @@ struct sc_analysis {
 		int64_t tid; /* -1: none */
 		uint32_t idx;
 	} on_cpu[CPU_CACHE];
-	struct sc_group *groups;
-	struct group_recs *group_recs; /* per group */
-	size_t ngroups, capgroups, capgroup_recs;
+	struct life *lives;
+	struct group_recs *group_recs; /* per life */
+	size_t nlives, caplives, capgroup_recs;
+	struct sc_group *groups; /* after finish */
+	size_t ngroups, capgroups;
 	struct idmap group_by_id;
+	struct idmap life_by_pid; /* the shared lives (life_of) */
+	bool by_process;          /* they may be shared: no output or filter by thread */
 	struct stat_rec *recs;
 	size_t nrecs, caprecs;
-	struct sc_errno *errs;
-	size_t nerrs, caperrs;
-	struct idmap err_by_key; /* call << 16 | errno */
-	struct sc_stat *out;     /* the groups' stats, in order, after finish */
+	struct err_rec *erecs;
+	size_t nerecs, caperecs;
+	struct idmap err_by_key; /* life << 32 | call << 12 | errno */
+	struct sc_errno *errs;   /* after finish */
+	size_t nerrs;
+	struct sc_stat *out; /* the groups' stats, in order, after finish */
 	struct sc_totals t;
+	struct sc_totals uncounted; /* what no_exit counts nowhere */
 	bool oom;
 	bool has_idle; /* tid 0 made a call (on_switch follows it only then) */
 };
@@ -200,7 +225,7 @@ static struct thread *thread_get(struct sc_analysis *a, int64_t tid)
 		return NULL;
 	}
 	th = &a->threads[a->nthreads++];
-	*th = (struct thread){.tid = tid, .call = -1, .group = -1, .cpu = -1};
+	*th = (struct thread){.tid = tid, .call = -1, .life = -1, .cpu = -1};
 	a->has_idle |= tid == 0;
 	return th;
 }
@@ -225,29 +250,40 @@ static inline struct thread *thread_on(struct sc_analysis *a, int64_t cpu, int64
 
 static void copy_comm(char *dst, const char *comm)
 {
-	snprintf(dst, 16, "%s", comm ? comm : "");
+	size_t n = comm ? strnlen(comm, 15) : 0;
+	if (n)
+		memcpy(dst, comm, n);
+	dst[n] = '\0';
 }
 
-static int32_t group_of(struct sc_analysis *a, struct thread *th)
+/* The thread's life record, made at its first figure. A thread whose process the trace
+ * has named by then shares its process's record (a process of many short threads would
+ * otherwise cost a record each), unless the output or a filter is by thread. */
+static int32_t life_of(struct sc_analysis *a, struct thread *th)
 {
-	if (th->group >= 0)
-		return th->group;
-	int64_t pid = an_task_pid(a->e, th->tid);
-	int64_t id = a->o.per_thread ? th->tid : pid;
-	uint32_t *v = idmap_find(&a->group_by_id, (uint64_t) id);
+	if (th->life >= 0)
+		return th->life;
+	int64_t pid = a->by_process ? an_task_pid_said(a->e, th->tid) : -1;
+	uint32_t *v = pid >= 0 ? idmap_find(&a->life_by_pid, (uint64_t) pid) : NULL;
 	if (v)
-		return th->group = (int32_t) *v;
-	if (!GROW(a->groups, a->ngroups, a->capgroups, a->oom) ||
-	    !GROW(a->group_recs, a->ngroups, a->capgroup_recs, a->oom) ||
-	    idmap_add(&a->group_by_id, (uint64_t) id, (uint32_t) a->ngroups)) {
+		return th->life = (int32_t) *v;
+	if (!GROW(a->lives, a->nlives, a->caplives, a->oom) ||
+	    !GROW(a->group_recs, a->nlives, a->capgroup_recs, a->oom) ||
+	    (pid >= 0 && idmap_add(&a->life_by_pid, (uint64_t) pid, (uint32_t) a->nlives))) {
 		a->oom = true;
 		return -1;
 	}
-	struct sc_group *g = &a->groups[a->ngroups];
-	*g = (struct sc_group){.id = id, .pid = pid};
-	copy_comm(g->comm, an_task_comm(a->e, th->tid));
-	a->group_recs[a->ngroups] = (struct group_recs){NULL, 0};
-	return th->group = (int32_t) a->ngroups++;
+	a->lives[a->nlives] = (struct life){.tid = pid >= 0 ? pid : th->tid, .pid = pid,
+	                                    .shared = pid >= 0};
+	a->group_recs[a->nlives] = (struct group_recs){NULL, 0};
+	return th->life = (int32_t) a->nlives++;
+}
+
+/* The totals the thread's life counts in (a scratch record when memory ran out). */
+static struct sc_totals *totals_of(struct sc_analysis *a, struct thread *th)
+{
+	int32_t l = life_of(a, th);
+	return l >= 0 ? &a->lives[l].t : &a->uncounted;
 }
 
 /* A group's first call of its kind: a new record, and room for it in the group's table. */
@@ -277,7 +313,7 @@ static __attribute__((noinline)) struct sc_stat *new_rec(struct sc_analysis *a, 
 
 static inline struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, int32_t call)
 {
-	int32_t g = group_of(a, th);
+	int32_t g = life_of(a, th);
 	if (g < 0)
 		return NULL;
 	const struct group_recs *gr = &a->group_recs[g];
@@ -286,38 +322,42 @@ static inline struct sc_stat *stat_of(struct sc_analysis *a, struct thread *th, 
 	return new_rec(a, (uint32_t) g, (uint32_t) call);
 }
 
-/* An entry that will never complete: counted under its call, and in one of the totals
- * (a call --syscall did not select is not counted). */
-static void no_exit(struct sc_analysis *a, struct thread *th, uint64_t *why)
+/* An entry that will never complete: counted under its call; the totals to count it in
+ * are returned (a call --syscall did not select is not counted: a scratch record). */
+static struct sc_totals *no_exit(struct sc_analysis *a, struct thread *th)
 {
+	struct sc_totals *t = &a->uncounted;
 	if (a->calls[th->call].selected) {
 		struct sc_stat *s = stat_of(a, th, th->call);
 		if (s)
 			s->noexit++;
-		(*why)++;
+		t = totals_of(a, th);
 	}
 	th->call = -1;
+	return t;
 }
 
-static void count_errno(struct sc_analysis *a, int32_t call, int64_t err)
+/* errno err (1 to 4095) returned by call in life l. */
+static void count_errno(struct sc_analysis *a, uint32_t l, int32_t call, int64_t err)
 {
-	uint64_t key = (uint64_t) call << 16 | (uint64_t) err;
+	uint64_t key = (uint64_t) l << 32 | (uint64_t) call << 12 | (uint64_t) err;
 	uint32_t *v = idmap_find(&a->err_by_key, key);
 	if (v) {
-		a->errs[*v].count++;
+		a->erecs[*v].e.count++;
 		return;
 	}
-	if (!GROW(a->errs, a->nerrs, a->caperrs, a->oom) ||
-	    idmap_add(&a->err_by_key, key, (uint32_t) a->nerrs)) {
+	if (!GROW(a->erecs, a->nerecs, a->caperecs, a->oom) ||
+	    idmap_add(&a->err_by_key, key, (uint32_t) a->nerecs)) {
 		a->oom = true;
 		return;
 	}
-	a->errs[a->nerrs++] = (struct sc_errno){(uint32_t) call, err, 1};
+	a->erecs[a->nerecs++] = (struct err_rec){l, {(uint32_t) call, err, 1}};
 }
 
-static bool task_selected(struct sc_analysis *a, const struct an_event *ev)
+/* The CPU filter, at the event; the task filters are applied at the end (struct life). */
+static bool cpu_selected(struct sc_analysis *a, const struct an_event *ev)
 {
-	return !a->selects || (an_cpu_selected(a->e, ev->cpu) && an_task_selected(a->e, ev->tid));
+	return !a->selects || an_cpu_selected(a->e, ev->cpu);
 }
 
 static void on_entry(void *data, const struct an_event *ev)
@@ -332,18 +372,18 @@ static void on_entry(void *data, const struct an_event *ev)
 	}
 	/* a call --syscall did not select opens too: an exit that does not name its call
 	 * (LTTng 2.5's exit_syscall, a raw sys_exit without id) must find it */
-	if (!task_selected(a, ev))
+	if (!cpu_selected(a, ev))
 		return;
 	struct thread *th = thread_on(a, ev->cpu, ev->tid, true);
 	if (!th)
 		return;
 	th->cpu = ev->cpu;
 	if (th->call >= 0)
-		no_exit(a, th, &a->t.superseded);
+		no_exit(a, th)->superseded++;
 	th->call = c;
 	th->start = ev->ts;
 	if (a->flags[c] & F_NORETURN)
-		no_exit(a, th, &a->t.noreturn);
+		no_exit(a, th)->noreturn++;
 }
 
 static void on_exit_event(void *data, const struct an_event *ev)
@@ -368,16 +408,18 @@ static void on_exit_event(void *data, const struct an_event *ev)
 			return;
 	}
 	if (!th || th->call < 0) {
-		if ((c >= 0 && !a->calls[c].selected) || !task_selected(a, ev))
+		if ((c >= 0 && !a->calls[c].selected) || !cpu_selected(a, ev) ||
+		    !(th = thread_on(a, ev->cpu, ev->tid, true)))
 			return;
+		struct sc_totals *t = totals_of(a, th);
 		if (c >= 0 && (a->flags[c] & F_FORKS) && has_ret && ret == 0)
-			a->t.child_returns++;
+			t->child_returns++;
 		else
-			a->t.unmatched++;
+			t->unmatched++;
 		return;
 	}
 	if (c >= 0 && c != th->call) {
-		no_exit(a, th, &a->t.mismatched);
+		no_exit(a, th)->mismatched++;
 		return;
 	}
 	c = th->call;
@@ -387,10 +429,9 @@ static void on_exit_event(void *data, const struct an_event *ev)
 	if (!s)
 		return;
 	exactstat_add(&s->dur, ev->ts >= th->start ? (uint64_t) (ev->ts - th->start) : 0);
-	a->t.calls++;
 	if (has_ret && ret < 0 && ret > -4096) {
 		s->errors++;
-		count_errno(a, c, -ret);
+		count_errno(a, (uint32_t) th->life, c, -ret);
 	}
 }
 
@@ -423,7 +464,7 @@ static void on_inferred(void *data, int64_t cpu, int64_t ts, int64_t prev, int64
 }
 
 /* A thread that ends inside a call (killed) never returns from it; its tid may come back
- * as another process's thread. */
+ * as another process's thread: its life ends, with its pid and name as they are now. */
 static void on_task_exit(void *data, const struct an_event *ev)
 {
 	struct sc_analysis *a = data;
@@ -434,8 +475,14 @@ static void on_task_exit(void *data, const struct an_event *ev)
 	if (!th)
 		return;
 	if (th->call >= 0)
-		no_exit(a, th, &a->t.unfinished);
-	th->group = -1;
+		no_exit(a, th)->unfinished++;
+	if (th->life >= 0 && !a->lives[th->life].shared) {
+		struct life *l = &a->lives[th->life];
+		l->pid = an_task_pid(a->e, tid);
+		copy_comm(l->comm, an_task_comm(a->e, tid));
+		l->ended = true;
+	}
+	th->life = -1;
 }
 
 static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
@@ -446,7 +493,7 @@ static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 	for (size_t i = 0; i < a->nthreads; i++) {
 		struct thread *th = &a->threads[i];
 		if (th->call >= 0 && (cpu < 0 || th->cpu == cpu))
-			no_exit(a, th, &a->t.dropped);
+			no_exit(a, th)->dropped++;
 	}
 }
 
@@ -459,6 +506,7 @@ struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options
 	/* most look-ups find their tid: on_switch skips the idle task, the usual absent one */
 	a->thread_by_tid.runs = true;
 	a->selects = an_selects(e);
+	a->by_process = !(o && o->per_thread) && !an_selects_threads(e);
 	an_engine_want_threads(e); /* tasks are shown by name */
 	if (o)
 		a->o = *o;
@@ -495,15 +543,18 @@ void sc_analysis_free(struct sc_analysis *a)
 	free(a->flags);
 	free(a->threads);
 	free(a->groups);
-	for (size_t i = 0; i < a->ngroups; i++)
+	free(a->lives);
+	for (size_t i = 0; i < a->nlives; i++)
 		free(a->group_recs[i].rec);
 	free(a->group_recs);
 	free(a->recs);
+	free(a->erecs);
 	free(a->errs);
 	free(a->out);
 	idmap_free(&a->call_by_hash);
 	idmap_free(&a->thread_by_tid);
 	idmap_free(&a->group_by_id);
+	idmap_free(&a->life_by_pid);
 	idmap_free(&a->err_by_key);
 	free(a);
 }
@@ -588,20 +639,124 @@ static int reorder(void *base, size_t n, size_t size,
 	return 0;
 }
 
+static void totals_add(struct sc_totals *t, const struct sc_totals *x)
+{
+	t->calls += x->calls;
+	t->unmatched += x->unmatched;
+	t->child_returns += x->child_returns;
+	t->unfinished += x->unfinished;
+	t->noreturn += x->noreturn;
+	t->superseded += x->superseded;
+	t->mismatched += x->mismatched;
+	t->dropped += x->dropped;
+}
+
+#define PENDING (NO_REC - 1) /* a life selected, its group not made yet */
+
+/* Whether the task filters keep a life, by its pid and name as the whole trace tells them
+ * (struct life); its totals are counted then. */
+static bool keep_life(struct sc_analysis *a, struct life *l)
+{
+	if (l->shared) /* its pid was known */
+		copy_comm(l->comm, an_task_comm(a->e, l->pid));
+	else if (l->pid < 0) { /* still alive at the end */
+		l->pid = an_task_pid(a->e, l->tid);
+		copy_comm(l->comm, an_task_comm(a->e, l->tid));
+	}
+	if (!an_task_matches(a->e, l->tid, l->pid, l->comm[0] ? l->comm : NULL))
+		return false;
+	totals_add(&a->t, &l->t);
+	return true;
+}
+
+/* The group a kept life's figures go to, made on first sight (NO_REC: out of memory). */
+static uint32_t group_for(struct sc_analysis *a, const struct life *l)
+{
+	int64_t id = a->o.per_thread ? l->tid : l->pid;
+	uint32_t *v = idmap_find(&a->group_by_id, (uint64_t) id);
+	if (v)
+		return *v;
+	if (!GROW(a->groups, a->ngroups, a->capgroups, a->oom) ||
+	    idmap_add(&a->group_by_id, (uint64_t) id, (uint32_t) a->ngroups)) {
+		a->oom = true;
+		return NO_REC;
+	}
+	struct sc_group *g = &a->groups[a->ngroups];
+	*g = (struct sc_group){.id = id, .pid = l->pid};
+	/* the process's name (its main thread's) as the trace ends, or the thread's */
+	const char *comm = l->ended ? NULL : an_task_comm(a->e, id);
+	copy_comm(g->comm, comm ? comm : l->comm);
+	return (uint32_t) a->ngroups++;
+}
+
+static int by_call_errno(const void *p, const void *q)
+{
+	const struct sc_errno *x = p, *y = q;
+	if (x->call != y->call)
+		return x->call < y->call ? -1 : 1;
+	return (x->err > y->err) - (x->err < y->err);
+}
+
+/* The lives' records given to their groups (those of lives left out dropped), one per
+ * group and call; the errnos likewise, one per call and errno. */
+static int gather(struct sc_analysis *a)
+{
+	uint32_t *to = malloc((a->nlives + 1) * sizeof(*to));
+	if (!to || !(a->errs = malloc((a->nerecs + 1) * sizeof(*a->errs)))) {
+		free(to);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < a->nlives; i++)
+		to[i] = keep_life(a, &a->lives[i]) ? PENDING : NO_REC;
+	/* one record per group and call: (group << 32 | call) -> its index */
+	struct idmap at = {0};
+	size_t n = 0;
+	for (size_t i = 0; i < a->nrecs && !a->oom; i++) { /* groups by their first call */
+		uint32_t *g = &to[a->recs[i].group];
+		if (*g == PENDING)
+			*g = group_for(a, &a->lives[a->recs[i].group]);
+		if (*g == NO_REC)
+			continue;
+		a->t.calls += a->recs[i].s.dur.n;
+		uint64_t key = (uint64_t) *g << 32 | a->recs[i].s.call;
+		uint32_t *v = idmap_find(&at, key);
+		if (v) {
+			stat_merge(&a->recs[*v].s, &a->recs[i].s);
+			continue;
+		}
+		if (idmap_add(&at, key, (uint32_t) n))
+			a->oom = true;
+		a->recs[n] = a->recs[i];
+		a->recs[n++].group = *g;
+	}
+	idmap_free(&at);
+	a->nrecs = n;
+	n = 0;
+	for (size_t i = 0; i < a->nerecs; i++)
+		if (to[a->erecs[i].life] < PENDING)
+			a->errs[n++] = a->erecs[i].e;
+	if (n > 1)
+		qsort(a->errs, n, sizeof(*a->errs), by_call_errno);
+	for (size_t i = 0; i < n; i++) {
+		if (a->nerrs && !by_call_errno(&a->errs[a->nerrs - 1], &a->errs[i]))
+			a->errs[a->nerrs - 1].count += a->errs[i].count;
+		else
+			a->errs[a->nerrs++] = a->errs[i];
+	}
+	free(to);
+	return 0;
+}
+
 int sc_analysis_finish(struct sc_analysis *a)
 {
 	for (size_t i = 0; i < a->nthreads; i++)
 		if (a->threads[i].call >= 0)
-			no_exit(a, &a->threads[i], &a->t.unfinished);
+			no_exit(a, &a->threads[i])->unfinished++;
+	if (gather(a))
+		return -ENOMEM;
 	for (size_t i = 0; i < a->nrecs; i++) {
 		stat_merge(&a->calls[a->recs[i].s.call].all, &a->recs[i].s);
 		stat_merge(&a->groups[a->recs[i].group].total, &a->recs[i].s);
-	}
-	for (size_t i = 0; i < a->ngroups; i++) {
-		struct sc_group *g = &a->groups[i];
-		const char *comm = an_task_comm(a->e, a->o.per_thread ? g->id : g->pid);
-		if (comm)
-			copy_comm(g->comm, comm);
 	}
 	uint32_t *call_rank, *group_rank;
 	if (reorder(a->calls, a->ncalls, sizeof(*a->calls), call_cmp, &call_rank))

@@ -5,6 +5,10 @@
  * deviation; error returns by errno; the same per process (threads grouped by pid) or per
  * thread. One pass, nothing kept per call.
  *
+ * A thread's figures go to its process as the whole trace tells it (a state dump may name
+ * it after the thread's first calls), at the end or at the thread's exit; --pid, --tid and
+ * --comm are applied then too, --cpu at the entry.
+ *
  * Pairing is per thread (the engine's tid): an entry opens the thread's call, the next exit
  * closes it when the names agree (per-name events) or the numbers do (raw sys_exit with an
  * id); an exit with neither (LTTng 2.5's exit_syscall) closes whatever call is open. What cannot be paired is counted, never folded into the figures:

@@ -342,6 +342,44 @@ def test_huge(d):
           r is not None and close(r["stddev_ns"], E_SD) and close(r["mean_ns"], E_MEAN))
 
 
+# Trace L: thread 101 of process 100 makes calls before the state dump names it (LTTng 2.8
+# and 2.10 traces do this: the dump comes some time after the start); thread 300 of process
+# 300 "gone" exits, and its tid comes back in process 100 (the model's pid for 300 is then
+# 100; its calls of before stay with "gone").
+TRACE_L = [
+    E(1000, 0, "sys_enter_read", 101, fd=3), E(1100, 0, "sys_exit_read", 101, ret=1),
+    E(1200, 1, "sys_enter_read", 100, fd=3), E(1400, 1, "sys_exit_read", 100, ret=1),
+    E(1500, 1, "sys_enter_close", 300, fd=3), E(1550, 1, "sys_exit_close", 300, ret=0),
+    dump(2000, 100, 100, "app"), dump(2000, 101, 100, "app"), dump(2000, 300, 300, "gone"),
+    (2500, 1, "sched_process_exit", {"comm": "gone", "pid": 300, "prio": 20, "common_pid": 300}),
+    E(3000, 0, "sys_enter_read", 101, fd=3), E(3300, 0, "sys_exit_read", 101, ret=-11),
+    dump(4000, 300, 100, "app"),
+    E(4100, 1, "sys_enter_close", 300, fd=4), E(4150, 1, "sys_exit_close", 300, ret=0),
+]
+
+
+def test_late_process(d):
+    """A thread's process is what the whole trace says, not what it said at its first call:
+    before, thread 101 was a process of its own, and --pid 100 counted 2 of its 5 calls."""
+    doc = sc_json(d)
+    p100, p300 = group(doc, "pid", 100), group(doc, "pid", 300)
+    check("L: process 100 has its threads' calls (read 3, close 1)",
+          p100 and p100["name"] == "app" and p100["count"] == 4
+          and stat_is(sub(p100, "read"), 3, 600, 100, 300, 100, errors=1))
+    check("L: no process 101", group(doc, "pid", 101) is None)
+    check("L: tid 300's calls before its exit stay with process 300 'gone'",
+          p300 and p300["name"] == "gone" and p300["count"] == 1)
+    only = sc_json("--pid", "100", d)
+    check("L: --pid 100: 4 calls, one process",
+          only and only["calls"] == 4 and [g["pid"] for g in only["processes"]] == [100])
+    check("L: --pid 100: read's errno", (call(only, "read") or {}).get("errno") == {"EAGAIN": 1})
+    by_name = sc_json("--comm", "gone", d)
+    check("L: --comm gone: the exited thread's call only", by_name and by_name["calls"] == 1)
+    threads = sc_json("--per-thread", d)
+    check("L: --per-thread: thread 101 with its 2 reads",
+          (group(threads, "tid", 101) or {}).get("count") == 2)
+
+
 def test_no_syscalls(d):
     p = run(d)
     check("a trace without syscall events: says what to record",
@@ -371,6 +409,7 @@ def main():
         test_exact(dd)
         test_huge(e)
         test_no_syscalls(n)
+        test_late_process(gen_kernel.write(os.path.join(tmp, "l"), TRACE_L, style="ftrace"))
     return common.finish()
 
 

@@ -92,6 +92,20 @@ def test_lttng(tmp):
     if not doc:
         return
     mine = spoor_by_thread(doc)
+    # a thread's process as the whole trace says (sched's): lttng-consumerd's thread 4297
+    # calls before the state dump names its process 4292 (it was a process of its own)
+    sched = common.spoor_json("sched", TRACE) or {"threads": []}
+    pids = {t["tid"]: t["pid"] for t in sched["threads"]}
+    wrong = [(t["tid"], t["pid"], pids[t["tid"]]) for t in doc["threads"]
+             if t["tid"] in pids and t["pid"] != pids[t["tid"]]]
+    check("many-threads: every thread's pid as spoor sched finds it %s" % wrong[:5],
+          not wrong and pids.get(4297) == 4292)
+    procs = common.spoor_json("syscalls", TRACE) or {"processes": []}
+    by_pid = defaultdict(int)
+    for t in doc["threads"]:
+        by_pid[t["pid"]] += t["count"]
+    check("many-threads: each process's calls are its threads'",
+          {p["pid"]: p["count"] for p in procs["processes"]} == dict(by_pid))
     check("many-threads: pinned lttng-syscallstats rows",
           all(c in mine.get(t, {}) and same_row(mine[t][c], v) for (t, c), v in PINNED.items()))
     if not shutil.which("lttng-syscallstats"):
