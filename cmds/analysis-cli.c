@@ -174,10 +174,6 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 		    "spoor %s: warning: the tracer lost %llu events in this trace: figures that "
 		    "span a loss are incomplete\n",
 		    cmd->name, (unsigned long long) an_events_lost(c->e));
-	if (spoor_reader_damaged(c->r))
-		fprintf(stderr,
-		        "spoor %s: warning: the trace is damaged: %u stream(s) stopped early\n",
-		        cmd->name, spoor_reader_damaged(c->r));
 	bool saw = !c->nneed;
 	for (size_t i = 0; i < c->nneed; i++)
 		saw |= an_trace_saw(c->e, c->need[i]);
@@ -186,10 +182,13 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 	return 0;
 }
 
-void an_cli_free(struct an_cli *c)
+int an_cli_finish(const struct command *cmd, struct an_cli *c, int rc)
 {
 	if (c->ran && c->plugins && an_plugins_report(c->plugins, stdout, c->json))
 		fprintf(stderr, "spoor: warning: a plug-in's report failed\n");
+	if (c->ran)
+		rc = cmd_read_status(cmd, c->r, rc,
+		                     "the results cover the events before the damage");
 	an_plugins_free(c->plugins);
 	free(c->plugin_paths);
 	an_engine_free(c->e);
@@ -199,4 +198,5 @@ void an_cli_free(struct an_cli *c)
 	free(c->cpus);
 	free(c->comms);
 	*c = (struct an_cli){0};
+	return rc;
 }

@@ -73,12 +73,13 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 /* 0 when the trace declares at least one of the kinds, else an error naming what to record
  * (and the declared events that look like them, in a naming spoor does not read). */
 int an_cli_require(const struct command *cmd, struct an_cli *c, const enum kev *kinds, size_t n);
-/* Run the engine; report damage and losses (stderr). Returns 0 or an exit code: after
+/* Run the engine; report losses (stderr). Returns 0 or an exit code: after
  * an_cli_require, the same error as its own when the pass met none of the kinds (a trace
  * may declare events it holds none of). */
 int an_cli_run(const struct command *cmd, struct an_cli *c);
-/* Print the plug-ins' reports (after the command's own output, once the pass ran), then
- * free everything. */
-void an_cli_free(struct an_cli *c);
+/* Print the plug-ins' reports (after the command's own output, once the pass ran), free
+ * everything, and return the command's exit status: rc, or 1 for a damaged trace
+ * (cmd_read_status). */
+int an_cli_finish(const struct command *cmd, struct an_cli *c, int rc);
 
 #endif

@@ -17,8 +17,7 @@ static int run_analyze(const struct command *cmd, int argc, char **argv)
 		rc = cmd_usage_error(cmd, "give at least one --plugin FILE.so");
 	if (!rc && !done)
 		rc = an_cli_run(cmd, &c);
-	an_cli_free(&c); /* prints the plug-ins' reports */
-	return rc;
+	return an_cli_finish(cmd, &c, rc); /* prints the plug-ins' reports */
 }
 
 const struct command cmd_analyze = {

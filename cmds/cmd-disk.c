@@ -157,8 +157,7 @@ static int run_disk(const struct command *cmd, int argc, char **argv)
 	}
 	disk_analysis_free(a);
 out:
-	an_cli_free(&c);
-	return rc;
+	return an_cli_finish(cmd, &c, rc);
 }
 
 const struct command cmd_disk = {

@@ -148,13 +148,8 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "%s", spoor_strerror(rc < 0 ? rc : frc));
 		goto out;
 	}
-	rc = 0;
 	cmd_warn_losses(cmd, r, seen);
-	if (spoor_reader_damaged(r))
-		rc = cmd_error(cmd,
-		               "the trace is damaged: %u stream(s) stopped early (see the "
-		               "warnings above); the events before the damage were printed",
-		               spoor_reader_damaged(r));
+	rc = cmd_read_status(cmd, r, 0, "the events before the damage were printed");
 out:
 	free(seen);
 	free(want);

@@ -183,8 +183,7 @@ static int run_irq(const struct command *cmd, int argc, char **argv)
 	}
 	irq_analysis_free(a);
 out:
-	an_cli_free(&c);
-	return rc;
+	return an_cli_finish(cmd, &c, rc);
 }
 
 const struct command cmd_irq = {

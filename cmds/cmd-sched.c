@@ -311,8 +311,7 @@ static int run_sched(const struct command *cmd, int argc, char **argv)
 	}
 	sched_analysis_free(a);
 out:
-	an_cli_free(&c);
-	return rc;
+	return an_cli_finish(cmd, &c, rc);
 }
 
 const struct command cmd_sched = {

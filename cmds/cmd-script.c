@@ -33,8 +33,7 @@ static int run_script(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "%s", err);
 out:
 	script_free(s);
-	an_cli_free(&c);
-	return rc;
+	return an_cli_finish(cmd, &c, rc);
 }
 
 const struct command cmd_script = {

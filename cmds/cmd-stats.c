@@ -453,12 +453,7 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		print_text(r, &st, secs, stdout);
 	fflush(stdout);
 	cmd_warn_losses(cmd, r, st.by_stream);
-	rc = 0;
-	if (spoor_reader_damaged(r))
-		rc = cmd_error(cmd,
-		               "the trace is damaged: %u stream(s) stopped early (see the "
-		               "warnings above); the counts cover the events before the damage",
-		               spoor_reader_damaged(r));
+	rc = cmd_read_status(cmd, r, 0, "the counts cover the events before the damage");
 out:
 	free(st.by_class);
 	free(st.by_stream);

@@ -282,9 +282,8 @@ static int run_syscalls(const struct command *cmd, int argc, char **argv)
 	}
 	sc_analysis_free(a);
 out:
-	an_cli_free(&c);
 	free(w.calls);
-	return rc;
+	return an_cli_finish(cmd, &c, rc);
 }
 
 const struct command cmd_syscalls = {

@@ -38,6 +38,13 @@ int cmd_usage_error(const struct command *cmd, const char *fmt, ...);
 int cmd_error(const struct command *cmd, const char *fmt, ...);
 /* Parse a time: integer nanoseconds, seconds with a fraction, or [-+]NN{s,ms,us,ns}. */
 int cmd_parse_time(const char *s, int64_t *ns);
+struct spoor_reader;
+/* The exit status of a command that read traces with r (docs/cli.md, "Exit codes"): rc when
+ * it is already an error; else 1 when a stream was damaged, said after the output with what
+ * the output covers ("the events before the damage were printed"); else 0. Events the
+ * tracer discarded are not damage. */
+int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
+                    const char *covered);
 
 extern const struct command cmd_record, cmd_dump, cmd_stats;
 extern const struct command cmd_list;

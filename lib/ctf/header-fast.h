@@ -13,18 +13,29 @@
 #include "decode.h"
 
 /* CTF 1.8 section 8: an N-bit timestamp holds the clock's low bits; a value below the
- * current low bits means the clock wrapped once. */
+ * current low bits means the clock wrapped once. The clock after timestamp x. */
+static inline uint64_t clock_next(uint64_t clock, unsigned size, uint64_t x)
+{
+	if (size >= 64)
+		return x;
+	uint64_t mask = bits_mask(size);
+	uint64_t next = (clock & ~mask) | x;
+	if (x < (clock & mask))
+		next += mask + 1;
+	return next;
+}
+
 static inline void clock_update(uint64_t *clock, unsigned size, uint64_t x)
 {
-	if (size >= 64) {
-		*clock = x;
-		return;
-	}
-	uint64_t mask = bits_mask(size);
-	uint64_t next = (*clock & ~mask) | x;
-	if (x < (*clock & mask))
-		next += mask + 1;
-	*clock = next;
+	*clock = clock_next(*clock, size, x);
+}
+
+/* Whether a stream's clock may move from clock to next: not backwards, and not past max
+ * (its packet's timestamp_end, or the last value whose time in ns fits). One compare, as
+ * clock <= max holds throughout a packet (stream.c: packet_open checks it). */
+static inline bool clock_in_order(uint64_t clock, uint64_t next, uint64_t max)
+{
+	return next - clock <= max - clock;
 }
 
 /* A header read (the fast path here or decode_header): the clock moves on, the id and the

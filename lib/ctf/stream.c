@@ -183,13 +183,59 @@ static void set_fast_limit(struct ctf_stream *s)
 	s->hdr_fast = hp;
 }
 
+/* The last clock value whose time in ns from the origin fits in an int64_t (babeltrace2
+ * rejects the others). */
+static uint64_t clock_range_max(const struct ctf_stream *s)
+{
+	uint64_t room = (uint64_t) INT64_MAX - (uint64_t) s->scp->clock_offset_ns;
+	/* and below 2^63 whatever the offset (clock_step relies on it): 292 years at 1 GHz */
+	if (!s->sc->clock || room > (uint64_t) INT64_MAX)
+		room = INT64_MAX;
+	if (!s->sc->clock || s->scp->clock_freq == 1000000000)
+		return room;
+	double c = (double) room * (double) s->scp->clock_freq / 1e9;
+	return c >= 9223372036854775807.0 ? (uint64_t) INT64_MAX : (uint64_t) c;
+}
+
+/* The packet's times against the stream's (CTF 1.8 section 8: timestamp_begin and
+ * timestamp_end bound its events): the bounds every event is checked against. */
+static int packet_times(struct ctf_stream *s, uint32_t root, uint64_t was)
+{
+	const int *role = s->scp->role;
+	bool has_end = root != VAL_NONE && role[ROLE_TIMESTAMP_END] >= 0;
+	uint64_t end = has_end ? root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_END]) : 0;
+	uint64_t begin = was, range = clock_range_max(s);
+
+	if (root != VAL_NONE && role[ROLE_TIMESTAMP_BEGIN] >= 0)
+		begin = root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_BEGIN]);
+	s->src.pos = 0; /* damage here is the packet's */
+	if (s->packets && begin < was)
+		return damage(s, -SPOOR_EPACKET,
+		              "packet timestamp_begin %llu is before the stream's previous time "
+		              "%llu: time goes backwards",
+		              begin, was);
+	/* 0: a packet the tracer never closed (lttng-crash), its end unknown */
+	has_end = has_end && end;
+	if (has_end && end < begin)
+		return damage(s, -SPOOR_EPACKET,
+		              "packet timestamp_end %llu is before its timestamp_begin %llu", end,
+		              begin);
+	if (begin > range)
+		return damage(s, -SPOOR_EPACKET,
+		              "packet timestamp_begin %llu is past the clock's range (%llu)", begin,
+		              range);
+	s->clock = s->clock_min = begin;
+	s->clock_max = has_end && end < range ? end : range;
+	return 0;
+}
+
 static int packet_open(struct ctf_stream *s)
 {
 	if (s->pkt_off >= s->mf.size) {
 		s->done = true;
 		return 0;
 	}
-	uint64_t left = s->mf.size - s->pkt_off;
+	uint64_t left = s->mf.size - s->pkt_off, was = s->clock;
 	s->src = (struct bitsrc){s->mf.data + s->pkt_off, (size_t) left, 0, left * 8};
 	val_table_reset(&s->pkt_table);
 	s->dec.table = &s->pkt_table;
@@ -233,8 +279,10 @@ static int packet_open(struct ctf_stream *s)
 	s->pkt_bytes = packet_bits / 8;
 	if (root != VAL_NONE && role[ROLE_CPU_ID] >= 0)
 		s->cpu = (int64_t) root_value(&s->pkt_table, root, role[ROLE_CPU_ID]);
-	if (root != VAL_NONE && role[ROLE_TIMESTAMP_BEGIN] >= 0)
-		s->clock = root_value(&s->pkt_table, root, role[ROLE_TIMESTAMP_BEGIN]);
+	uint64_t header_end = s->src.pos;
+	if ((rc = packet_times(s, root, was)))
+		return rc;
+	s->src.pos = header_end;
 	if (root != VAL_NONE)
 		count_losses(s, root, role);
 	s->packets++;
@@ -568,12 +616,13 @@ static inline __attribute__((always_inline)) struct hdr_layout layout_of(const s
 }
 
 /* One LTTng header at fixed offsets, from bit pos, far enough from the packet's end
- * (fast_limit): its fields, its timestamp and where it ends. False when pos is too close to
- * the end. The two forms are apart, so that with constants each folds to a few loads. */
+ * (fast_limit): its fields, the clock after its timestamp and where it ends. False when pos
+ * is too close to the end, or a 64-bit time goes backwards (an N-bit one cannot): the
+ * general path then reads it, and reports any damage. The two forms are apart, so that with
+ * constants each folds to a few loads. */
 struct fast_header {
-	uint64_t start, at_pos, end, id, ext_id, eid, ts;
+	uint64_t start, at_pos, end, id, ext_id, eid, clock;
 	const uint8_t *at;
-	unsigned ts_size;
 };
 
 static inline __attribute__((always_inline)) bool fast_header(const struct ctf_stream *s,
@@ -588,17 +637,26 @@ static inline __attribute__((always_inline)) bool fast_header(const struct ctf_s
 	h->id = load_field(h->at, 0, L->id_mask);
 	if (h->id == L->ext_tag) {
 		h->ext_id = h->eid = load_field(h->at, L->ext_id_off, L->ext_id_mask);
-		h->ts = load_field(h->at, L->ts_off[1], L->ts_mask[1]);
 		h->end = h->at_pos + L->total[1];
-		h->ts_size = L->ts_size[1];
-	} else {
-		h->ext_id = 0;
-		h->eid = h->id;
-		h->ts = load_field(h->at, L->ts_off[0], L->ts_mask[0]);
-		h->end = h->at_pos + L->total[0];
-		h->ts_size = L->ts_size[0];
+		h->clock = clock_next(s->clock, L->ts_size[1],
+		                      load_field(h->at, L->ts_off[1], L->ts_mask[1]));
+		return h->clock >= s->clock;
 	}
-	return true;
+	h->ext_id = 0;
+	h->eid = h->id;
+	h->end = h->at_pos + L->total[0];
+	h->clock =
+	    clock_next(s->clock, L->ts_size[0], load_field(h->at, L->ts_off[0], L->ts_mask[0]));
+	return L->ts_size[0] < 64 || h->clock >= s->clock;
+}
+
+/* fast_header, and the time within the packet's end (clock_max < 2^63: an N-bit time
+ * moves the clock on without overflow): the fast paths' only check of the time. */
+static inline __attribute__((always_inline)) bool
+fast_header_in_order(const struct ctf_stream *s, const struct hdr_layout *L, uint64_t pos,
+                     struct fast_header *h)
+{
+	return fast_header(s, L, pos, h) && h->clock <= s->clock_max;
 }
 
 /* The event of header h becomes the current one (its class ready). */
@@ -609,7 +667,7 @@ take_event(struct ctf_stream *s, const struct fast_header *h, struct ctf_event_c
 	s->src.pos = h->end;
 	val_table_reset(&s->ev_table);
 	/* the header's values for decode_header_values are read again from its bytes */
-	clock_update(&s->clock, h->ts_size, h->ts);
+	s->clock = h->clock;
 	s->dec.event_id = h->eid;
 	s->dec.has_event_id = 1;
 	s->dec.hdr_plan = s->hdr_fast;
@@ -659,7 +717,7 @@ static inline __attribute__((always_inline)) bool pass_run_in(struct ctf_stream 
 	bool passed = false, read = false;
 	struct fast_header hh, *h = &hh;
 
-	if (!fast_header(s, L, s->src.pos, h))
+	if (!fast_header_in_order(s, L, s->src.pos, h))
 		return false;
 	for (;;) {
 		uint32_t skip = h->eid < sc->by_id_len ? sc->pass_skip[h->eid] : 0;
@@ -676,12 +734,12 @@ static inline __attribute__((always_inline)) bool pass_run_in(struct ctf_stream 
 		if (next % 8 || next > s->src.end_bits)
 			break;
 	passed:
-		clock_update(&s->clock, h->ts_size, h->ts);
+		s->clock = h->clock;
 		if (!passed) /* times only grow in a stream: the run's first and last count */
 			first = clock_now_ns(s);
 		passed = true;
 		s->src.pos = next;
-		if (!fast_header(s, L, next, h))
+		if (!fast_header_in_order(s, L, next, h))
 			break;
 	}
 	if (passed) {
@@ -713,7 +771,7 @@ read_fast_in(struct ctf_stream *s, const struct hdr_layout *L, uint64_t pos)
 	struct fast_header h;
 	const struct ctf_stream_class *sc = s->sc;
 
-	if (!fast_header(s, L, pos, &h) || h.eid >= sc->by_id_len)
+	if (!fast_header_in_order(s, L, pos, &h) || h.eid >= sc->by_id_len)
 		return false;
 	if (sc->pass_skip && sc->pass_skip[h.eid]) {
 		s->src.pos = pos;
@@ -750,6 +808,31 @@ class_not_ready(struct ctf_stream *s, struct ctf_event_class *ec, uint64_t start
 	return rc;
 }
 
+/* An event whose header at start moved the stream's clock from was to out of order. */
+static __attribute__((noinline, cold)) int time_damage(struct ctf_stream *s, uint64_t start,
+                                                       uint64_t was)
+{
+	uint64_t t = s->clock;
+
+	s->clock = was;
+	s->src.pos = start;
+	s->dec.hdr_plan = NULL;
+	if (t < s->clock_min)
+		return damage(s, -SPOOR_EPACKET,
+		              "event time %llu is before its packet's timestamp_begin %llu", t,
+		              s->clock_min);
+	if (t < was)
+		return damage(s, -SPOOR_EPACKET,
+		              "event time %llu is before the previous event's %llu: time goes "
+		              "backwards",
+		              t, was);
+	if (s->clock_max == clock_range_max(s))
+		return damage(s, -SPOOR_EPACKET, "event time %llu is past the clock's range (%llu)",
+		              t, s->clock_max);
+	return damage(s, -SPOOR_EPACKET,
+	              "event time %llu is after its packet's timestamp_end %llu", t, s->clock_max);
+}
+
 /* Everything but ctf_stream_next's common case. */
 static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 {
@@ -773,12 +856,14 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 			continue;
 		}
 		if (s->src.pos >= s->src.end_bits) {
-			if (s->cut_bytes)
+			if (s->cut_bytes) {
+				s->src.pos = 0; /* the packet's offset */
 				return damage(
 				    s, -SPOOR_ETRUNCATED,
 				    "the file ends inside a packet (%llu of its %llu bytes "
 				    "are there)",
 				    s->pkt_bytes, s->cut_bytes);
+			}
 			s->in_packet = false;
 			s->pkt_off += s->pkt_bytes;
 			continue;
@@ -794,7 +879,7 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 			if (s->src.pos != before)
 				continue; /* it stepped over some: the packet may have ended */
 		}
-		uint64_t start = s->src.pos;
+		uint64_t start = s->src.pos, was = s->clock;
 		val_table_reset(&s->ev_table);
 		s->dec.has_event_id = 0;
 		const struct plan *hp = s->scp->event_header;
@@ -814,6 +899,8 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 			              "event id %llu is not declared in stream class %llu", id,
 			              sc->id);
 		}
+		if (!clock_in_order(was, s->clock, s->clock_max))
+			return time_damage(s, start, was);
 		if (!ec->plan && (rc = class_not_ready(s, ec, start)))
 			return rc;
 		s->ec = ec; /* next_at stays none: its end is found by next_slow */

@@ -37,6 +37,10 @@ struct ctf_stream {
 	struct val_table pkt_table, ev_table;
 	struct decoder dec;
 	uint64_t clock;
+	/* the packet's bounds on the clock: timestamp_begin (or where the clock stood), and
+	 * timestamp_end or the last value whose ns fit in an int64_t; an event outside them,
+	 * or before the one ahead of it, is damage (packet_open, next_slow) */
+	uint64_t clock_min, clock_max;
 	bool ns_at_1ghz; /* the clock counts ns: ts_ns is its value plus the origin's offset */
 	int64_t cpu;
 	uint64_t stream_id; /* stream class id */

@@ -15,7 +15,9 @@
  *   2. again with the internal API, decoding nothing, so that every event is skipped
  *      (decode_skip, fixed layouts). Both passes must deliver the same number of events
  *      and agree on whether the stream is damaged: a difference aborts (it would make
- *      `spoor stats` and `spoor dump` disagree);
+ *      `spoor stats` and `spoor dump` disagree). In both, every event's time must lie
+ *      within its packet's bounds and not before the event ahead of it (anything else is
+ *      damage, never delivered);
  *   3. when the stream has events, with the public reader (spoor_reader_open on the
  *      directory), printing every event with the babeltrace2-style and the text formatters
  *      (to /dev/null) and walking every field with spoor_event_field_at() and
@@ -476,7 +478,21 @@ static struct pass_result stream_pass(bool decode)
 	int rc;
 
 	if (ctf_stream_open(&s, trace, stream_path, 0) == 0) {
+		uint64_t last = 0;
 		while ((rc = ctf_stream_next(&s)) > 0) {
+			/* a time out of order is damage: none is delivered */
+			if (s.ts_cycles < last || s.ts_cycles < s.clock_min ||
+			    s.ts_cycles > s.clock_max) {
+				fprintf(stderr,
+				        "fuzz-packets: event %llu at %llu cycles, after %llu, its "
+				        "packet's bounds [%llu, %llu]\n",
+				        (unsigned long long) res.events,
+				        (unsigned long long) s.ts_cycles, (unsigned long long) last,
+				        (unsigned long long) s.clock_min,
+				        (unsigned long long) s.clock_max);
+				abort();
+			}
+			last = s.ts_cycles;
 			res.events++;
 			if (decode && ctf_stream_decode(&s, SPOOR_SCOPE_PAYLOAD) < 0)
 				break;
