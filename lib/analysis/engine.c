@@ -525,6 +525,69 @@ static __attribute__((noinline)) void infer_switch(struct an_engine *e, int64_t 
 		e->inferred_hooks[i].fn(e->inferred_hooks[i].data, cpu, ts, prev, shown);
 }
 
+static bool has_class(const struct spoor_reader *r, const char *name)
+{
+	for (size_t c = 0, n = spoor_reader_event_class_count(r); c < n; c++)
+		if (!strcmp(spoor_event_class_name(spoor_reader_event_class(r, c)), name))
+			return true;
+	return false;
+}
+
+static void quiet(void *data, const char *message)
+{
+	(void) data;
+	(void) message;
+}
+
+/* LTTng's state dump comes some time after the trace starts: a thread that runs before it
+ * has no process until then, and the filters by pid and name decide at the event in irq,
+ * disk and the timeline. With such a filter, the dump is read first, by a reader of its own,
+ * up to lttng_statedump_end (a few thousand events into the trace; at most DUMP_AHEAD
+ * events), and the thread model starts from it. spoor's own dump comes first anyway. (A
+ * reader that steps over the other classes would step through the whole of every stream
+ * without a dump event, looking for one.) */
+#define DUMP_AHEAD (1 << 20)
+static void read_dump_ahead(struct an_engine *e)
+{
+	static const char *const end = "lttng_statedump_end", *const dump =
+	                                                           "lttng_statedump_process_state";
+	size_t nt = spoor_reader_trace_count(e->r);
+	const char **paths = calloc(nt + 1, sizeof(*paths));
+	struct spoor_reader *r = NULL;
+	if (!paths || (!e->f.npids && !e->f.ncomms) || reader_live(e->r) || !has_class(e->r, end))
+		goto out;
+	for (size_t i = 0; i < nt; i++)
+		paths[i] = spoor_reader_trace_path(e->r, i);
+	if (spoor_reader_open(paths, nt, &r, NULL))
+		goto out;
+	spoor_reader_set_warn(r, quiet, NULL); /* the pass itself reports damage */
+	const struct spoor_event *ev;
+	struct kclass_ref ref;
+	size_t known = SIZE_MAX; /* the class ref holds */
+	for (unsigned i = 0; i < DUMP_AHEAD && spoor_reader_next(r, &ev) > 0; i++) {
+		const char *name = spoor_event_name(ev);
+		if (name[0] != 'l' || strncmp(name, "lttng_statedump_", 16))
+			continue;
+		if (!strcmp(name, end))
+			break;
+		int64_t tid, pid;
+		const char *s;
+		size_t len;
+		if (strcmp(name, dump))
+			continue;
+		if (known != reader_event_class_index(ev)) {
+			known = reader_event_class_index(ev);
+			kvocab_resolve(spoor_event_class(ev), KSC_UNDECIDED, &ref);
+		}
+		if (kv_int(ev, &ref, KS_DUMP_TID, &tid) && kv_int(ev, &ref, KS_DUMP_PID, &pid) &&
+		    kv_str(ev, &ref, KS_DUMP_NAME, &s, &len))
+			threads_seed(e->threads, tid, pid, s, len);
+	}
+out:
+	spoor_reader_close(r);
+	free(paths);
+}
+
 /* Losses at the end of a stream, with no later event of it to report them. */
 static void report_last_losses(struct an_engine *e)
 {
@@ -548,8 +611,11 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 	unsigned until_clock = 1024;     /* events before the next look at the deadline */
 	bool plain_time = e->plain_time; /* only hook_time sets it, outside the shortest path */
 
-	if (!e->planned && (rc = plan_pass_over(e)))
-		return rc;
+	if (!e->planned) {
+		read_dump_ahead(e);
+		if ((rc = plan_pass_over(e)))
+			return rc;
+	}
 	while (!e->stop && (rc = reader_next(e->r, &ev)) > 0) {
 		if (__builtin_expect(!--until_clock, 0)) {
 			until_clock = 1024;

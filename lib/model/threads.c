@@ -372,6 +372,17 @@ bool threads_names_tasks(struct threads *t, size_t class_index)
 	return c->kind != K_NONE;
 }
 
+void threads_seed(struct threads *t, int64_t tid, int64_t pid, const char *name, size_t len)
+{
+	struct entry *e = tid >= 0 ? get(t, tid) : NULL;
+	if (!e)
+		return;
+	if (e->pid < 0)
+		e->pid = pid;
+	if (!e->comm[0])
+		set_comm(e, name, len);
+}
+
 const char *threads_comm(const struct threads *t, int64_t tid)
 {
 	if (tid == 0)

@@ -29,6 +29,9 @@ void threads_free(struct threads *t);
 bool threads_update(struct threads *t, const struct spoor_event *ev);
 /* Whether events of this class (reader class index) can name a task: those the model reads. */
 bool threads_names_tasks(struct threads *t, size_t class_index);
+/* What a state dump read ahead says of a thread (tid, pid, name of len bytes), for the
+ * events before the dump: kept unless the model knows better by then. */
+void threads_seed(struct threads *t, int64_t tid, int64_t pid, const char *name, size_t len);
 /* The thread's name, or NULL when the trace has not named it. */
 const char *threads_comm(const struct threads *t, int64_t tid);
 /* Its process id, or -1. */

@@ -371,6 +371,11 @@ bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_
 	return true;
 }
 
+bool reader_live(const struct spoor_reader *r)
+{
+	return r->live;
+}
+
 bool reader_passed_span(const struct spoor_reader *r, int64_t *first, int64_t *last)
 {
 	bool any = false;

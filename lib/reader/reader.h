@@ -90,6 +90,8 @@ static inline int reader_next(struct spoor_reader *r, const struct spoor_event *
  * spoor_reader_next; false (nothing done) in live or unordered mode. */
 bool reader_pass_over(struct spoor_reader *r, const bool *pass, size_t n, int64_t begin,
                       int64_t end);
+/* Whether the reader is a live one (spoor_reader_open_live). */
+bool reader_live(const struct spoor_reader *r);
 /* The first and last times of the events passed over; false when there were none. */
 bool reader_passed_span(const struct spoor_reader *r, int64_t *first, int64_t *last);
 /* A stream's facts at the end of the pass: its cpu (-1 unknown), the events its packets said

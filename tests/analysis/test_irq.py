@@ -222,6 +222,27 @@ def main():
         check(style + ": passed over, range: span 2900-9400 ns",
               doc is not None and close(doc["span_s"], 6500e-9, 1e-6))
 
+    # LTTng's state dump comes after the start: thread 101 of process 100 takes an IRQ (at
+    # 1500, in the task the last switch put there) before the dump names its process. --pid
+    # 100 counts it (the dump is read ahead); before, only the one at 3000.
+    sw = lambda ts, prev, nxt: (ts, 0, "sched_switch", {
+        "prev_comm": "x", "prev_tid": prev, "prev_prio": 20, "prev_state": 0,
+        "next_comm": "app", "next_tid": nxt, "next_prio": 20})
+    dump = lambda ts, tid: (ts, 1, "lttng_statedump_process_state",
+                            {"tid": tid, "pid": 100, "ppid": 1, "name": "app"})
+    late = gen_kernel.write(os.path.join(tmp, "late-dump"), [
+        sw(1000, 0, 101),
+        (1500, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
+        (1600, 0, "irq_handler_exit", {"irq": 5, "ret": 1}),
+        (2000, 1, "lttng_statedump_start", {}), dump(2100, 100), dump(2100, 101),
+        (2200, 1, "lttng_statedump_end", {}),
+        (3000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
+        (3100, 0, "irq_handler_exit", {"irq": 5, "ret": 1})], style="lttng")
+    doc = irq_json("--pid", "100", late)
+    l5 = doc and line(doc, "irq", 0, 5)
+    check("late state dump: --pid 100 counts the IRQ before it too",
+          l5 is not None and l5["count"] == 2)
+
     # a trace without IRQ events: a message naming what to record
     n = gen_kernel.write(os.path.join(tmp, "noirq"), [
         E(1000, 0, "sched_switch", prev_comm="a", prev_tid=1, prev_prio=20, prev_state=0,
