@@ -45,6 +45,7 @@ struct tbuf {
 	uint64_t busy; /* see above: changed by one instruction each time (busy_add) */
 	uint32_t tid;
 	bool open;
+	bool setting_up; /* tbuf_setup is making the buffer */
 	char *scratch; /* payloads of events only probes want */
 	size_t scratch_cap;
 };
@@ -71,6 +72,27 @@ static char *packet(const struct tbuf *b)
 static inline void busy_add(struct tbuf *b, int64_t d)
 {
 	__asm__ volatile("addq %1, %0" : "+m"(b->busy) : "er"(d) : "memory");
+}
+
+/* The drop count, where a consumer reading a dead program's buffer finds it: published
+ * again if a signal handler dropped an event of its own meanwhile. */
+static void publish_drops(struct tbuf *b)
+{
+	uint64_t d;
+
+	do {
+		d = __atomic_load_n(&b->discarded, __ATOMIC_RELAXED);
+		atomic_store_explicit(&b->h->discarded, d, memory_order_relaxed);
+	} while (d != __atomic_load_n(&b->discarded, __ATOMIC_RELAXED));
+}
+
+/* An event dropped. A signal handler may drop one of its own in between (the thread is
+ * busy): the count goes up in one instruction. */
+__attribute__((cold, noinline)) static void count_drop(struct tbuf *b)
+{
+	__asm__ volatile("addq $1, %0" : "+m"(b->discarded) : : "memory");
+	if (b->h)
+		publish_drops(b);
 }
 
 __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t ts)
@@ -140,16 +162,22 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	}
 }
 
-/* A thread's last packet is published when the thread ends. */
+/* A thread's last packet is published when the thread ends. Signal handlers that emit
+ * meanwhile find the thread busy, and their events are counted as dropped until the
+ * buffer is gone. */
 static void thread_exit(void *unused)
 {
 	struct tbuf *b = &tb;
 
 	(void) unused;
 	if (b->h && b->gen == ust.generation) {
+		busy_add(b, 1);
 		if (b->open)
 			packet_close(b);
-		munmap(b->h, b->map_size);
+		struct rb_header *h = b->h;
+		b->h = NULL;
+		__asm__ volatile("" ::: "memory");
+		munmap(h, b->map_size);
 	}
 	b->h = NULL;
 	free(b->scratch);
@@ -175,18 +203,22 @@ __attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
 	b->gen = ust.generation;
 	if (!ust.connected || !ust.num_subbufs || ust.num_subbufs > RB_MAX_SUBBUFS)
 		return false;
+	b->setting_up = true; /* a signal handler's events meanwhile are counted as dropped */
 	b->nsub = ust.num_subbufs;
 	b->subbuf_size = ust.subbuf_size;
 	uint64_t hdr = rb_header_bytes((uint32_t) b->nsub);
 	b->map_size = hdr + b->nsub * b->subbuf_size;
 	int fd = memfd_create("spoor-ring", MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		b->setting_up = false;
 		return false;
+	}
 	void *m = MAP_FAILED;
 	if (ftruncate(fd, (off_t) b->map_size) == 0)
 		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		close(fd);
+		b->setting_up = false;
 		return false;
 	}
 	struct rb_header *h = m;
@@ -202,11 +234,15 @@ __attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
 	if (ust_send_buffer(fd, (int) b->tid, b->map_size)) {
 		munmap(m, b->map_size);
 		close(fd);
+		b->setting_up = false;
 		return false;
 	}
 	close(fd);
-	b->h = h;
 	b->data = (char *) m + hdr;
+	__asm__ volatile("" ::: "memory"); /* a signal handler finding h finds data too */
+	b->h = h;
+	b->setting_up = false;
+	publish_drops(b);
 	pthread_once(&exit_once, make_exit_key);
 	pthread_setspecific(exit_key, b);
 	return true;
@@ -262,13 +298,14 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 {
 	struct tbuf *b = &tb;
 
-	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
+	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b)) {
+		if (b->setting_up) /* a signal handler while its thread makes its buffer */
+			count_drop(b);
 		return 0;
+	}
 	if (b->busy & 1) {
-		/* a signal handler interrupted this thread's emit: drop, and count it where a
-		 * consumer reading a dead program's buffer finds it */
-		b->discarded++;
-		atomic_store_explicit(&b->h->discarded, b->discarded, memory_order_relaxed);
+		/* a signal handler interrupted this thread's emit: drop */
+		count_drop(b);
 		return 0;
 	}
 	if (ust.paused)
@@ -313,9 +350,7 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 		return 1;
 	}
 drop:
-	b->discarded++;
-	if (b->h)
-		atomic_store_explicit(&b->h->discarded, b->discarded, memory_order_relaxed);
+	count_drop(b);
 	busy_add(b, -1);
 	return 0;
 }
