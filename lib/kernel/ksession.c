@@ -28,9 +28,11 @@
 #define MAX_CPUS       1024
 #define BUFFER_PERCENT "25"
 
-/* Always recorded: what keeps thread names current after the state dump. */
+/* Always recorded: what keeps thread names current after the state dump (task_newtask: a
+ * new thread's process, which sched_process_fork does not say). */
 static const char *const name_events[] = {"sched:sched_process_fork", "sched:sched_process_exec",
-                                          "sched:sched_process_exit", "task:task_rename"};
+                                          "sched:sched_process_exit", "task:task_rename",
+                                          "task:task_newtask"};
 
 struct ksession {
 	struct kinstance *inst;

@@ -7,7 +7,9 @@
 #include "threads.h"
 #include "util/runhash.h"
 
-enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
+enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_NEWTASK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
+
+#define CLONE_THREAD 0x00010000 /* linux/sched.h: the new task is a thread of its creator's */
 
 #define NF        4
 #define CPU_CACHE 256 /* CPUs whose last task is remembered (get_on) */
@@ -27,6 +29,7 @@ struct entry {
 	int64_t tid; /* -1: empty */
 	int64_t pid;
 	char comm[THREAD_COMM_MAX];
+	bool newtask; /* pid from task_newtask, for the sched_process_fork that follows */
 };
 
 struct threads {
@@ -209,6 +212,16 @@ static void resolve(struct threads *t, const struct spoor_event_class *ec, struc
 		/* LTTng records the child's tgid as child_pid next to child_tid */
 		if (spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "child_tid") >= 0)
 			want(ec, c, 2, "child_pid", NULL);
+	} else if (!strcmp(name, "task_newtask")) {
+		/* ftrace's sched_process_fork has no tgid: the new task's clone_flags and its
+		 * creator (common_pid, the task running) tell a thread from a process */
+		c->kind = K_NEWTASK;
+		want(ec, c, 0, "pid", NULL);
+		want(ec, c, 1, "comm", NULL);
+		want(ec, c, 2, "clone_flags", NULL);
+		c->scope[3] = SPOOR_SCOPE_STREAM_EVENT_CONTEXT;
+		c->idx[3] = spoor_event_class_field_index(ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
+		                                          "common_pid");
 	} else if (!strcmp(name, "sched_process_exec")) {
 		c->kind = K_EXEC;
 		want(ec, c, 0, "tid", "pid");
@@ -322,9 +335,27 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 	case K_FORK:
 		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid))) {
 			set_comm(e, s, len);
-			e->pid = int_of(ev, c, 2, &pid) ? pid : tid;
+			if (int_of(ev, c, 2, &pid))
+				e->pid = pid;
+			else if (!e->newtask) /* ftrace's, without task_newtask before it */
+				e->pid = tid;
+			e->newtask = false;
 		}
 		break;
+	case K_NEWTASK: {
+		int64_t flags, parent;
+		if (!int_of(ev, c, 0, &tid) || !int_of(ev, c, 2, &flags) || !(e = get(t, tid)))
+			break;
+		if (str_of(ev, c, 1, &s, &len))
+			set_comm(e, s, len);
+		e->pid = tid;
+		if ((flags & CLONE_THREAD) && int_of(ev, c, 3, &parent) && parent > 0) {
+			const struct entry *p = find(t, parent);
+			e->pid = p && p->pid >= 0 ? p->pid : parent;
+		}
+		e->newtask = true;
+		break;
+	}
 	case K_EXEC:
 		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid)))
 			exec_comm(e, s, len);

@@ -5,6 +5,8 @@
  * the machine reading the trace knows). It learns from:
  *   statedump_process (spoor) / lttng_statedump_process_state (LTTng): tid, pid, ppid, name
  *   sched_process_fork: the child gets the parent's name (child_comm)
+ *   task_newtask: the new task's process: its creator's (common_pid) for a thread
+ *     (clone_flags has CLONE_THREAD), else its own (ftrace's fork event has no tgid)
  *   sched_process_exec: the thread takes the new program's name (basename of filename)
  *   task_rename: newcomm
  *   sched_switch: prev_comm/prev_pid and next_comm/next_pid (LTTng: prev_tid, next_tid)

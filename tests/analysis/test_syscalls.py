@@ -380,6 +380,28 @@ def test_late_process(d):
           (group(threads, "tid", 101) or {}).get("count") == 2)
 
 
+# Trace T (ftrace): process 100 "app" makes thread 150 (clone_flags with CLONE_THREAD) and
+# process 160 (a fork, no CLONE_THREAD) during the trace. ftrace's sched_process_fork has
+# no tgid; task_newtask's clone_flags and creator (common_pid) say which is which.
+NEWTASK = lambda ts, parent, child, flags: [
+    (ts, 0, "task_newtask", {"pid": child, "comm": "app", "clone_flags": flags,
+                             "oom_score_adj": 0, "common_pid": parent}),
+    E(ts + 10, 0, "sched_process_fork", parent, parent_comm="app", parent_pid=parent,
+      child_comm="app", child_pid=child)]
+TRACE_T = [dump(10, 100, 100, "app")] + NEWTASK(1000, 100, 150, 0x3d0f00) + \
+    NEWTASK(2000, 100, 160, 0x1200011) + [
+    E(3000, 1, "sys_enter_getppid", 150, x=0), E(3100, 1, "sys_exit_getppid", 150, ret=1),
+    E(4000, 0, "sys_enter_getppid", 160, x=0), E(4100, 0, "sys_exit_getppid", 160, ret=1)]
+
+
+def test_new_thread(d):
+    """A thread made during an ftrace trace is its process's, not a process of its own."""
+    doc = sc_json(d)
+    check("T: thread 150's call is process 100's", (group(doc, "pid", 100) or {}).get("count") == 1
+          and group(doc, "pid", 150) is None)
+    check("T: the forked child 160 is a process", (group(doc, "pid", 160) or {}).get("count") == 1)
+
+
 def test_no_syscalls(d):
     p = run(d)
     check("a trace without syscall events: says what to record",
@@ -410,6 +432,7 @@ def main():
         test_huge(e)
         test_no_syscalls(n)
         test_late_process(gen_kernel.write(os.path.join(tmp, "l"), TRACE_L, style="ftrace"))
+        test_new_thread(gen_kernel.write(os.path.join(tmp, "t"), TRACE_T, style="ftrace"))
     return common.finish()
 
 

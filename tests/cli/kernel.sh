@@ -198,7 +198,7 @@ na=$("$SPOOR" stats --json "$TMP/two-a" | json 'd["events"]')
 check "two sessions at once: the first has its sched_switch events" \
 	bash -c "babeltrace2 '$TMP/two-a' | grep -q ' sched_switch: '"
 check "two sessions at once: the second has only irq events" \
-	bash -c "! babeltrace2 '$TMP/two-b' | grep -v ' statedump_process: \| irq_\| softirq_\| sched_process_\| task_rename: ' | grep -q ."
+	bash -c "! babeltrace2 '$TMP/two-b' | grep -v ' statedump_process: \| irq_\| softirq_\| sched_process_\| task_rename: \| task_newtask: ' | grep -q ."
 check "two sessions at once: no instance left" no_leftovers
 echo "note: the first session has $na events"
 

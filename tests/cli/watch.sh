@@ -157,7 +157,7 @@ if [ $kernel -eq 1 ]; then
 			sed 's/^/# /' "$TMP/$name.err"
 		fi
 	}
-	always="sched_process_exec sched_process_exit sched_process_fork statedump_process task_rename"
+	always="sched_process_exec sched_process_exit sched_process_fork statedump_process task_rename task_newtask"
 	only() { # only TRACE EVENT...: the trace holds those events and spoor's name events
 		local extra
 		printf '%s\n' "${@:2}" $always >"$TMP/allowed"
