@@ -21,12 +21,13 @@ class Trace:
 
     def __init__(self, style):
         self.style, self.evs = style, []
-        self.lt = style == "lttng"
+        self.lt = style.startswith("lttng")
+        self.ctx = style != "lttng"  # the running task in each event (common_pid, tid)
         self.preempt = 2048 if self.lt else 0x100  # the preempted flag of each era
         self.cur = {}  # per CPU, the task on it (ftrace's common_pid)
 
     def add(self, ts, cpu, name, fields):
-        if not self.lt:
+        if self.ctx:
             fields["common_pid"] = self.cur.get(cpu, 0)
         self.evs.append((ts, cpu, name, fields))
 
@@ -252,15 +253,16 @@ def missing_switch_trace(style):
     """A's switch-in after its first wake-up is missing, as this machine's kernel (6.18)
     sometimes leaves out switches from the idle task; its system calls (common_pid = A, in
     the ftrace style) show it running at 3200. The LTTng style has no task context: the
-    switch-out at 5000 (prev_tid A while the CPU had the idle task) shows it first."""
+    switch-out at 5000 (prev_tid A while the CPU had the idle task) shows it first;
+    "lttng_tid" (LTTng with a tid context) shows it at 3200 as ftrace's does."""
     t = Trace(style)
     t.dump(1000, A, 100, "alpha")
     t.switch(1000, 0, 0, 0, A)
     t.switch(2000, 0, A, S, 0)
     t.wake(3000, 1, "sched_waking", A, 0)
     t.cur[0] = A  # the switch 0 -> A is not in the trace
-    pre = "sys_" if style == "ftrace" else "syscall_"
-    t.add(3200, 0, pre + ("enter_read" if style == "ftrace" else "entry_read"), {"fd": 3})
+    pre = "syscall_" if t.lt else "sys_"
+    t.add(3200, 0, pre + ("entry_read" if t.lt else "enter_read"), {"fd": 3})
     t.add(3300, 0, pre + "exit_read", {"ret": 1})
     t.switch(5000, 0, A, S, 0)
     t.wake(6000, 1, "sched_waking", A, 0)
@@ -275,7 +277,7 @@ def test_inferred(tmp, style):
     d = missing_switch_trace(style).write(os.path.join(tmp, "inferred-" + style))
     doc = sched(d, "--json")
     s = style + " missing switch: "
-    shown = 3200 if style == "ftrace" else 5000  # where the trace first shows A running
+    shown = 5000 if style == "lttng" else 3200  # where the trace first shows A running
     a = by(doc, "threads", "tid")[A]
     check(s + "latencies", sorted(w["latency_ns"] for w in doc["worst"]), sorted([shown - 3000, 500]))
     check(s + "A's CPU time and switch-ins", (a["cpu_ns"], a["switches"]),
@@ -302,6 +304,7 @@ with tempfile.TemporaryDirectory() as tmp:
         test_text(tmp, style)
         test_lost(tmp, style)
         test_inferred(tmp, style)
+    test_inferred(tmp, "lttng_tid")
     test_saturated(tmp)
     test_missing(tmp)
 sys.exit(common.finish())

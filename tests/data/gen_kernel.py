@@ -11,7 +11,8 @@ A field's type follows its first value: int -> int64, str -> string, (gen_ctf ty
 -> that type (an enum, say: gen_kernel.G.Enum); its order, the dict's.
 style "ftrace": each event also carries the context common_pid (the `tid` of the event's
 dict under the key "common_pid", default -1), as spoor's kernel traces do; "lttng": no
-task context, as lttng-modules without added contexts (analyses follow sched_switch).
+task context, as lttng-modules without added contexts (analyses follow sched_switch);
+"lttng_tid": LTTng's, with the context tid (`lttng add-context -k -t tid`), from the same key.
 losses: {cpu: [(index, count), ...]}: `count` events lost just before the cpu's
 index-th event (the stream gets a new packet there whose events_discarded grew by count).
 declare: {name: {field: value, ...}}: classes the metadata declares without any event
@@ -58,22 +59,23 @@ def _metadata(classes, style, env):
     more = "".join("\t%s = %s;\n" % (k, v if isinstance(v, int) else '"%s"' % v)
                    for k, v in env.items())
     m += 'env {\n\thostname = "synth-host";\n\tdomain = "kernel";\n\ttracer_name = "%s";\n%s};\n\n' % (
-        "lttng-modules" if style == "lttng" else "spoor", more)
+        "lttng-modules" if style.startswith("lttng") else "spoor", more)
     m += G.tsdl_clock()
     m += G.tsdl_typealiases(G.CLOCK_ALIASES)
     m += G.PACKET_CONTEXT.definition()
     m += G.HDR_COMPACT.definition()
     m += "stream {\n\tid = 0;\n\tevent.header := struct event_header_compact;\n"
     m += "\tpacket.context := struct packet_context;\n"
-    if style == "ftrace":
-        m += "\tevent.context := %s;\n" % _CTX.inline_spec("\t")
+    if style in _CTXS:
+        m += "\tevent.context := %s;\n" % _CTXS[style].inline_spec("\t")
     m += "};\n\n"
     for name, (ev_id, fields) in sorted(classes.items(), key=lambda kv: kv[1][0]):
         m += G.tsdl_event(ev_id, name, None, None, G.Struct(fields) if fields else G.Struct([("_dummy", G.uint8_t)]))
     return m
 
 
-_CTX = G.Struct([("_common_pid", G.Int(32, signed=True, align=8, base=10))])
+_CTXS = {style: G.Struct([(name, G.Int(32, signed=True, align=8, base=10))])
+         for style, name in (("ftrace", "_common_pid"), ("lttng_tid", "_tid"))}
 
 
 def _stream(cpu, evs, classes, style, losses):
@@ -103,8 +105,9 @@ def _stream(cpu, evs, classes, style, losses):
             def write_event(w, hdr=hdr, payload=payload, ftype=ftype, pid=pid):
                 w.align(8)
                 G.HDR_COMPACT.write(w, hdr, {})
-                if style == "ftrace":
-                    _CTX.write(w, {"_common_pid": pid}, {})
+                if style in _CTXS:
+                    ctx = _CTXS[style]
+                    ctx.write(w, {ctx.fields[0][0]: pid}, {})
                 ftype.write(w, payload, {})
             writers.append(write_event)
         hv = {"magic": G.CTF_MAGIC, "uuid": G.uuid_bytes(G.TRACE_UUID), "stream_id": 0}
@@ -119,14 +122,14 @@ def _stream(cpu, evs, classes, style, losses):
 def switch(ts, cpu, prev, nxt, comms, style="lttng", state=1):
     """A sched_switch event from task prev to task nxt, named by comms ({tid: name}), with
     the style's field names (LTTng's prev_tid, ftrace's prev_pid)."""
-    k = "tid" if style == "lttng" else "pid"
+    k = "tid" if style.startswith("lttng") else "pid"
     return (ts, cpu, "sched_switch", {"prev_comm": comms[prev], "prev_" + k: prev,
                                       "prev_prio": 20, "prev_state": state,
                                       "next_comm": comms[nxt], "next_" + k: nxt, "next_prio": 20})
 
 
 def write(outdir, events, style="lttng", losses=None, declare=None, env=None):
-    assert style in ("lttng", "ftrace")
+    assert style in ("lttng", "ftrace", "lttng_tid")
     losses = losses or {}
     events = sorted(events, key=lambda e: (e[0], e[1]))
     classes = _classes(events, declare or {})
