@@ -37,6 +37,9 @@ for k in sorted(c):
 	want_disc=$(grep -o 'discarded [0-9]* event' "$TMP/$name.warn" | awk '{s += $2} END {print s + 0}')
 	got_disc=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["discarded"])' "$TMP/$name.json")
 	check "$name: discarded $got_disc = babeltrace2's warnings $want_disc" test "$got_disc" = "$want_disc"
+	# and spoor's own warnings, one per stream that lost events
+	warned=$(grep -o ': [0-9]* events discarded' "$TMP/$name.stats-err" | awk '{s += $2} END {print s + 0}')
+	check "$name: spoor's loss warnings add up to $got_disc ($warned)" test "$warned" = "$got_disc"
 done
 
 # ctx-ref: payload sequences sized by context fields; stats steps over events without
