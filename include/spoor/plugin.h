@@ -94,6 +94,10 @@ struct spoor_plugin_host {
 	/* After the pass: the span covered (ns) and events the tracer lost. */
 	void (*span)(struct spoor_plugin_host *h, int64_t *begin, int64_t *end);
 	uint64_t (*events_lost)(struct spoor_plugin_host *h);
+	/* trace.h's spoor_field_label: label i of an enumeration field (every label that holds
+	 * the value, babeltrace2's order), NULL past the last. Absent from hosts whose size
+	 * ends before it. */
+	const char *(*field_label)(const struct spoor_field *f, uint32_t i);
 };
 
 struct spoor_plugin {

@@ -173,6 +173,9 @@ static inline bool spoor_field_int(const struct spoor_field *f, int64_t *v)
 }
 /* Member or element i of a compound field (struct, array, variant). */
 SPOOR_API bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_field *out);
+/* Label i of an enumeration field: every label whose ranges hold the value, in the order the
+ * labels are first declared (babeltrace2's), label 0 being f->label; NULL past the last. */
+SPOOR_API const char *spoor_field_label(const struct spoor_field *f, uint32_t i);
 
 /* Text output of events. A formatter buffers its output and writes it to fd. */
 enum spoor_format {

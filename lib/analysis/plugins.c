@@ -169,6 +169,7 @@ static int load_one(struct an_plugins *ps, const char *path, char *err, size_t e
 	    .cpu_selected = host_cpu_selected,
 	    .span = host_span,
 	    .events_lost = host_events_lost,
+	    .field_label = spoor_field_label,
 	};
 	ps->n++; /* from here on, free() unloads it */
 	l->state = l->p->init(&l->host);

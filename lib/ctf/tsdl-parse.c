@@ -727,6 +727,10 @@ static int parse_enum(struct parser *p, struct ctf_type **out)
 			return syntax(p, "expected ',' or '}' in enum");
 		}
 	}
+	if (!t->e.n)
+		return semantic(p, "an enum needs at least one entry");
+	if (ctf_enum_group(p->a, t))
+		return semantic(p, "out of memory (metadata too large)");
 	if (next(p))
 		return -1;
 	if (name && alias_add(p, NS_ENUM, name, t))

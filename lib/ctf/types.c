@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* types.c: constructors and look-ups over the CTF trace model. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "types.h"
@@ -11,6 +13,100 @@ struct ctf_type *ctf_type_new(struct arena *a, enum ctf_kind kind)
 	if (t)
 		t->kind = kind;
 	return t;
+}
+
+struct label_at {
+	const char *label;
+	unsigned i;
+};
+
+static int by_label_then_index(const void *a, const void *b)
+{
+	const struct label_at *x = a, *y = b;
+	int c = strcmp(x->label, y->label);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Gather each label's entries after its first one (sorted, run_of: n each, scratch). */
+static int gather_labels(struct arena *a, struct ctf_type *t, struct label_at *sorted,
+                         unsigned *run_of)
+{
+	unsigned n = t->e.n;
+	const struct ctf_enum_entry *en = t->e.entries;
+	bool repeated = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		sorted[i] = (struct label_at){en[i].label, i};
+		run_of[i] = UINT32_MAX;
+	}
+	qsort(sorted, n, sizeof(*sorted), by_label_then_index);
+	/* each label's run in sorted starts at its first declaration */
+	for (unsigned k = 0; k < n; k++) {
+		if (!k || strcmp(sorted[k].label, sorted[k - 1].label))
+			run_of[sorted[k].i] = k;
+		else
+			repeated = true;
+	}
+	if (!repeated) /* the usual case: nothing to gather */
+		return 0;
+	struct ctf_enum_entry *out = arena_alloc(a, n * sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	unsigned m = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned k = run_of[i];
+		     k < n && (k == run_of[i] || run_of[sorted[k].i] == UINT32_MAX); k++) {
+			out[m] = en[sorted[k].i];
+			out[m++].label = en[i].label;
+		}
+	t->e.entries = out;
+	return 0;
+}
+
+int ctf_enum_group(struct arena *a, struct ctf_type *t)
+{
+	bool is_signed = t->e.container->i.is_signed;
+	unsigned n = t->e.n;
+	struct ctf_enum_entry *en = t->e.entries;
+
+	for (unsigned i = 0; i < n; i++) {
+		bool reversed =
+		    is_signed ? en[i].lo > en[i].hi : (uint64_t) en[i].lo > (uint64_t) en[i].hi;
+		if (reversed) {
+			int64_t lo = en[i].lo;
+			en[i].lo = en[i].hi;
+			en[i].hi = lo;
+		}
+	}
+	if (n < 2)
+		return 0;
+	struct label_at *sorted = malloc(n * sizeof(*sorted));
+	unsigned *run_of = malloc(n * sizeof(*run_of));
+	int rc = sorted && run_of ? gather_labels(a, t, sorted, run_of) : -ENOMEM;
+	free(sorted);
+	free(run_of);
+	return rc;
+}
+
+const char *ctf_enum_next_label(const struct ctf_type *t, uint64_t v, unsigned *at)
+{
+	bool is_signed = t->e.container->i.is_signed;
+	const struct ctf_enum_entry *en = t->e.entries;
+	unsigned n = t->e.n, e = *at;
+
+	while (e < n) {
+		const char *label = en[e].label;
+		bool in = false;
+		for (; e < n && en[e].label == label; e++)
+			in |= is_signed ? (int64_t) v >= en[e].lo && (int64_t) v <= en[e].hi
+			                : v >= (uint64_t) en[e].lo && v <= (uint64_t) en[e].hi;
+		if (in) {
+			*at = e;
+			return label;
+		}
+	}
+	*at = n;
+	return NULL;
 }
 
 struct ctf_stream_class *ctf_meta_stream(const struct ctf_meta *m, uint64_t id)

@@ -34,6 +34,9 @@ struct ctf_clock;
 struct ctf_type;
 struct tsdl_alias;
 
+/* A label's range. The entries of one label are adjacent, in the order the labels are first
+ * declared, and share one label pointer (babeltrace2 groups a label's ranges into one
+ * mapping); lo <= hi. */
 struct ctf_enum_entry {
 	const char *label;
 	int64_t lo, hi; /* compared as unsigned when the container is unsigned */
@@ -195,6 +198,14 @@ const char *ctf_meta_env(const struct ctf_meta *m, const char *key);
 int ctf_struct_find(const struct ctf_type *t, const char *name, unsigned upto);
 /* Babeltrace's view: an 8-bit text integer as array or sequence element is a string. */
 bool ctf_type_is_text_array(const struct ctf_type *t);
+/* An enum's entries as read, put in the order ctf_enum_entry describes: reversed ranges
+ * turned round (as babeltrace 1 does), a label's ranges gathered after its first one. 0 or
+ * -ENOMEM. */
+int ctf_enum_group(struct arena *a, struct ctf_type *t);
+/* The next label whose ranges hold v (the container's raw bits), from entry *at on, and *at
+ * past that label's entries; NULL when no further label holds it. Start with *at = 0: the
+ * labels come in babeltrace2's order. */
+const char *ctf_enum_next_label(const struct ctf_type *t, uint64_t v, unsigned *at);
 /* Resolve native byte order once the trace's is known. */
 enum ctf_byte_order ctf_bo(const struct ctf_meta *m, enum ctf_byte_order bo);
 

@@ -182,27 +182,16 @@ static void print_int(struct outbuf *o, const struct ctf_type *it, uint64_t u)
 static int print_enum(struct outbuf *o, const struct ctf_type *t, const struct val *v)
 {
 	const struct ctf_type *it = t->e.container;
-	unsigned printed = 0;
+	unsigned at = 0, printed = 0;
+	const char *label;
 
 	if (outbuf_room(o, 2))
 		return -1;
 	outbuf_lit(o, "( ");
-	/* Labels in order of their first declaration, each once (babeltrace2 groups the
-	 * ranges of one label into one mapping). */
-	for (unsigned e = 0; e < t->e.n; e++) {
-		const struct ctf_enum_entry *en = &t->e.entries[e];
-		bool in = it->i.is_signed ? v->s >= en->lo && v->s <= en->hi
-		                          : v->u >= (uint64_t) en->lo && v->u <= (uint64_t) en->hi;
-		if (!in)
-			continue;
-		bool seen = false;
-		for (unsigned k = 0; k < e && !seen; k++)
-			seen = !strcmp(t->e.entries[k].label, en->label);
-		if (seen)
-			continue;
+	while ((label = ctf_enum_next_label(t, v->u, &at))) {
 		if (printed++ && outbuf_str(o, ", ", 2))
 			return -1;
-		if (fmt_string(o, en->label, strlen(en->label)))
+		if (fmt_string(o, label, strlen(label)))
 			return -1;
 	}
 	if (!printed && outbuf_str(o, "<unknown>", 9))

@@ -897,15 +897,10 @@ static void fill_value(struct spoor_field *out, const char *name, const struct c
 		out->base = (uint8_t) it->i.base;
 		out->kind = it->i.is_signed ? SPOOR_FIELD_SIGNED : SPOOR_FIELD_UNSIGNED;
 		out->v.u = v->u;
-		if (t->kind == CTF_ENUM)
-			for (unsigned e = 0; e < t->e.n && !out->label; e++) {
-				const struct ctf_enum_entry *en = &t->e.entries[e];
-				bool in = it->i.is_signed ? v->s >= en->lo && v->s <= en->hi
-				                          : v->u >= (uint64_t) en->lo &&
-				                                v->u <= (uint64_t) en->hi;
-				if (in)
-					out->label = en->label;
-			}
+		if (t->kind == CTF_ENUM) {
+			unsigned at = 0;
+			out->label = ctf_enum_next_label(t, v->u, &at);
+		}
 		break;
 	case CTF_FLOAT:
 		out->kind = SPOOR_FIELD_FLOAT;
@@ -1044,6 +1039,20 @@ bool spoor_field_child(const struct spoor_field *f, uint32_t i, struct spoor_fie
 		return true;
 	default: return false;
 	}
+}
+
+const char *spoor_field_label(const struct spoor_field *f, uint32_t i)
+{
+	const struct ctf_type *t = f->priv[0];
+	unsigned at = 0;
+	const char *label = NULL;
+
+	if (!f->label || !t || t->kind != CTF_ENUM)
+		return NULL;
+	do
+		label = ctf_enum_next_label(t, f->v.u, &at);
+	while (label && i-- > 0);
+	return label;
 }
 
 /* ---- live traces (spoor watch) ---- */

@@ -27,6 +27,13 @@ synth() { # generate the synthetic traces once per test file
 			python3 "$SPOOR_TEST_DATA/gen-ctf.py" --bad "$TMP/synth" >/dev/null
 	fi
 }
+bt2_labels() { # bt2_labels TRACE REGEX: `field=LABEL,...` for each enum of babeltrace2's lines
+	babeltrace2 "$1" | grep -E "$2" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    for name, labels in re.findall(r"(\w+) = \( (.*?) : container = ", line):
+        print(name + "=" + ",".join(re.findall(r"\"([^\"]*)\"", labels)))'
+}
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

@@ -2,7 +2,7 @@
 # Analysis plug-ins: examples/plugins/switches.c loaded by `spoor analyze` and, in the same
 # pass as a built-in analysis, by `spoor irq --plugin`; its counts against babeltrace2's.
 . "$(dirname "$0")/lib.sh"
-: "${PLUGIN:?}"
+: "${PLUGIN:?}" "${LABELS_PLUGIN:?}"
 need babeltrace2 babeltrace2
 trace="${SHARED_TRACES:-}/lttng/many-threads"
 if [ ! -d "$trace" ]; then
@@ -49,6 +49,15 @@ if "$SPOOR" help irq >/dev/null 2>&1; then
 	check "a built-in analysis and a plug-in in one pass" \
 		bash -c "grep -q '^switches: $total\$' '$TMP/irq.txt' && grep -q 'IRQ' '$TMP/irq.txt'"
 fi
+
+# enum labels through the host's field() and field_label(), as babeltrace2 prints them
+synth
+SPOOR_LABELS_EVENTS='enums:*' SPOOR_LABELS_FIELDS=proto_high,three,second_label,none,two_neg,later_range \
+	"$SPOOR" analyze --plugin "$LABELS_PLUGIN" "$TMP/synth/synth-enums" | sort >"$TMP/labels.spoor"
+bt2_labels "$TMP/synth/synth-enums" ' enums:(ranges|signed): ' |
+	grep -E '^(proto_high|three|second_label|none|two_neg|later_range)=' | sort >"$TMP/labels.bt2"
+check "field_label(): every label of a value, as babeltrace2 prints them" \
+	bash -c "test \$(wc -l <'$TMP/labels.bt2') -eq 7 && cmp -s '$TMP/labels.spoor' '$TMP/labels.bt2'"
 
 # bad plug-ins: clear errors
 "$SPOOR" analyze --plugin "$TMP/nope.so" "$trace" 2>"$TMP/e1"

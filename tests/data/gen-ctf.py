@@ -12,7 +12,8 @@ tests/data/SYNTH.md (the "oracle" for unit tests).
 Usage:
     gen-ctf.py OUTDIR            write the good traces:
                                    synth-le, synth-be, synth-large,
-                                   synth-noclock, synth-packetized
+                                   synth-noclock, synth-packetized,
+                                   synth-enums
     gen-ctf.py --bad OUTDIR      write damaged traces (derived from synth-le):
                                    bad-truncated, bad-magic, bad-header,
                                    bad-content-size, bad-metadata-syntax,
@@ -254,9 +255,10 @@ class Enum(Type):
     omitted in the TSDL and implied (previous hi + 1, or 0), spec 4.1.8;
     hi=None means a single value."""
 
-    def __init__(self, container, mappings, alias=None):
-        self.container = container
+    def __init__(self, container, mappings, alias=None, name=None):
+        self.container = container        # None: the `int` typealias (4.1.8)
         self.alias = alias
+        self.name = name                  # named enum: `enum NAME`
         self.mappings = []        # resolved (label, lo, hi, explicit?)
         nxt = 0
         for label, lo, hi in mappings:
@@ -268,26 +270,48 @@ class Enum(Type):
             self.mappings.append((label, lo, hi, explicit))
             nxt = hi + 1
 
+    def int_type(self):
+        return self.container or INT_ALIAS
+
     def alignment(self):
-        return self.container.alignment()
+        return self.int_type().alignment()
 
     def labels(self, value):
-        return [m[0] for m in self.mappings if m[1] <= value <= m[2]]
+        """Every label whose ranges hold value, each once, in the order of
+        the labels' first declaration (babeltrace2's order)."""
+        out = []
+        for label, lo, hi, _ in self.mappings:
+            if lo <= value <= hi and label not in out:
+                out.append(label)
+        return sorted(out, key=[m[0] for m in self.mappings].index)
 
-    def inline_spec(self, ind):
+    def body(self, ind):
         items = []
         for label, lo, hi, explicit in self.mappings:
-            name = label if label.isidentifier() else '"%s"' % label
+            name = label if label.isidentifier() else c_escape(label)
             if not explicit:
                 items.append(name)
             elif lo == hi:
                 items.append("%s = %d" % (name, lo))
             else:
                 items.append("%s = %d ... %d" % (name, lo, hi))
-        return "enum : %s { %s }" % (self.container.spec(ind), ", ".join(items))
+        head = " : " + self.container.spec(ind) if self.container else ""
+        return "%s { %s }" % (head, ", ".join(items))
+
+    def spec(self, ind):
+        if self.name:
+            return "enum " + self.name
+        return Type.spec(self, ind)
+
+    def inline_spec(self, ind):
+        return "enum" + self.body(ind)
+
+    def definition(self):
+        """Top-level declaration of a named enum."""
+        return "enum %s%s;\n\n" % (self.name, self.body(""))
 
     def write(self, w, value, scope):
-        self.container.write(w, value, scope)
+        self.int_type().write(w, value, scope)
 
 
 class String(Type):
@@ -397,8 +421,11 @@ class Variant(Type):
     def write(self, w, value, scope):
         option, v = value
         tag_type, tag_value = scope[self.tag]
-        # The tag's label must select this option (spec 4.2.2).
-        assert option in tag_type.labels(tag_value), (option, tag_value)
+        # The tag's label must select this option (spec 4.2.2): when several
+        # labels hold the value, the first that names an option.
+        names = [o for o, _ in self.options]
+        chosen = [l for l in tag_type.labels(tag_value) if l in names]
+        assert chosen and option == chosen[0], (option, tag_value)
         dict(self.options)[option].write(w, v, scope)
 
 
@@ -877,7 +904,8 @@ def build_packet(native, header_type, header_value, ctx_type, ctx_value,
     return data, content
 
 
-def synth_stream_file(byte_order, stream_id_in_header, packets, cpu):
+def synth_stream_file(byte_order, stream_id_in_header, packets, cpu,
+                      by_name=EVENT_BY_NAME):
     """Serialize one stream file of the synth trace; also returns a list of
     per-packet info (offset, size, content) and per-event info for docs."""
     out = bytearray()
@@ -893,7 +921,7 @@ def synth_stream_file(byte_order, stream_id_in_header, packets, cpu):
         for ts, name, vtid, payload, ctx in evs:
             assert ts_begin <= ts <= ts_end and ts >= prev_ts
             prev_ts = ts
-            ev_id, _, _, ctx_type, fields_type = EVENT_BY_NAME[name]
+            ev_id, _, _, ctx_type, fields_type = by_name[name]
             kind, hdr = compact_header(ev_id, ts, clock[0])
             # Self-check: decode the timestamp the way a reader does.
             if kind == "compact":
@@ -947,6 +975,125 @@ def synth_trace(byte_order, stream_id_override=None):
         files[fname], infos[fname] = synth_stream_file(byte_order, sid,
                                                        packets, cpu)
     return files, infos
+
+
+# ---------------------------------------------------------------------------
+# synth-enums: the enumeration cases of spec 4.1.8 that the spec leaves to
+# readers ("overlapping ranges ... are implementation defined"), written as
+# LTTng writes them and read as babeltrace2 reads them: a label on several
+# ranges is one mapping, a value prints every label that holds it, in the
+# order of the labels' first declaration.  Same layout as synth-le.
+# ---------------------------------------------------------------------------
+
+INT_ALIAS = Int(32, True, align=8, alias="int")     # container of `enum {}`
+
+# lttng-modules' net_dev_queue `protocol` (the label on two ranges).
+ENUM_PROTOCOL = Enum(uint8_t, [
+    ("_unknown", 0, 5), ("_tcp", 6, None), ("_unknown", 7, 255)])
+ENUM_OVERLAP = Enum(uint8_t, [("A", 10, 20), ("A", 15, 25), ("B", 30, None)])
+ENUM_SEVERAL = Enum(uint8_t, [
+    ("P", 0, None), ("Q", 1, None), ("Q", 99, None), ("P", 90, 100),
+    ("R", 99, None), ("S", 200, 210)])
+ENUM_SIGNED = Enum(I(16, True, 16), [
+    ("NEG", -1000, -1), ("SMALL", -10, 10), ("ZERO", 0, None),
+    ("BIG", 100, 32767), ("NEG", 500, None)])
+ENUM_IMPLICIT = Enum(I(8, True, 8), [          # A=-3 B=-2 C=10..12 D=13 C=14
+    ("A", -3, None), ("B", None, None), ("C", 10, 12), ("D", None, None),
+    ("C", None, None)])
+ENUM_PACKED = Enum(I(5, True, 1), [("M", -16, -1), ("P", 0, 15), ("M", 7, None)])
+ENUM_S64 = Enum(I(64, True, 64), [
+    ("MIN", -(1 << 63), None), ("MAX", (1 << 63) - 1, None),
+    ("NEGS", -(1 << 63), -1)])
+ENUM_U64 = Enum(I(64, align=64), [
+    ("LOW", 0, (1 << 63) - 1), ("HIGH", 1 << 63, (1 << 64) - 1),
+    ("TOP", (1 << 64) - 1, None)])
+ENUM_INT = Enum(None, [("X", None, None), ("Y", None, None), ("X", 5, None)])
+ENUM_NAMED = Enum(uint8_t, [("RED", None, None), ("GREEN", None, None),
+                            ("RED", 9, None)], name="colour")
+ENUM_HEX = Enum(I(8, align=8, base=16), [("H", 0xA0, 0xAF), ("H", 0xF0, None)])
+ENUM_QUOTED = Enum(uint8_t, [('say "hi"', 1, None), ("two", 2, None),
+                             ('say "hi"', 3, None)])
+ENUM_TAG = Enum(uint8_t, [("A", 0, None), ("B", 1, None), ("A", 2, None),
+                          ("NOOPT", 0, 2)])
+
+ENUMS_EVENT_CLASSES = [
+    (0, "enums:ranges", None, None, Struct([
+        ("proto_low", ENUM_PROTOCOL), ("proto_tcp", ENUM_PROTOCOL),
+        ("proto_high", ENUM_PROTOCOL), ("overlap", ENUM_OVERLAP),
+        ("three", ENUM_SEVERAL), ("second_range", ENUM_SEVERAL),
+        ("second_label", ENUM_SEVERAL), ("none", ENUM_SEVERAL),
+    ])),
+    (1, "enums:signed", None, None, Struct([
+        ("two_neg", ENUM_SIGNED), ("two_zero", ENUM_SIGNED),
+        ("later_range", ENUM_SIGNED), ("none", ENUM_SIGNED),
+        ("implicit_b", ENUM_IMPLICIT), ("implicit_c", ENUM_IMPLICIT),
+        ("range_c", ENUM_IMPLICIT), ("packed_min", ENUM_PACKED),
+        ("packed_two", ENUM_PACKED), ("packed_p", ENUM_PACKED),
+        ("s64_min", ENUM_S64), ("s64_max", ENUM_S64),
+        ("u64_high", ENUM_U64), ("u64_top", ENUM_U64),
+    ])),
+    (2, "enums:forms", None, None, Struct([
+        ("int_x", ENUM_INT), ("int_y", ENUM_INT),
+        ("colour_a", ENUM_NAMED), ("colour_b", ENUM_NAMED),
+        ("hex", ENUM_HEX), ("quoted", ENUM_QUOTED),
+        ("arr", Array(ENUM_SEVERAL, 3)),
+        ("n", uint8_t), ("seq", Sequence(ENUM_PROTOCOL, "n")),
+    ])),
+    (3, "enums:variant", None, None, Struct([
+        ("tag", ENUM_TAG),
+        ("v", Variant("tag", [("A", uint16_t), ("B", String())])),
+        ("after", uint8_t),
+    ])),
+]
+ENUMS_BY_NAME = {e[1]: e for e in ENUMS_EVENT_CLASSES}
+
+ENUMS_PACKETS = [
+    (B, B + 1000, 0, [
+        (B + 100, "enums:ranges", 300, {
+            "proto_low": 3, "proto_tcp": 6, "proto_high": 17, "overlap": 17,
+            "three": 99, "second_range": 95, "second_label": 1, "none": 150},
+         None),
+        (B + 200, "enums:signed", 300, {
+            "two_neg": -5, "two_zero": 0, "later_range": 500, "none": -32768,
+            "implicit_b": -2, "implicit_c": 14, "range_c": 11,
+            "packed_min": -16, "packed_two": 7, "packed_p": 3,
+            "s64_min": -(1 << 63), "s64_max": (1 << 63) - 1,
+            "u64_high": (1 << 63) + 5, "u64_top": (1 << 64) - 1}, None),
+        (B + 300, "enums:forms", 300, {
+            "int_x": 5, "int_y": 1, "colour_a": 9, "colour_b": 1,
+            "hex": 0xF0, "quoted": 3, "arr": [99, 150, 1], "n": 2,
+            "seq": [17, 6]}, None),
+        (B + 400, "enums:variant", 300,
+         {"tag": 2, "v": ("A", 0x1234), "after": 7}, None),
+        (B + 500, "enums:variant", 300,
+         {"tag": 1, "v": ("B", "bee"), "after": 8}, None),
+        (B + 600, "enums:variant", 300,
+         {"tag": 0, "v": ("A", 1), "after": 9}, None),
+    ]),
+]
+
+
+def enums_trace():
+    m = "/* CTF 1.8 */\n\n"
+    m += ("/* spoor synthetic trace of enumeration cases, written by\n"
+          " * tests/data/gen-ctf.py; see tests/data/SYNTH.md */\n\n")
+    m += tsdl_typealiases(BASE_ALIASES + [INT_ALIAS])
+    m += tsdl_trace_block("le", TRACE_UUID, PACKET_HEADER)
+    m += tsdl_env()
+    m += tsdl_clock()
+    m += tsdl_typealiases(CLOCK_ALIASES)
+    m += PACKET_CONTEXT.definition()
+    m += HDR_COMPACT.definition()
+    m += ENUM_NAMED.definition()
+    m += ("stream {\n\tid = 0;\n"
+          "\tevent.header := struct event_header_compact;\n"
+          "\tpacket.context := struct packet_context;\n"
+          "\tevent.context := %s;\n};\n\n"
+          % STREAM_EVENT_CONTEXT.inline_spec("\t"))
+    for ev in ENUMS_EVENT_CLASSES:
+        m += tsdl_event(*ev)
+    data, info = synth_stream_file("le", 0, ENUMS_PACKETS, 0, ENUMS_BY_NAME)
+    return {"metadata": m.encode("utf-8"), "channel0_0": data}, info
 
 
 # ---------------------------------------------------------------------------
@@ -1151,6 +1298,7 @@ def good_traces():
         "synth-large": large_trace()[0],
         "synth-noclock": noclock_trace()[0],
         "synth-packetized": packetized,
+        "synth-enums": enums_trace()[0],
     }
 
 

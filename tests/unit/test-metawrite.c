@@ -71,7 +71,9 @@ static const struct spoor_enum_entry state_entries[] = {
     {quoted_label, 42, 42},
 };
 static const struct spoor_enum_entry flag_entries[] = {
-    {"LOW", 0, 127},
+    {"LOW", 0, 99},
+    {"LOW", 110, 127}, /* a label on two ranges, written as given */
+    {"HIGH", 100, 109},
     {"HIGH", 128, 255},
 };
 static const struct spoor_enum_entry big_entries[] = {

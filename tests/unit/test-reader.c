@@ -345,6 +345,54 @@ static void test_large(void)
 	spoor_reader_close(r);
 }
 
+/* synth-enums (gen-ctf.py): every label that holds a value, in the order of the labels'
+ * first declaration; f.label is the first */
+static void expect_labels(enum spoor_scope scope, const char *field, const char *const *want)
+{
+	struct spoor_field f;
+	CHECK_CTX("%s: labels of %s", spoor_event_name(E), field);
+	if (!CHECK(spoor_event_field(E, scope, field, &f)))
+		return;
+	CHECK(f.label == want[0] || (f.label && want[0] && !strcmp(f.label, want[0])));
+	uint32_t i = 0;
+	for (; want[i]; i++)
+		CHECK_STR(spoor_field_label(&f, i), want[i]);
+	CHECK(spoor_field_label(&f, i) == NULL);
+}
+
+static void test_enum_labels(void)
+{
+	struct spoor_reader *r = open_trace("synth-enums");
+	const enum spoor_scope P = SPOOR_SCOPE_PAYLOAD;
+	if (!r)
+		return;
+	if (CHECK_EQ_S64(spoor_reader_next(r, &E), 1)) { /* enums:ranges */
+		expect_labels(P, "proto_high", (const char *[]){"_unknown", NULL});
+		expect_labels(P, "proto_tcp", (const char *[]){"_tcp", NULL});
+		expect_labels(P, "overlap", (const char *[]){"A", NULL});
+		expect_labels(P, "three", (const char *[]){"P", "Q", "R", NULL});
+		expect_labels(P, "second_range", (const char *[]){"P", NULL});
+		expect_labels(P, "none", (const char *[]){NULL});
+	}
+	if (CHECK_EQ_S64(spoor_reader_next(r, &E), 1)) { /* enums:signed */
+		expect_labels(P, "two_neg", (const char *[]){"NEG", "SMALL", NULL});
+		expect_labels(P, "later_range", (const char *[]){"NEG", "BIG", NULL});
+		expect_labels(P, "implicit_c", (const char *[]){"C", NULL});
+		expect_labels(P, "packed_two", (const char *[]){"M", "P", NULL});
+		expect_labels(P, "s64_min", (const char *[]){"MIN", "NEGS", NULL});
+		expect_labels(P, "u64_top", (const char *[]){"HIGH", "TOP", NULL});
+	}
+	if (CHECK_EQ_S64(spoor_reader_next(r, &E), 1)) { /* enums:forms */
+		expect_labels(P, "int_x", (const char *[]){"X", NULL});
+		expect_labels(P, "colour_a", (const char *[]){"RED", NULL});
+	}
+	struct spoor_field f;
+	CHECK_CTX("spoor_field_label on a plain integer");
+	if (CHECK(spoor_event_field(E, P, "n", &f)))
+		CHECK(spoor_field_label(&f, 0) == NULL);
+	spoor_reader_close(r);
+}
+
 /* ---- damaged and invalid traces ---- */
 
 struct warnings {
@@ -497,6 +545,7 @@ int main(void)
 		test_hooks();
 		test_range_and_unordered(le);
 		test_large();
+		test_enum_labels();
 		test_misc();
 		test_open_errors();
 		test_bad_class_metadata();

@@ -268,6 +268,46 @@ static void test_enums(void)
 		CHECK(t->e.container->i.size == 32 && t->e.container->i.is_signed);
 }
 
+/* A label on several ranges is one mapping: its ranges gathered after its first declaration
+ * (the printers and variants walk labels in that order), reversed ranges turned round. */
+static void test_enum_labels(void)
+{
+	CHECK_CTX("enum labels on several ranges");
+	const struct ctf_type *t = one_field(
+	    U8,
+	    "enum : uint8_t { \"_unknown\" = 0 ... 5, \"_tcp\" = 6, \"_unknown\" = 7 ... 255 } f;");
+	check_enum(
+	    t, 3, (const struct entry[]){{"_unknown", 0, 5}, {"_unknown", 7, 255}, {"_tcp", 6, 6}});
+	if (CHECK(t && t->kind == CTF_ENUM && t->e.n == 3))
+		CHECK(t->e.entries[0].label == t->e.entries[1].label);
+	t = one_field("typealias integer { size = 16; align = 16; signed = true; } := s16;\n",
+	              "enum : s16 { NEG = -1000 ... -1, BIG = 100 ... 32767, ZERO = 0, NEG = 500, "
+	              "BIG = 7 } f;");
+	check_enum(t, 5,
+	           (const struct entry[]){{"NEG", -1000, -1},
+	                                  {"NEG", 500, 500},
+	                                  {"BIG", 100, 32767},
+	                                  {"BIG", 7, 7},
+	                                  {"ZERO", 0, 0}});
+	unsigned at = 0;
+	if (t && t->kind == CTF_ENUM) {
+		CHECK_STR(ctf_enum_next_label(t, 500, &at), "NEG");
+		CHECK_STR(ctf_enum_next_label(t, 500, &at), "BIG");
+		CHECK(ctf_enum_next_label(t, 500, &at) == NULL);
+		at = 0;
+		CHECK_STR(ctf_enum_next_label(t, (uint64_t) -5, &at), "NEG");
+		CHECK(ctf_enum_next_label(t, (uint64_t) -5, &at) == NULL);
+		at = 0;
+		CHECK(ctf_enum_next_label(t, (uint64_t) -2000, &at) == NULL);
+	}
+	/* babeltrace 1 turns a reversed range round (babeltrace2 aborts on it) */
+	t = one_field(U8, "enum : uint8_t { R = 100 ... 90, S = 250 ... 3 } f;");
+	check_enum(t, 2, (const struct entry[]){{"R", 90, 100}, {"S", 3, 250}});
+	t = one_field("typealias integer { size = 8; align = 8; signed = true; } := s8;\n",
+	              "enum : s8 { R = 5 ... -5, A = -3, B } f;");
+	check_enum(t, 3, (const struct entry[]){{"R", -5, 5}, {"A", -3, -3}, {"B", -2, -2}});
+}
+
 static void test_compound(void)
 {
 	const char *text = TRACE_LE U8
@@ -603,6 +643,9 @@ static void test_errors(void)
 	expect_error(TRACE_LE U8
 	             "event { name = \"e\"; fields := struct { enum { A, B } x; }; };\n",
 	             SEM, 3, (unsigned[]){40, 45, 0}, "enum without container");
+	expect_error(TRACE_LE U8
+	             "event { name = \"e\"; fields := struct { enum : uint8_t { } x; }; };\n",
+	             SEM, 3, (unsigned[]){57, 0}, "enum without entries (CTF 1.8 section 4.1.8)");
 	expect_error(TRACE_LE "env { a = \"abc;\n};\n", SYN, 2, (unsigned[]){11, 0},
 	             "unterminated string");
 	expect_error(TRACE_LE "typealias integer { size = 8; base = 7; } := u8;\n", SEM, 2,
@@ -970,6 +1013,7 @@ int main(void)
 {
 	test_scalars();
 	test_enums();
+	test_enum_labels();
 	test_compound();
 	test_blocks();
 	test_packetized();
