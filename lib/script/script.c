@@ -82,16 +82,23 @@ static const enum spoor_scope field_scopes[] = {SPOOR_SCOPE_PAYLOAD, SPOOR_SCOPE
                                                 SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
                                                 SPOOR_SCOPE_PACKET_CONTEXT};
 
-/* The event's field KEY: payload first, then the contexts; nil when it has none. */
+/* The event's field KEY: payload first, then the contexts. */
+static bool named_field(const struct an_event *a, const char *key, struct spoor_field *f)
+{
+	for (int i = 0; i < 4; i++)
+		if (spoor_event_field(a->ev, field_scopes[i], key, f))
+			return true;
+	return false;
+}
+
+/* That field's value; nil when it has none. */
 static int push_named_field(lua_State *L, const struct an_event *a, const char *key)
 {
 	struct spoor_field f;
-	for (int i = 0; i < 4; i++)
-		if (spoor_event_field(a->ev, field_scopes[i], key, &f)) {
-			push_field(L, &f, 0);
-			return 1;
-		}
-	lua_pushnil(L);
+	if (named_field(a, key, &f))
+		push_field(L, &f, 0);
+	else
+		lua_pushnil(L);
 	return 1;
 }
 
@@ -103,6 +110,28 @@ static int event_field(lua_State *L)
 	if (!s->cur)
 		return luaL_error(L, "an event is only valid inside its handler");
 	return push_named_field(L, s->cur, key);
+}
+
+/* e:labels(NAME): an enumeration field's labels, every one whose ranges hold its value, in
+ * the order of their first declaration (babeltrace2's); {} for none, nil without the field. */
+static int event_labels(lua_State *L)
+{
+	struct script *s = self(L);
+	const char *key = luaL_checkstring(L, 2);
+	struct spoor_field f;
+	if (!s->cur)
+		return luaL_error(L, "an event is only valid inside its handler");
+	if (!named_field(s->cur, key, &f)) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_newtable(L);
+	const char *label;
+	for (uint32_t i = 0; (label = spoor_field_label(&f, i)); i++) {
+		lua_pushstring(L, label);
+		lua_rawseti(L, -2, (int) i + 1);
+	}
+	return 1;
 }
 
 /* e.KEY: the context first (a few fixed names), then the event's fields. */
@@ -152,6 +181,12 @@ static int event_index(lua_State *L)
 	case 'f':
 		if (!strcmp(key, "field")) {
 			lua_pushvalue(L, lua_upvalueindex(2));
+			return 1;
+		}
+		break;
+	case 'l':
+		if (!strcmp(key, "labels")) {
+			lua_pushvalue(L, lua_upvalueindex(3));
 			return 1;
 		}
 		break;
@@ -251,7 +286,9 @@ static void open_api(struct script *s)
 	*box = s;
 	lua_pushvalue(L, -1);
 	lua_pushcclosure(L, event_field, 1);
-	lua_pushcclosure(L, event_index, 2); /* upvalues: the script, e:field */
+	lua_pushvalue(L, -2);
+	lua_pushcclosure(L, event_labels, 1);
+	lua_pushcclosure(L, event_index, 3); /* upvalues: the script, e:field, e:labels */
 	lua_setfield(L, -2, "__index");
 	lua_setmetatable(L, -2);
 	s->event_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -300,9 +337,15 @@ static void on_event(void *data, const struct an_event *a)
 		lua_rawgeti(s->L, LUA_REGISTRYINDEX, s->event_ref);
 		s->calls++;
 		if (!call(s, 1, NULL)) {
-			char where[300];
-			snprintf(where, sizeof(where), " (in the handler of %s, at ts %lld ns)",
-			         spoor_event_name(a->ev), (long long) (a->ts - s->first_ts));
+			char where[300], at[40] = "";
+			if (spoor_event_has_timestamp(a->ev)) { /* as spoor dump prints it */
+				uint64_t ns = a->ts < 0 ? -(uint64_t) a->ts : (uint64_t) a->ts;
+				snprintf(at, sizeof(at), ", at %s%llu.%09llu", a->ts < 0 ? "-" : "",
+				         (unsigned long long) (ns / 1000000000),
+				         (unsigned long long) (ns % 1000000000));
+			}
+			snprintf(where, sizeof(where), " (in the handler of %s%s)",
+			         spoor_event_name(a->ev), at);
 			size_t n = strlen(s->error);
 			snprintf(s->error + n, sizeof(s->error) - n, "%s", where);
 			an_engine_stop(s->e);

@@ -20,6 +20,8 @@ declare: {name: {field: value, ...}}: classes the metadata declares without any 
 env: {key: value}: more entries of the env block (e.g. tracer_major and tracer_minor: LTTng's
 version), strings quoted, integers not.
 Returns the path of the trace directory.
+
+    gen_kernel.py --busy OUTDIR     writes busy(OUTDIR) (see there)
 """
 import importlib.util
 import os
@@ -143,7 +145,77 @@ def write(outdir, events, style="lttng", losses=None, declare=None, env=None):
     return outdir
 
 
+def busy(outdir):
+    """A small stand-in for the LTTng 2.8 kernel trace many-threads (../shared/traces), for
+    the tests that need an ordinary busy kernel trace: 4 CPUs, a state dump, switches,
+    system calls, interrupts, a fork and an exec, about 6,000 events.
+
+    - Process multithread (pid 1000, threads 1000-1003) runs thread 1000 + c on CPU c; a
+      process worker-c (pid 2000 + c) takes CPU c every 8th round for a few system calls.
+    - Every 1,000 ns (a round), on each CPU: read(3) and write(1) (entry and exit); every
+      4th round an interrupt: irq 30 "i915" on CPU 0, irq 11 "eth0" elsewhere; the longest
+      run of all is irq 30's, 550 ns in round 101.
+    - Thread 1001 opens /tmp/target for writing (openat, fd 7), dup2s it to 9, closes 7 and
+      writes to fd 7 (another file now), then to fd 9 (the file): who-modified.lua.
+    - Thread 1000 forks 5000, which execs /bin/rm and unlinks /tmp/victim: who-deleted.lua.
+    Returns the trace's path."""
+    ev = []
+
+    def add(ts, cpu, event, **f):
+        ev.append((ts, cpu, event, f))
+
+    def switch(ts, cpu, prev, prev_comm, nxt, nxt_comm):
+        add(ts, cpu, "sched_switch", prev_comm=prev_comm, prev_tid=prev, prev_prio=20,
+            prev_state=1, next_comm=nxt_comm, next_tid=nxt, next_prio=20)
+
+    def call(ts, cpu, name, ret, dur=100, **args):
+        add(ts, cpu, "syscall_entry_" + name, **args)
+        add(ts + dur, cpu, "syscall_exit_" + name, ret=ret)
+
+    for i, tid in enumerate(range(1000, 1004)):
+        add(10 + i, 0, "lttng_statedump_process_state", tid=tid, pid=1000, ppid=1,
+            name="multithread")
+    for c in range(4):
+        add(20 + c, 0, "lttng_statedump_process_state", tid=2000 + c, pid=2000 + c, ppid=1,
+            name="worker-%d" % c)
+    for c in range(4):
+        switch(100 + c, c, 0, "swapper/%d" % c, 1000 + c, "multithread")
+    for r in range(300):
+        for c in range(4):
+            t = 1000 + r * 1000 + c * 7
+            call(t, c, "read", 100, 50 + 10 * c + r % 5, fd=3, count=100)
+            call(t + 200, c, "write", 5, fd=1, count=5)
+            if r % 4 == 1:
+                irq, name = (30, "i915") if c == 0 else (11, "eth0")
+                add(t + 400, c, "irq_handler_entry", irq=irq, name=name)
+                add(t + 400 + (550 if (c, r) == (0, 101) else 300 + r % 7 + 20 * c),
+                    c, "irq_handler_exit", irq=irq, ret=1)
+            if r % 8 == 4:
+                switch(t + 600, c, 1000 + c, "multithread", 2000 + c, "worker-%d" % c)
+                call(t + 650, c, "getpid", 2000 + c, 20)
+                switch(t + 700, c, 2000 + c, "worker-%d" % c, 1000 + c, "multithread")
+    # who-modified: open for writing, dup2, close, writes (CPU 1, thread 1001, round 200)
+    t = 1000 + 200 * 1000 + 7 + 800
+    call(t, 1, "openat", 7, dfd=-100, filename="/tmp/target", flags=1 + 64, mode=0o644)
+    call(t + 110, 1, "dup2", 9, 10, oldfd=7, newfd=9)
+    call(t + 130, 1, "close", 0, 10, fd=7)
+    call(t + 150, 1, "write", 1, 10, fd=7, count=1)
+    call(t + 170, 1, "write", 1, 10, fd=9, count=1)
+    # who-deleted: fork, exec, unlinkat (CPU 0, round 250)
+    t = 1000 + 250 * 1000 + 800
+    add(t, 0, "sched_process_fork", parent_comm="multithread", parent_tid=1000,
+        parent_pid=1000, child_comm="multithread", child_tid=5000, child_pid=5000)
+    switch(t + 20, 0, 1000, "multithread", 5000, "multithread")
+    add(t + 40, 0, "sched_process_exec", filename="/bin/rm", tid=5000, old_tid=5000)
+    call(t + 60, 0, "unlinkat", 0, 30, dfd=-100, pathname="/tmp/victim", flag=0)
+    switch(t + 100, 0, 5000, "rm", 1000, "multithread")
+    return write(outdir, ev)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--busy":
+        print(busy(sys.argv[2]))
+        sys.exit(0)
     # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
     d = write(sys.argv[1] if len(sys.argv) > 1 else "/tmp/gen-kernel-demo", [
         (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
