@@ -35,7 +35,10 @@ static int packetized(const unsigned char *data, size_t size, char **text, size_
 		return -ENOMEM;
 	while (off < size) {
 		if (size - off < META_HEADER_LEN) {
-			snprintf(err, errlen, "offset %zu: truncated metadata packet header", off);
+			snprintf(err, errlen,
+			         "offset %zu: the metadata ends early, inside a packet header (%zu of "
+			         "its %d bytes are there)",
+			         off, size - off, META_HEADER_LEN);
 			goto bad;
 		}
 		const unsigned char *h = data + off;
@@ -54,12 +57,19 @@ static int packetized(const unsigned char *data, size_t size, char **text, size_
 			return -SPOOR_EUNSUPPORTED;
 		}
 		if (content % 8 || packet % 8 || content > packet ||
-		    content < META_HEADER_LEN * 8 || packet / 8 > size - off) {
+		    content < META_HEADER_LEN * 8) {
 			snprintf(
 			    err, errlen,
 			    "offset %zu: metadata packet sizes out of bounds (content %u bits, "
 			    "packet %u bits, %zu bytes left)",
 			    off, content, packet, size - off);
+			goto bad;
+		}
+		if (packet / 8 > size - off) {
+			snprintf(err, errlen,
+			         "offset %zu: the metadata ends early, inside a packet (%zu of its %u "
+			         "bytes are there)",
+			         off, size - off, packet / 8);
 			goto bad;
 		}
 		size_t body = content / 8 - META_HEADER_LEN;

@@ -45,6 +45,10 @@ struct parser {
 	int code;
 	int bo_set;
 	bool lazy; /* event scopes `struct {...}` are stepped over (tsdl_parse_lazy) */
+	/* the whole text (parse_text): the line of the top-level declaration being read, and
+	 * whether the text was read to its end (finish's errors are not a cut) */
+	bool top, whole;
+	unsigned decl_line;
 	bool scan; /* lazy, and event blocks read by tsdl_scan_event when it can */
 	/* (stream class, event id) pairs seen: a hash set, so that duplicate ids are found
 	 * in linear time (a kernel trace declares over a thousand events) */
@@ -53,6 +57,44 @@ struct parser {
 };
 
 /* ---- errors and tokens ---- */
+
+/* Whether the lexer's error in text is a comment or string left open inside a declaration
+ * (not between two, where a missing end is the error): lexed again from the start. */
+static bool open_inside_declaration(const struct tsdl_lexer *at)
+{
+	struct tsdl_lexer lx;
+	struct tsdl_token t, last = {0};
+	long depth = 0;
+
+	if (strncmp(at->error, "unterminated", 12))
+		return false;
+	tsdl_lex_init(&lx, at->src, (size_t) (at->end - at->src));
+	while ((t = tsdl_lex_next(&lx)).kind != TOK_EOF && t.kind != TOK_ERROR) {
+		depth += tsdl_tok_is(&t, "{") - tsdl_tok_is(&t, "}");
+		last = t;
+	}
+	return last.kind != TOK_EOF && (depth || !tsdl_tok_is(&last, ";"));
+}
+
+/* Whether the text stops at the token in hand, inside a declaration: that token is the end,
+ * or nothing but blanks and comments follow it and it is not the ';' that closes one, or it
+ * is a comment or string the end cut. */
+static bool cut_here(const struct parser *p)
+{
+	const struct tsdl_token *t = &p->tok;
+
+	if (!p->top || p->whole)
+		return false;
+	if (t->kind == TOK_EOF)
+		return true;
+	if (t->kind == TOK_ERROR)
+		return open_inside_declaration(&p->lx);
+	if (tsdl_tok_is(t, ";"))
+		return false;
+	struct tsdl_lexer lx = p->lx;
+	lx.pos = t->start + t->len;
+	return tsdl_lex_next(&lx).kind == TOK_EOF;
+}
 
 static int fail_at(struct parser *p, unsigned line, unsigned col, int code, const char *fmt, ...)
 {
@@ -65,6 +107,17 @@ static int fail_at(struct parser *p, unsigned line, unsigned col, int code, cons
 		p->err->col = col;
 		p->failed = 1;
 		p->code = code;
+		if (cut_here(p)) { /* what went wrong is only that the text stops: say where */
+			struct tsdl_lexer end = p->lx;
+			tsdl_lex_jump(&end, end.end);
+			snprintf(p->err->msg, sizeof(p->err->msg),
+			         "the metadata ends early, inside the declaration that begins at "
+			         "line %u",
+			         p->decl_line);
+			p->err->line = end.line;
+			p->err->col = end.col;
+			p->code = -SPOOR_EMETA_SYNTAX;
+		}
 	}
 	return -1;
 }
@@ -1426,6 +1479,7 @@ static int scan_event_blocks(struct parser *p)
 	if (!p->scan || p->has_ahead || !is(p, "event"))
 		return 0;
 	for (;;) {
+		p->decl_line = p->tok.line; /* "event", for an error as the parser gives it */
 		if (tsdl_scan_event(p->lx.pos, p->lx.end, p->lx.line, p->lx.col, &ev) ||
 		    !(ec = scanned_class(p, &ev)))
 			return 0;
@@ -1465,11 +1519,13 @@ static int parse_top(struct parser *p)
 	};
 
 	while (p->tok.kind != TOK_EOF) {
+		p->decl_line = p->tok.line;
 		int rc = scan_event_blocks(p);
 		if (rc < 0)
 			return -1;
 		if (rc)
 			continue;
+		p->decl_line = p->tok.line;
 		if (is(p, "typealias")) {
 			if (next(p) || parse_typealias(p))
 				return -1;
@@ -1584,8 +1640,9 @@ static int parse_text(const char *text, size_t len, struct ctf_meta *m, struct t
 		m->text_len = len;
 	}
 	tsdl_lex_init(&p.lx, text, len);
+	p.top = true;
 	int rc = 0;
-	if (next(&p) || parse_top(&p) || finish(&p))
+	if (next(&p) || parse_top(&p) || ((p.whole = true), finish(&p)))
 		rc = p.code ? p.code : -SPOOR_EMETA_SYNTAX;
 	m->aliases = p.aliases;
 	free(p.ids);

@@ -45,6 +45,56 @@ check "metadata syntax error: exit 1" test "$(rc syntax)" -eq 1
 check "metadata syntax error: names the file, line $line and column $col" \
 	grep -q "bad-metadata-syntax/metadata: line $line, column $col: " "$TMP/syntax.err"
 
+# Metadata cut short (a copy cut off in transfer): says that it ends early, and where (the
+# line and column of its end), not a parse error about the last word. Cuts between two
+# top-level declarations leave valid (shorter) metadata, or a comment without its end
+# (reported as such), and are left out.
+python3 - "$S/synth-le/metadata" "$TMP/cuts" <<'PY'
+import os, re, sys
+text = open(sys.argv[1]).read()
+os.makedirs(sys.argv[2])
+
+
+def between(prefix):
+    body = re.sub(r"/\*.*?\*/", "", prefix, flags=re.S).rstrip()
+    return not body or (body.endswith(";") and body.count("{") == body.count("}"))
+
+
+with open(os.path.join(sys.argv[2], "list"), "w") as out:
+    for n in range(40, len(text), 211):
+        cut = text[:n]
+        if between(cut[:cut.rfind("/*")] if cut.count("/*") > cut.count("*/") else cut):
+            continue
+        line = cut.count("\n") + 1
+        col = len(cut) - (cut.rfind("\n") + 1) + 1
+        d = os.path.join(sys.argv[2], str(n))
+        os.makedirs(d)
+        open(os.path.join(d, "metadata"), "w").write(cut)
+        out.write("%d %d %d\n" % (n, line, col))
+PY
+cuts=0
+early=0
+while read -r n line col; do
+	cuts=$((cuts + 1))
+	"$SPOOR" dump "$TMP/cuts/$n" >/dev/null 2>"$TMP/cut.err"
+	[ $? -eq 1 ] && grep -q "cuts/$n/metadata: line $line, column $col: the metadata ends early, inside the declaration that begins at line " "$TMP/cut.err" &&
+		early=$((early + 1))
+done <"$TMP/cuts/list"
+check "metadata cut at $cuts places: each says it ends early, at its end (line, column), exit 1" \
+	test "$early" -eq "$cuts" -a "$cuts" -gt 50
+# packetized metadata (LTTng's) cut inside a packet header and inside a packet
+M=$SPOOR_TEST_DATA/traces/ust-types/metadata
+for cut in "20 offset 0: the metadata ends early, inside a packet header (20 of its 37 bytes are there)" \
+	"5000 offset 4096: the metadata ends early, inside a packet (904 of its 4096 bytes are there)" \
+	"4096 line 135, column 16: the metadata ends early, inside the declaration that begins at line 125"; do
+	n=${cut%% *}
+	mkdir -p "$TMP/pcut$n"
+	head -c "$n" "$M" >"$TMP/pcut$n/metadata"
+	run "pcut$n" dump "$TMP/pcut$n"
+	check "packetized metadata cut at $n bytes: exit 1, ${cut#* }" \
+		bash -c "test $(rc pcut$n) -eq 1 && grep -q -F 'pcut$n/metadata: ${cut#* }' '$TMP/pcut$n.err'"
+done
+
 run empty dump "$S/bad-empty"
 check "empty directory: exit 1" test "$(rc empty)" -eq 1
 check "empty directory: says no trace" grep -q 'no CTF trace here' "$TMP/empty.err"
