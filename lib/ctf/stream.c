@@ -886,6 +886,9 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 		if (!(hp && hp->hdr_fixed && decode_header_fast(&s->dec, hp)) &&
 		    (rc = decode_header(&s->dec, hp)))
 			return decode_damage(s, rc);
+		/* first: an undeclared id may be declared later (live), its time not */
+		if (!clock_in_order(was, s->clock, s->clock_max))
+			return time_damage(s, start, was);
 		uint64_t id = s->dec.has_event_id ? s->dec.event_id : 0;
 		const struct ctf_stream_class *sc = s->sc;
 		struct ctf_event_class *ec =
@@ -899,8 +902,6 @@ static __attribute__((noinline)) int next_slow(struct ctf_stream *s)
 			              "event id %llu is not declared in stream class %llu", id,
 			              sc->id);
 		}
-		if (!clock_in_order(was, s->clock, s->clock_max))
-			return time_damage(s, start, was);
 		if (!ec->plan && (rc = class_not_ready(s, ec, start)))
 			return rc;
 		s->ec = ec; /* next_at stays none: its end is found by next_slow */
