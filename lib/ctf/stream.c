@@ -188,7 +188,8 @@ static void set_fast_limit(struct ctf_stream *s)
 static uint64_t clock_range_max(const struct ctf_stream *s)
 {
 	uint64_t room = (uint64_t) INT64_MAX - (uint64_t) s->scp->clock_offset_ns;
-	/* and below 2^63 whatever the offset (clock_step relies on it): 292 years at 1 GHz */
+	/* and below 2^63 whatever the offset, so that an N-bit time moves the clock on without
+	 * overflow (fast_header_in_order): 292 years at 1 GHz */
 	if (!s->sc->clock || room > (uint64_t) INT64_MAX)
 		room = INT64_MAX;
 	if (!s->sc->clock || s->scp->clock_freq == 1000000000)
