@@ -525,12 +525,18 @@ static __attribute__((noinline)) void infer_switch(struct an_engine *e, int64_t 
 		e->inferred_hooks[i].fn(e->inferred_hooks[i].data, cpu, ts, prev, shown);
 }
 
-static bool has_class(const struct spoor_reader *r, const char *name)
+/* Marks the traces that declare a class of this name; how many do. */
+static size_t traces_with_class(const struct spoor_reader *r, const char *name, bool *has)
 {
-	for (size_t c = 0, n = spoor_reader_event_class_count(r); c < n; c++)
-		if (!strcmp(spoor_event_class_name(spoor_reader_event_class(r, c)), name))
-			return true;
-	return false;
+	size_t n = 0;
+	for (size_t c = 0, nc = spoor_reader_event_class_count(r); c < nc; c++) {
+		const struct spoor_event_class *ec = spoor_reader_event_class(r, c);
+		if (!has[ec->trace] && !strcmp(spoor_event_class_name(ec), name)) {
+			has[ec->trace] = true;
+			n++;
+		}
+	}
+	return n;
 }
 
 static void quiet(void *data, const char *message)
@@ -543,18 +549,20 @@ static void quiet(void *data, const char *message)
  * has no process until then, and the filters by pid and name decide at the event in irq,
  * disk and the timeline. With such a filter, the dump is read first, by a reader of its own,
  * up to lttng_statedump_end (a few thousand events into the trace; at most DUMP_AHEAD
- * events), and the thread model starts from it. spoor's own dump comes first anyway. (A
- * reader that steps over the other classes would step through the whole of every stream
- * without a dump event, looking for one.) */
+ * events; in a folder of traces, up to each one's end), and the thread model starts from
+ * it. spoor's own dump comes first anyway. (A reader that steps over the other classes
+ * would step through the whole of every stream without a dump event, looking for one.) */
 #define DUMP_AHEAD (1 << 20)
 static void read_dump_ahead(struct an_engine *e)
 {
 	static const char *const end = "lttng_statedump_end", *const dump =
 	                                                           "lttng_statedump_process_state";
-	size_t nt = spoor_reader_trace_count(e->r);
+	size_t nt = spoor_reader_trace_count(e->r), ends;
 	const char **paths = calloc(nt + 1, sizeof(*paths));
+	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
 	struct spoor_reader *r = NULL;
-	if (!paths || (!e->f.npids && !e->f.ncomms) || reader_live(e->r) || !has_class(e->r, end))
+	if (!paths || !dumps || (!e->f.npids && !e->f.ncomms) || reader_live(e->r) ||
+	    !(ends = traces_with_class(e->r, end, dumps)))
 		goto out;
 	for (size_t i = 0; i < nt; i++)
 		paths[i] = spoor_reader_trace_path(e->r, i);
@@ -568,8 +576,12 @@ static void read_dump_ahead(struct an_engine *e)
 		const char *name = spoor_event_name(ev);
 		if (name[0] != 'l' || strncmp(name, "lttng_statedump_", 16))
 			continue;
-		if (!strcmp(name, end))
-			break;
+		if (!strcmp(name, end)) { /* each trace of a folder has its own dump */
+			size_t t = spoor_event_class(ev)->trace;
+			if (t < nt && dumps[t] && (dumps[t] = false, !--ends))
+				break;
+			continue;
+		}
 		int64_t tid, pid;
 		const char *s;
 		size_t len;
@@ -586,6 +598,7 @@ static void read_dump_ahead(struct an_engine *e)
 out:
 	spoor_reader_close(r);
 	free(paths);
+	free(dumps);
 }
 
 /* Losses at the end of a stream, with no later event of it to report them. */

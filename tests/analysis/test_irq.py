@@ -225,11 +225,12 @@ def main():
     # LTTng's state dump comes after the start: thread 101 of process 100 takes an IRQ (at
     # 1500, in the task the last switch put there) before the dump names its process. --pid
     # 100 counts it (the dump is read ahead); before, only the one at 3000.
-    sw = lambda ts, prev, nxt: (ts, 0, "sched_switch", {
+    sw = lambda ts, prev, nxt, cpu=0, comm="app": (ts, cpu, "sched_switch", {
         "prev_comm": "x", "prev_tid": prev, "prev_prio": 20, "prev_state": 0,
-        "next_comm": "app", "next_tid": nxt, "next_prio": 20})
-    dump = lambda ts, tid: (ts, 1, "lttng_statedump_process_state",
-                            {"tid": tid, "pid": 100, "ppid": 1, "name": "app"})
+        "next_comm": comm, "next_tid": nxt, "next_prio": 20})
+    dump = lambda ts, tid, pid=100, cpu=1, name="app": (
+        ts, cpu, "lttng_statedump_process_state",
+        {"tid": tid, "pid": pid, "ppid": 1, "name": name})
     late = gen_kernel.write(os.path.join(tmp, "late-dump"), [
         sw(1000, 0, 101),
         (1500, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
@@ -241,6 +242,28 @@ def main():
     doc = irq_json("--pid", "100", late)
     l5 = doc and line(doc, "irq", 0, 5)
     check("late state dump: --pid 100 counts the IRQ before it too",
+          l5 is not None and l5["count"] == 2)
+
+    # two traces in one folder, each with its own dump: the second one's ends later than
+    # the first's, and is read ahead too (thread 201 of process 200 on CPU 2, IRQ 6)
+    both = os.path.join(tmp, "two-dumps")
+    shutil.copytree(late, os.path.join(both, "a"))
+    gen_kernel.write(os.path.join(both, "b"), [
+        sw(1000, 0, 201, 2, "app2"),
+        (1500, 2, "irq_handler_entry", {"irq": 6, "name": "eth1"}),
+        (1600, 2, "irq_handler_exit", {"irq": 6, "ret": 1}),
+        (4000, 3, "lttng_statedump_start", {}), dump(4100, 200, 200, 3, "app2"),
+        dump(4100, 201, 200, 3, "app2"),
+        (4200, 3, "lttng_statedump_end", {}),
+        (5000, 2, "irq_handler_entry", {"irq": 6, "name": "eth1"}),
+        (5100, 2, "irq_handler_exit", {"irq": 6, "ret": 1})], style="lttng")
+    doc = irq_json("--pid", "200", both)
+    l6 = doc and line(doc, "irq", 2, 6)
+    check("two traces' late state dumps: --pid 200 counts the IRQ before the second",
+          l6 is not None and l6["count"] == 2)
+    doc = irq_json("--pid", "100", both)
+    l5 = doc and line(doc, "irq", 0, 5)
+    check("two traces' late state dumps: --pid 100 still counts both of the first",
           l5 is not None and l5["count"] == 2)
 
     # a trace without IRQ events: a message naming what to record
