@@ -23,6 +23,12 @@ EOF_PY
 check "syscalls-per-process: a process named late is one row, with its name" \
 	test "$(sed -n '2,$p' "$TMP/late.txt" | tr -s ' ')" = " hello[5555] 3"
 
+# only process(e)'s keys are one row per process: other keys that print alike stay apart
+printf 'function sys_enter_getppid(e) map("k"):count(5); map("k"):count("5") end\n' >"$TMP/alike.lua"
+"$SPOOR" script "$TMP/alike.lua" "$TMP/late" >"$TMP/alike.txt"
+check "keys that print alike but differ (5 and \"5\") are two rows" \
+	test "$(sed -n '2,$p' "$TMP/alike.txt" | tr -s ' ')" = "$(printf ' 5 3\n 5 3')"
+
 # A busy kernel trace of our own (a small stand-in for many-threads: tests/data/gen_kernel.py
 # --busy); ../shared's many-threads, when there, adds a real one.
 busy=$(python3 "$SPOOR_TEST_DATA/gen_kernel.py" --busy "$TMP/busy") || fail "gen_kernel.py --busy"
