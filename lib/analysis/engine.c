@@ -179,10 +179,11 @@ static void *enlarge(void *v, size_t size, size_t n, size_t more)
 	return bigger;
 }
 
-/* How each trace names its system calls, from the events it declares (classes [old, nc)
- * are new), else from its env. True when a trace's naming changed: a live trace's classes
- * come in several refreshes, and those known already must be read again. 0 or -ENOMEM. */
-static int decide_schemes(struct an_engine *e, size_t old, size_t nc, bool *changed)
+/* How each trace names its system calls, from the events it declares, else from its env
+ * (traces [old, ntraces) are new). True when the naming of a trace known before changed: a
+ * live trace's classes come in several refreshes, and those known already must be read
+ * again (a new trace's naming is new, not changed). 0 or -ENOMEM. */
+static int decide_schemes(struct an_engine *e, size_t nc, size_t old, bool *changed)
 {
 	uint8_t *said = calloc(e->ntraces + 1, 1); /* KSC_UNDECIDED */
 	if (!said)
@@ -200,7 +201,7 @@ static int decide_schemes(struct an_engine *e, size_t old, size_t nc, bool *chan
 			    spoor_reader_trace_env(e->r, t, "tracer_name"),
 			    spoor_reader_trace_env(e->r, t, "tracer_major"),
 			    spoor_reader_trace_env(e->r, t, "tracer_minor"));
-		*changed |= old && s != e->schemes[t];
+		*changed |= t < old && s != e->schemes[t];
 		e->schemes[t] = s;
 	}
 	free(said);
@@ -221,6 +222,7 @@ static int grow(struct an_engine *e)
 {
 	size_t nc = spoor_reader_event_class_count(e->r), ns = spoor_reader_stream_count(e->r);
 	size_t old = e->nclasses, more = nc - old, nt = spoor_reader_trace_count(e->r);
+	size_t old_traces = e->classes ? e->ntraces : 0; /* none known before the first */
 
 	if (!e->stream_discarded || ns > e->nstreams) {
 		e->stream_discarded =
@@ -247,7 +249,7 @@ static int grow(struct an_engine *e)
 		return -ENOMEM;
 	e->nclasses = nc;
 	bool changed;
-	if (decide_schemes(e, old, nc, &changed))
+	if (decide_schemes(e, nc, old_traces, &changed))
 		return -ENOMEM;
 	if (changed) { /* the classes known already are read again in the new naming */
 		memset(e->has, 0, sizeof(e->has));
