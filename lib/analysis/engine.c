@@ -527,6 +527,17 @@ static __attribute__((noinline)) void infer_switch(struct an_engine *e, int64_t 
 		e->inferred_hooks[i].fn(e->inferred_hooks[i].data, cpu, ts, prev, shown);
 }
 
+/* Where events do not show the running task (no common_pid or tid context), a switch's
+ * prev_tid does: a missing switch shows there first. Read only for analyses that hear of
+ * inferred switches (a second field per switch costs the others). */
+static void prev_shows_task(struct an_engine *e, const struct an_event *a)
+{
+	int64_t prev;
+	if ((uint64_t) a->cpu < MAX_CPUS && kv_int(a->ev, a->cls, KS_PREV_TID, &prev) &&
+	    prev != e->cur[a->cpu] && prev >= 0)
+		infer_switch(e, a->cpu, a->ts, prev);
+}
+
 /* Marks the traces that declare a class of this name; how many do. */
 static size_t traces_with_class(const struct spoor_reader *r, const char *name, bool *has)
 {
@@ -683,6 +694,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			         a.tid >= 0)
 				infer_switch(e, cpu, ts, a.tid);
 		} else {
+			if (a.kind == KEV_SCHED_SWITCH && e->ninferred)
+				prev_shows_task(e, &a);
 			a.tid = an_cpu_task(e, cpu);
 		}
 		if (in_range(e, ts)) {

@@ -8,8 +8,8 @@
  *     the last switch put there (a switch missing from the trace: some kernels leave out
  *     switches from the idle task), the engine follows the events: it infers the switch
  *     at the other task's first event and tells the analyses (an_engine_on_inferred). A
- *     trace without those fields shows the task only in a switch's prev_tid: an analysis
- *     that reads it can tell (sched does),
+ *     trace without those fields shows the task only in a switch's prev_tid, which the
+ *     engine reads when an analysis hears of inferred switches,
  *   - thread names and pids from the trace (model/threads.h: state dump, fork, exec,
  *     rename),
  *   - events the tracer lost, per stream, reported to a callback as they are found.

@@ -249,10 +249,6 @@ static void on_switch(void *data, const struct an_event *ev)
 	struct sched_cpu *c = cpu_of(a, ev->cpu);
 	if (!c || !kv_int(ev->ev, ev->cls, KS_PREV_TID, &prev) || !ev->has_next_tid)
 		return;
-	/* a trace without common_pid or a tid context (the engine infers from those) shows a
-	 * missing switch here first */
-	if (__builtin_expect(c->known == 1 && prev != c->cur, 0))
-		infer(a, c, ev->ts, c->cur, prev);
 	if (!kv_int(ev->ev, ev->cls, KS_PREV_STATE, &state))
 		state = 0;
 	switch_cpu(a, c, ev->ts, prev, &state, ev->next_tid);

@@ -402,6 +402,28 @@ def test_new_thread(d):
     check("T: the forked child 160 is a process", (group(doc, "pid", 160) or {}).get("count") == 1)
 
 
+# Trace M: no task field (LTTng's default), and a switch missing on CPU 0: 300 gives way to
+# 400 there unseen, and the switch at 2000 from 400 (its prev_tid) shows it. 400's nanosleep
+# began on CPU 1; it was last seen on CPU 0, so the loss there (before index 2) may hold its
+# exit: dropped, not unfinished. Before, only sched saw the prev_tid case.
+TRACE_M = [
+    SW(100, 1, 0, 400),
+    L(1000, 1, "syscall_entry_nanosleep", rqtp=0),
+    SW(1200, 1, 400, 0),
+    SW(100, 0, 0, 300),
+    SW(2000, 0, 400, 0),
+    SW(3000, 0, 0, 300),
+]
+
+
+def test_prev_tid(d):
+    doc = sc_json(d)
+    check("M: a switch shown by prev_tid moves the thread: the loss there drops its call",
+          doc and doc["dropped_by_loss"] == 1 and doc["unfinished"] == 0)
+    sched = common.spoor_json("sched", d)
+    check("M: sched counts that switch once", sched and sched["inferred_switches"] == 1)
+
+
 def test_no_syscalls(d):
     p = run(d)
     check("a trace without syscall events: says what to record",
@@ -433,6 +455,8 @@ def main():
         test_no_syscalls(n)
         test_late_process(gen_kernel.write(os.path.join(tmp, "l"), TRACE_L, style="ftrace"))
         test_new_thread(gen_kernel.write(os.path.join(tmp, "t"), TRACE_T, style="ftrace"))
+        test_prev_tid(gen_kernel.write(os.path.join(tmp, "m"), TRACE_M, style="lttng",
+                                       losses={0: [(2, 3)]}))
     return common.finish()
 
 
