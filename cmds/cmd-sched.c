@@ -189,11 +189,20 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 	       "latency us", "tid", "name", "cpu", "waker");
 	for (size_t i = 0; i < nw; i++) {
 		const char *comm = an_task_comm(e, w[i].tid);
-		printf("%10lld.%09lld %10lld.%09lld %11.3f %7lld %-16s %4lld %7lld\n",
-		       (long long) (w[i].wake / 1000000000), (long long) (w[i].wake % 1000000000),
-		       (long long) (w[i].run / 1000000000), (long long) (w[i].run % 1000000000),
-		       (double) w[i].latency / 1e3, (long long) w[i].tid, comm ? comm : "?",
-		       (long long) w[i].cpu, (long long) w[i].waker);
+		row_time(&r, 20, (long long) w[i].wake);
+		row_lit(&r, " ");
+		row_time(&r, 20, (long long) w[i].run);
+		row_lit(&r, " ");
+		row_fixed(&r, 11, (double) w[i].latency / 1e3, 3);
+		row_lit(&r, " ");
+		row_int(&r, 7, (long long) w[i].tid);
+		row_lit(&r, " ");
+		row_str(&r, -16, comm ? comm : "?");
+		row_lit(&r, " ");
+		row_int(&r, 4, (long long) w[i].cpu);
+		row_lit(&r, " ");
+		row_int(&r, 7, (long long) w[i].waker);
+		row_end(&r);
 	}
 }
 

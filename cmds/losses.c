@@ -5,13 +5,12 @@
 
 #include "losses.h"
 #include "util/lossadvice.h"
+#include "util/outbuf.h"
 
-/* A time as dump prints it: seconds.nanoseconds from the clock's origin. */
-static void time_text(char *buf, size_t n, int64_t ns)
+/* A time as dump prints it, as a string (buf: OUTBUF_TIME_MAX + 1 bytes). */
+static void time_text(char *buf, int64_t ns)
 {
-	snprintf(buf, n, "%s%" PRId64 ".%09" PRId64, ns < 0 ? "-" : "",
-	         (ns < 0 ? -(ns / 1000000000) : ns / 1000000000),
-	         (ns < 0 ? -(ns % 1000000000) : ns % 1000000000));
+	buf[outbuf_fmt_time(buf, ns)] = '\0';
 }
 
 uint64_t cmd_warn_losses(const struct command *cmd, const struct spoor_reader *r,
@@ -39,9 +38,9 @@ uint64_t cmd_warn_losses(const struct command *cmd, const struct spoor_reader *r
 		else
 			snprintf(what, sizeof(what), "%" PRIu64 " events discarded", si.discarded);
 		if (si.lost_end_ns > si.lost_begin_ns || si.lost_begin_ns) {
-			char b[32], e[32];
-			time_text(b, sizeof(b), si.lost_begin_ns);
-			time_text(e, sizeof(e), si.lost_end_ns);
+			char b[OUTBUF_TIME_MAX + 1], e[OUTBUF_TIME_MAX + 1];
+			time_text(b, si.lost_begin_ns);
+			time_text(e, si.lost_end_ns);
 			snprintf(when, sizeof(when), " between %s and %s", b, e);
 		}
 		/* Without event counts, the rate: what the stream wrote per second, over the time

@@ -57,18 +57,8 @@ void row_fixed(struct row *r, int width, double x, unsigned decimals)
 
 void row_time(struct row *r, int width, long long ns)
 {
-	char tmp[48];
-	size_t n;
-	if (ns < 0) { /* as printf writes it, both parts negative */
-		n = (size_t) snprintf(tmp, sizeof(tmp), "%lld.%09lld", ns / 1000000000,
-		                      ns % 1000000000);
-	} else {
-		n = outbuf_fmt_u64(tmp, (unsigned long long) ns / 1000000000);
-		tmp[n++] = '.';
-		outbuf_fmt_u64_pad(tmp + n, (unsigned long long) ns % 1000000000, 9);
-		n += 9;
-	}
-	put(r, tmp, n, width);
+	char tmp[OUTBUF_TIME_MAX];
+	put(r, tmp, outbuf_fmt_time(tmp, ns), width);
 }
 
 void row_lit(struct row *r, const char *s)

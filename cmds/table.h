@@ -22,8 +22,7 @@ void row_int(struct row *r, int width, long long v);
 void row_uint(struct row *r, int width, unsigned long long v);
 /* x as "%*.*f" */
 void row_fixed(struct row *r, int width, double x, unsigned decimals);
-/* ns as seconds and nanoseconds, "%lld.%09lld" of ns / 10^9 and ns % 10^9, padded as
- * width says */
+/* ns as spoor dump prints a time (seconds.nanoseconds), padded as width says */
 void row_time(struct row *r, int width, long long ns);
 /* text as it is (a separator) */
 void row_lit(struct row *r, const char *s);

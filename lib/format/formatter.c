@@ -82,12 +82,8 @@ static void put_wall_time(struct spoor_formatter *f, struct outbuf *o, int64_t n
 {
 	int64_t sec = ns / NSEC_PER_SEC, nsec = ns % NSEC_PER_SEC;
 
-	if (ns < 0) {
-		/* babeltrace2 falls back to [-sec.ns] for times before the epoch. */
-		outbuf_putc(o, '-');
-		outbuf_u64(o, (uint64_t) -sec);
-		outbuf_putc(o, '.');
-		outbuf_u64_pad(o, (uint64_t) -nsec, 9);
+	if (ns < 0) { /* babeltrace2 falls back to [-sec.ns] for times before the epoch */
+		outbuf_time(o, ns);
 		return;
 	}
 	if (sec != f->text_sec) { /* events come many to a second: format it once */
@@ -291,14 +287,7 @@ static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
 	if (!lp || outbuf_room(o, 64))
 		return -1;
 	if (spoor_event_has_timestamp(ev)) {
-		int64_t ns = spoor_event_timestamp(ev);
-		if (ns < 0) {
-			outbuf_putc(o, '-');
-			ns = -ns;
-		}
-		outbuf_u64(o, (uint64_t) ns / NSEC_PER_SEC);
-		outbuf_putc(o, '.');
-		outbuf_u64_pad(o, (uint64_t) ns % NSEC_PER_SEC, 9);
+		outbuf_time(o, spoor_event_timestamp(ev));
 		outbuf_putc(o, ' ');
 	}
 	if (spoor_event_cpu(ev) >= 0) {

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "script.h"
+#include "util/outbuf.h"
 
 #define EVENT_MT "spoor.event"
 
@@ -337,15 +338,11 @@ static void on_event(void *data, const struct an_event *a)
 		lua_rawgeti(s->L, LUA_REGISTRYINDEX, s->event_ref);
 		s->calls++;
 		if (!call(s, 1, NULL)) {
-			char where[300], at[40] = "";
-			if (spoor_event_has_timestamp(a->ev)) { /* as spoor dump prints it */
-				uint64_t ns = a->ts < 0 ? -(uint64_t) a->ts : (uint64_t) a->ts;
-				snprintf(at, sizeof(at), ", at %s%llu.%09llu", a->ts < 0 ? "-" : "",
-				         (unsigned long long) (ns / 1000000000),
-				         (unsigned long long) (ns % 1000000000));
-			}
-			snprintf(where, sizeof(where), " (in the handler of %s%s)",
-			         spoor_event_name(a->ev), at);
+			char where[300], at[OUTBUF_TIME_MAX + 1] = "";
+			if (spoor_event_has_timestamp(a->ev)) /* as spoor dump prints it */
+				at[outbuf_fmt_time(at, a->ts)] = '\0';
+			snprintf(where, sizeof(where), " (in the handler of %s%s%s)",
+			         spoor_event_name(a->ev), at[0] ? ", at " : "", at);
 			size_t n = strlen(s->error);
 			snprintf(s->error + n, sizeof(s->error) - n, "%s", where);
 			an_engine_stop(s->e);

@@ -122,6 +122,33 @@ static inline void outbuf_s64(struct outbuf *o, int64_t v)
 	o->len += outbuf_fmt_s64(o->buf + o->len, v);
 }
 
+/* Bytes of the longest time outbuf_fmt_time writes: "-9223372036.854775808". */
+#define OUTBUF_TIME_MAX 21
+
+/* A time as spoor dump prints it: seconds.nanoseconds from the clock's origin, '-' in front
+ * of a time before it, at p (OUTBUF_TIME_MAX bytes of room): the bytes written. One writer
+ * for dump's lines and every message that names an event's time, so that they match. */
+static inline unsigned outbuf_fmt_time(char *p, int64_t ns)
+{
+	uint64_t v = (uint64_t) ns;
+	char *q = p;
+
+	if (ns < 0) {
+		*q++ = '-';
+		v = 0 - v;
+	}
+	q += outbuf_fmt_u64(q, v / 1000000000);
+	*q++ = '.';
+	outbuf_fmt_u64_pad(q, v % 1000000000, 9);
+	return (unsigned) (q + 9 - p);
+}
+
+/* Needs OUTBUF_TIME_MAX bytes of room. */
+static inline void outbuf_time(struct outbuf *o, int64_t ns)
+{
+	o->len += outbuf_fmt_time(o->buf + o->len, ns);
+}
+
 /* Zero-padded to width digits (width <= 20). */
 static inline void outbuf_u64_pad(struct outbuf *o, uint64_t v, int width)
 {

@@ -198,10 +198,40 @@ def test_text(tmp, style):
     p = common.spoor("sched", "--timeline", t.write(os.path.join(tmp, "zeros-" + style)))
     check(s + "timeline: nanoseconds padded", [l.split()[0] for l in p.stdout.splitlines()],
           ["%d.000000005" % (BASE // 10**9 + 1)])
+    worst = rows("Worst wake-up latencies")
+    want = [[dump_time(w["wake_ts"]), dump_time(w["run_ts"]), us(w["latency_ns"]), str(w["tid"]),
+             by(doc, "threads", "tid")[w["tid"]]["name"], str(w["cpu"]), str(w["waker"])]
+            for w in doc["worst"]]
+    check(s + "worst", [r.split() for r in worst], want)
     # columns aligned: every row of a table as long as its header line
-    for title, table in (("Threads", threads), ("Processes", procs)):
+    for title, table in (("Threads", threads), ("Processes", procs),
+                         ("Worst wake-up latencies", worst)):
         head = lines[next(i for i, l in enumerate(lines) if l.startswith(title)) + 1]
         check(s + title + " aligned", {len(r) for r in table}, {len(head)})
+
+
+def dump_time(ns):
+    """A time as spoor dump prints it: seconds.nanoseconds, '-' in front before the origin."""
+    return "%s%d.%09d" % ("-" if ns < 0 else "", abs(ns) // 10**9, abs(ns) % 10**9)
+
+
+def test_before_origin(tmp, style):
+    """Times before the clock's origin (a negative offset_s) read as spoor dump prints them
+    in the timeline (was 0.-876543211 for dump's -0.876543211)."""
+    d = main_trace(style).write(os.path.join(tmp, "before-origin-" + style))
+    meta = os.path.join(d, "metadata")
+    with open(meta) as f:
+        text = f.read()
+    with open(meta, "w") as f:
+        f.write(text.replace("offset_s = %d;" % gen_kernel.G.CLOCK_OFFSET_S, "offset_s = -1;"))
+    s = style + ": before the clock's origin: "
+    p = common.spoor("dump", d)
+    dumped = {l.split()[0] for l in p.stdout.splitlines()}
+    check(s + "dump's times negative", (p.returncode, all(t.startswith("-0.") for t in dumped)),
+          (0, True))
+    p = common.spoor("sched", "--timeline", d)
+    times = [l.split()[0] for l in p.stdout.splitlines()]
+    check(s + "timeline", (p.returncode, len(times), set(times) - dumped), (0, 16, set()))
 
 
 def test_lost(tmp, style):
@@ -302,6 +332,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for style in ("ftrace", "lttng"):
         test_main(tmp, style)
         test_text(tmp, style)
+        test_before_origin(tmp, style)
         test_lost(tmp, style)
         test_inferred(tmp, style)
     test_inferred(tmp, "lttng_tid")

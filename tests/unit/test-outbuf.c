@@ -17,6 +17,18 @@ static void check_printed(uint64_t v)
 	CHECK_STRN(buf, o.len, ref);
 }
 
+/* A time as spoor dump prints it, through printf: the sign, then |ns|'s seconds and
+ * nanoseconds (INT64_MIN's magnitude computed without overflow). */
+static void check_time(int64_t ns)
+{
+	char buf[OUTBUF_TIME_MAX + 8], ref[48];
+	uint64_t v = ns < 0 ? 0 - (uint64_t) ns : (uint64_t) ns;
+
+	snprintf(ref, sizeof(ref), "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "", v / 1000000000,
+	         v % 1000000000);
+	CHECK_STRN(buf, outbuf_fmt_time(buf, ns), ref);
+}
+
 int main(void)
 {
 	static const uint64_t edges[] = {0,
@@ -61,5 +73,21 @@ int main(void)
 	o.len = 0;
 	outbuf_hex(&o, 0xDEADBEEFull);
 	CHECK_STRN(buf, o.len, "DEADBEEF");
+	/* times: both sides of the origin and of a second, and the extremes */
+	static const int64_t times[] = {0,         1,           -1,         999999999, -999999999,
+	                                1000000000, -1000000000, -1500000000, INT64_MAX, INT64_MIN,
+	                                1700000000123456789ll};
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		check_time(times[i]);
+	o.len = 0;
+	outbuf_time(&o, -500000000);
+	CHECK_STRN(buf, o.len, "-0.500000000"); /* not 0.-500000000 as printf's / and % give */
+	o.len = 0;
+	outbuf_time(&o, INT64_MIN);
+	CHECK_STRN(buf, o.len, "-9223372036.854775808");
+	CHECK(o.len == OUTBUF_TIME_MAX);
+	for (int i = 0; i < 2000; i++)
+		check_time((int64_t) (((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^
+		                      (uint64_t) rand()) >> (rand() % 64));
 	return check_done();
 }
