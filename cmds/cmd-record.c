@@ -23,8 +23,7 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-	(void) sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static int run_record(const struct command *cmd, int argc, char **argv)
@@ -63,17 +62,17 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	struct record_session *s;
 	rc = record_session_new(&a.o, &s, err, sizeof(err));
 	if (rc) {
-		outdir_undo(a.o.outdir, a.outdir_made);
+		outdir_undo(a.o.outdir, &a.out);
 		record_args_free(&a);
 		return cmd_error(cmd, "%s", err);
 	}
 	struct record_child child;
-	rc =
-	    record_run_command(s, argv, first, argc, &stop_requested, a.o.duration_ns != 0, &child);
-	if (!rc && child.exec_errno) {
+	rc = record_run_command(s, &a, argv, first, argc, &stop_requested, &child);
+	if (!child.started) {
 		record_session_free(s); /* nothing was recorded: nothing is left */
-		outdir_undo(a.o.outdir, a.outdir_made);
-		rc = record_cannot_run(cmd, argv[first], child.exec_errno);
+		outdir_undo(a.o.outdir, &a.out);
+		rc = rc ? cmd_error(cmd, "%s", strerror(-rc))
+		        : record_cannot_run(cmd, argv[first], child.exec_errno);
 		record_args_free(&a);
 		return rc;
 	}
@@ -88,7 +87,7 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	rc = record_command_exit(cmd, argv, first, argc, &child, true);
 	record_args_free(&a);
 	/* spoor's own failure first, then the command's */
-	return t.kernel && t.k.write_error ? 1 : rc;
+	return record_failed(&t) ? 1 : rc;
 }
 
 const struct command cmd_record = {

@@ -46,8 +46,7 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_signal(int sig)
 {
-	(void) sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 struct watch {
@@ -91,7 +90,7 @@ static int pump(struct watch *w, int64_t until, bool all)
 		        w->err);
 	}
 	if (script_stopped(w->s)) {
-		stop_requested = 1; /* as Ctrl-C would: the command gets SIGTERM */
+		stop_requested = RECORD_STOP_SELF; /* the command gets SIGTERM */
 		return RECORD_LIVE_STOP;
 	}
 	return more > 0 ? RECORD_LIVE_MORE : 0;
@@ -215,7 +214,7 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	if (a.o.outdir)
 		rc = record_claim_outdir(cmd, &a, NULL, 0);
 	else if ((a.o.outdir = mkdtemp(tmpdir)))
-		a.outdir_made = true;
+		a.out.made = true;
 	else
 		rc = cmd_error(cmd, "cannot make a directory in /tmp: %s", strerror(errno));
 	if (rc)
@@ -242,13 +241,13 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		goto out_session;
 	}
 	struct record_child child;
-	rc = record_run_command(session, argv, first, argc, &stop_requested, a.o.duration_ns != 0,
-	                        &child);
-	if (!rc && child.exec_errno) {
-		rc = record_cannot_run(cmd, argv[first], child.exec_errno);
+	rc = record_run_command(session, &a, argv, first, argc, &stop_requested, &child);
+	recorded = child.started;
+	if (!recorded) {
+		rc = rc ? cmd_error(cmd, "%s", strerror(-rc))
+		        : record_cannot_run(cmd, argv[first], child.exec_errno);
 		goto out_session;
 	}
-	recorded = true;
 	if (rc) {
 		rc = cmd_error(cmd, "%s", strerror(-rc));
 		goto out_session;
@@ -276,8 +275,10 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		        "the kernel (a bigger -b or --kernel-buffer leaves more room)\n",
 		        (unsigned long long) t.discarded,
 		        (unsigned long long) (t.kernel ? t.k.lost : 0));
+	if (a.o.outdir == tmpdir)
+		record_report_write_error("spoor watch", &t);
 	/* spoor's own failure first, then the command's */
-	rc = w.failed || w.rc || (t.kernel && t.k.write_error)
+	rc = w.failed || w.rc || record_failed(&t)
 	         ? 1
 	         : record_command_exit(cmd, argv, first, argc, &child, a.o.outdir != tmpdir);
 out_session:
@@ -286,7 +287,7 @@ out_session:
 	record_session_free(session);
 out_dir:
 	if (a.o.outdir == tmpdir || !recorded) /* -o DIR with nothing in it is not kept either */
-		outdir_undo(a.o.outdir, a.outdir_made);
+		outdir_undo(a.o.outdir, &a.out);
 out_script:
 	script_free(w.s);
 out_args:

@@ -140,8 +140,11 @@ static void exit_status(FILE *out, int with_command)
 		fputs(".PP\n"
 		      "When spoor runs a command (\\fB\\-\\- CMD\\fR) and did not fail itself: the "
 		      "command's exit status, 128+N when a signal N killed it, 127 when it is not found "
-		      "and 126 when it cannot be run. A command that spoor ends itself "
-		      "(\\fB\\-\\-duration\\fR, a signal sent to spoor) counts as a success.\n",
+		      "and 126 when it cannot be run. spoor's own failure comes first: 1 when it could "
+		      "not write the trace (disk full). A command that spoor ends itself "
+		      "(\\fB\\-\\-duration\\fR, a signal sent to spoor) counts as a success when "
+		      "it dies of spoor's SIGTERM or of the signal spoor received (Ctrl-C reaches "
+		      "both): exit 0, where perf record and strace die of the SIGINT.\n",
 		      out);
 }
 

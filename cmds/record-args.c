@@ -275,14 +275,29 @@ void record_report(const char *prefix, const struct record_opts *o, const struct
 			        prefix, strerror(-k->write_error),
 			        (unsigned long long) k->unwritten);
 	}
+	record_report_write_error(prefix, t);
 	fprintf(stderr, "%s: trace in %s\n", prefix, o->outdir);
+}
+
+void record_report_write_error(const char *prefix, const struct record_totals *t)
+{
+	if (t->write_error)
+		fprintf(stderr,
+		        "%s: error: user-space trace: %s: %llu packets were not written (each "
+		        "stream ends at its last whole packet)\n",
+		        prefix, strerror(-t->write_error), (unsigned long long) t->unwritten);
+}
+
+bool record_failed(const struct record_totals *t)
+{
+	return t->write_error || (t->kernel && t->k.write_error);
 }
 
 int record_claim_outdir(const struct command *cmd, struct record_args *a, char *buf, size_t cap)
 {
 	char err[4400];
 	if (a->o.outdir) {
-		if (outdir_claim(a->o.outdir, a->force, &a->outdir_made, err, sizeof(err)))
+		if (outdir_claim(a->o.outdir, a->force, &a->out, err, sizeof(err)))
 			return cmd_error(cmd, "%s", err);
 		return 0;
 	}
@@ -295,7 +310,7 @@ int record_claim_outdir(const struct command *cmd, struct record_args *a, char *
 	if (rc)
 		return cmd_error(cmd, "cannot make %s: %s", prefix, strerror(-rc));
 	a->o.outdir = buf;
-	a->outdir_made = true;
+	a->out = (struct outdir){.made = true};
 	return 0;
 }
 
@@ -314,8 +329,8 @@ static void exec_command(struct record_session *s, char **argv, int report)
 	_exit(err == ENOENT ? 127 : 126);
 }
 
-int record_run_command(struct record_session *s, char **argv, int first, int argc,
-                       volatile sig_atomic_t *stop, bool stop_child, struct record_child *c)
+int record_run_command(struct record_session *s, struct record_args *a, char **argv, int first,
+                       int argc, volatile sig_atomic_t *stop, struct record_child *c)
 {
 	pid_t child = 0;
 	*c = (struct record_child){0};
@@ -340,9 +355,12 @@ int record_run_command(struct record_session *s, char **argv, int first, int arg
 			return 0;
 		}
 	}
+	c->started = true;
+	outdir_started(a->o.outdir, &a->out);
 	int rc = record_session_run(s, child, stop);
+	c->signal = *stop > 0 ? (int) *stop : 0;
 	if (child > 0) {
-		if (stop_child || *stop) {
+		if (a->o.duration_ns || *stop) {
 			kill(child, SIGTERM);
 			c->stopped = true;
 		}
@@ -371,12 +389,16 @@ int record_command_exit(const struct command *cmd, char **argv, int first, int a
 	if (first >= argc)
 		return 0;
 	if (WIFSIGNALED(c->status)) {
-		bool asked = c->stopped && WTERMSIG(c->status) == SIGTERM;
-		if (summary || !asked)
+		int sig = WTERMSIG(c->status);
+		bool sent = c->stopped && sig == SIGTERM;
+		bool shared = !sent && c->signal && sig == c->signal; /* Ctrl-C: both got it */
+		if (summary || !(sent || shared))
 			fprintf(stderr, "spoor %s: %s was killed by signal %d%s\n", cmd->name,
-			        argv[first], WTERMSIG(c->status),
-			        asked ? " (stopped by spoor)" : "");
-		return asked ? 0 : 128 + WTERMSIG(c->status);
+			        argv[first], sig,
+			        sent     ? " (stopped by spoor)"
+			        : shared ? " (as spoor was: the recording stopped)"
+			                 : "");
+		return sent || shared ? 0 : 128 + sig;
 	}
 	if (WEXITSTATUS(c->status))
 		fprintf(stderr, "spoor %s: %s exited with status %d\n", cmd->name, argv[first],

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "command.h"
+#include "record/outdir.h"
 #include "record/record.h"
 
 enum {
@@ -54,7 +55,8 @@ enum {
 	                "write the trace to DIR (default: ./spoor-trace-DATE-TIME); DIR must be "  \
 	                "new or empty"},                                                           \
 	[OPT_FORCE] = {"force", 0, NULL,                                                           \
-	               "replace the trace already in -o DIR (only a trace is removed)"},           \
+	               "replace the trace already in -o DIR (only a trace; it is removed once "    \
+	               "the recording has started)"},                                             \
 	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
 	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
 	[OPT_BUFFER_SIZE] =                                                                        \
@@ -76,7 +78,7 @@ struct record_args {
 	size_t ncopies;
 	bool all;
 	bool force;       /* --force */
-	bool outdir_made; /* the output directory was made by this run */
+	struct outdir out; /* the output directory, as claimed */
 	uint64_t buffer_total;
 };
 
@@ -104,24 +106,35 @@ int record_claim_outdir(const struct command *cmd, struct record_args *a, char *
 struct record_child {
 	int status;     /* its wait status */
 	int exec_errno; /* not 0: it could not be run (exec failed), and the session did not */
+	bool started;   /* it runs (or there is none: -a) and so does the session */
 	bool stopped;   /* spoor sent it SIGTERM (*stop, or the duration passed) */
+	int signal;     /* the signal that asked spoor to stop (*stop), 0 if none did */
 };
+/* The stop flag of a recording: 0 to go on, else the signal that spoor received (its
+ * handler stores it), or RECORD_STOP_SELF when spoor stops on its own (spoor.stop()). */
+#define RECORD_STOP_SELF (-1)
 /* Run the session with the command argv[first..] (none: -a) until it ends, *stop is set or
- * the duration passes; then the command gets SIGTERM if *stop is set or stop_child. The
- * command is started before the session runs, so that one that cannot be run is known
- * before anything is recorded. Returns -errno. */
-int record_run_command(struct record_session *s, char **argv, int first, int argc,
-                       volatile sig_atomic_t *stop, bool stop_child, struct record_child *c);
+ * the duration passes; then the command gets SIGTERM if *stop is set or a duration was
+ * given. The command is started before the session runs, so that one that cannot be run is
+ * known before anything is recorded; once it runs, the old trace that --force replaces is
+ * removed (outdir_started). Returns -errno. */
+int record_run_command(struct record_session *s, struct record_args *a, char **argv, int first,
+                       int argc, volatile sig_atomic_t *stop, struct record_child *c);
 /* The command could not be run (exec's errno): the shell's message; returns the shell's
  * code (127 not found, 126 found but not runnable). */
 int record_cannot_run(const struct command *cmd, const char *name, int err);
 /* After a run where spoor did its part: a line about a command that failed (and, with
  * summary, one that spoor stopped), and the exit code: the command's status, 128+N when
  * signal N killed it, 0 without a command or when it died of the SIGTERM with which spoor
- * stopped it. */
+ * stopped it, or of the signal that stopped spoor (Ctrl-C reaches both: the terminal
+ * signals the whole foreground process group). */
 int record_command_exit(const struct command *cmd, char **argv, int first, int argc,
                         const struct record_child *c, bool summary);
 /* The session's summary on stderr, as `spoor record` prints it (prefix: "spoor record"). */
 void record_report(const char *prefix, const struct record_opts *o, const struct record_totals *t);
+/* The line about the user-space trace that spoor could not write (in record_report). */
+void record_report_write_error(const char *prefix, const struct record_totals *t);
+/* spoor could not write the trace (user space or kernel): its own failure, exit 1. */
+bool record_failed(const struct record_totals *t);
 
 #endif

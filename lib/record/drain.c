@@ -37,6 +37,7 @@ struct rec_buffer {
 	char *path;
 	char *copy; /* one sub-buffer */
 	unsigned warnings;
+	bool write_failed; /* a write failed: the stream ends at its last whole packet */
 	uint64_t dropped;            /* the producer's discard count, as last written */
 	uint64_t overwritten;        /* events of packets not written, so far */
 	uint64_t next_seq;           /* the ring's first packet not yet accounted for... */
@@ -130,21 +131,31 @@ static uint64_t lost_total(const struct rec_buffer *b)
 	return __builtin_add_overflow(b->dropped, b->overwritten, &sum) ? UINT64_MAX : sum;
 }
 
+/* A write that fails (disk full) ends the stream at its last whole packet: the partial one
+ * is cut off, and nothing more is written to it, so readers take it whole. */
 static bool write_all(struct rec_buffer *b, const char *p, uint64_t bytes, struct record_totals *t)
 {
 	size_t off = 0;
-	while (off < bytes) {
+	while (off < bytes && !b->write_failed) {
 		ssize_t w = write(b->out_fd, p + off, bytes - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
-			warn(b, strerror(errno), bytes);
-			t->damaged++;
-			return false;
+			int err = w < 0 ? errno : ENOSPC;
+			warn(b, strerror(err), bytes);
+			if (!t->write_error)
+				t->write_error = -err;
+			off_t end = lseek(b->out_fd, 0, SEEK_CUR) - (off_t) off;
+			if (off && (ftruncate(b->out_fd, end) || lseek(b->out_fd, end, SEEK_SET) < 0))
+				warn(b, "cannot cut off the partial packet", off);
+			b->write_failed = true;
+		} else {
+			off += (size_t) w;
 		}
-		off += (size_t) w;
 	}
-	return true;
+	if (b->write_failed)
+		t->unwritten++;
+	return !b->write_failed;
 }
 
 /* An empty packet first, at the thread's first event, with nothing lost yet: the events

@@ -116,22 +116,23 @@ static int check_tree(int dfd, bool in_trace, int depth, struct check *c)
 	return rc;
 }
 
-/* Remove everything under dfd; links are removed, never followed. Returns 0 or -errno. */
-static int remove_tree(int dfd, int depth)
+/* Remove everything under dfd but the entry `skip` (NULL: none); links are removed, never
+ * followed. Returns 0 or -errno. */
+static int remove_tree(int dfd, int depth, const char *skip)
 {
 	DIR *d = open_entries(dfd);
 	if (!d)
 		return -errno;
 	int rc = 0;
 	for (struct dirent *e; !rc && (e = readdir(d));) {
-		if (is_dots(e->d_name))
+		if (is_dots(e->d_name) || (skip && !strcmp(e->d_name, skip)))
 			continue;
 		struct stat st;
 		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
 			rc = -errno;
 		} else if (S_ISDIR(st.st_mode)) {
 			int sub = open_subdir(dfd, e->d_name, depth);
-			rc = sub < 0 ? -errno : remove_tree(sub, depth + 1);
+			rc = sub < 0 ? -errno : remove_tree(sub, depth + 1, NULL);
 			if (sub >= 0)
 				close(sub);
 			if (!rc && unlinkat(dfd, e->d_name, AT_REMOVEDIR))
@@ -156,8 +157,59 @@ static bool is_empty(int dfd)
 	return empty;
 }
 
-/* DIR exists: an empty directory is taken as it is; a trace is emptied when forced. */
-static int claim_existing(const char *dir, bool force, char *err, size_t errlen)
+/* Move every entry of `from` but `skip` into `to` (the same file system: renames). On
+ * failure what was moved stays moved: the caller moves it back. Returns 0 or -errno. */
+static int move_entries(int from, int to, const char *skip)
+{
+	DIR *d = open_entries(from);
+	if (!d)
+		return -errno;
+	int rc = 0;
+	for (struct dirent *e; !rc && (e = readdir(d));)
+		if (!is_dots(e->d_name) && (!skip || strcmp(e->d_name, skip)) &&
+		    renameat(from, e->d_name, to, e->d_name))
+			rc = -errno;
+	closedir(d);
+	return rc;
+}
+
+/* Put the old trace moved aside in DIR/o->old back where it was, and remove the aside. */
+static int restore_old(int fd, struct outdir *o)
+{
+	int aside = openat(fd, o->old, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (aside < 0)
+		return -errno;
+	int rc = move_entries(aside, fd, NULL);
+	close(aside);
+	if (!rc && unlinkat(fd, o->old, AT_REMOVEDIR))
+		rc = -errno;
+	if (!rc)
+		o->old[0] = '\0';
+	return rc;
+}
+
+/* The old trace goes into DIR/.spoor-old-PID (hidden: readers pass it over), removed once the
+ * recording starts and put back if it does not: a recording that cannot start destroys
+ * nothing. Moved within DIR, so that DIR may be a mount point, and keeps its owner and mode. */
+static int move_old_aside(int fd, struct outdir *o)
+{
+	snprintf(o->old, sizeof(o->old), ".spoor-old-%d", (int) getpid());
+	if (mkdirat(fd, o->old, 0700)) {
+		int rc = -errno;
+		o->old[0] = '\0';
+		return rc;
+	}
+	int aside = openat(fd, o->old, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int rc = aside < 0 ? -errno : move_entries(fd, aside, o->old);
+	if (aside >= 0)
+		close(aside);
+	if (rc)
+		restore_old(fd, o);
+	return rc;
+}
+
+/* DIR exists: an empty directory is taken as it is; a trace is moved aside when forced. */
+static int claim_existing(const char *dir, bool force, struct outdir *o, char *err, size_t errlen)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
@@ -181,19 +233,20 @@ static int claim_existing(const char *dir, bool force, char *err, size_t errlen)
 		snprintf(err, errlen, "%s is not a trace (%s%s), and --force only replaces traces",
 		         dir, c.path[0] ? "it holds " : "no CTF metadata in it",
 		         c.path[0] ? c.path + 1 : "");
-	} else if ((rc = remove_tree(fd, 0))) {
-		snprintf(err, errlen, "cannot remove the old trace in %s: %s", dir, strerror(-rc));
+	} else if ((rc = move_old_aside(fd, o))) {
+		snprintf(err, errlen, "cannot move the old trace in %s aside: %s", dir,
+		         strerror(-rc));
 	}
 	close(fd);
 	return rc;
 }
 
-int outdir_claim(const char *dir, bool force, bool *made, char *err, size_t errlen)
+int outdir_claim(const char *dir, bool force, struct outdir *o, char *err, size_t errlen)
 {
 	char parent[4096];
 	size_t n = strlen(dir);
 
-	*made = false;
+	*o = (struct outdir){0};
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	if (n >= sizeof(parent)) {
@@ -209,11 +262,11 @@ int outdir_claim(const char *dir, bool force, bool *made, char *err, size_t errl
 		rc = outdir_mkdirs(parent);
 	}
 	if (!rc && !mkdir(dir, 0755)) {
-		*made = true;
+		o->made = true;
 		return 0;
 	}
 	if (!rc && errno == EEXIST)
-		return claim_existing(dir, force, err, errlen);
+		return claim_existing(dir, force, o, err, errlen);
 	rc = rc ? rc : -errno;
 	snprintf(err, errlen, "%s: %s", dir, strerror(-rc));
 	return rc;
@@ -234,13 +287,34 @@ int outdir_make_unique(const char *prefix, char *buf, size_t cap)
 	return -EEXIST;
 }
 
-void outdir_undo(const char *dir, bool made)
+void outdir_started(const char *dir, struct outdir *o)
+{
+	if (!o->old[0])
+		return;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int aside = fd < 0 ? -1 : open_subdir(fd, o->old, 0);
+	int rc = aside < 0 ? -errno : remove_tree(aside, 1, NULL);
+	if (aside >= 0)
+		close(aside);
+	if (!rc && unlinkat(fd, o->old, AT_REMOVEDIR))
+		rc = -errno;
+	if (rc)
+		fprintf(stderr, "spoor: warning: cannot remove the old trace in %s/%s: %s\n", dir,
+		        o->old, strerror(-rc));
+	if (fd >= 0)
+		close(fd);
+	o->old[0] = '\0';
+}
+
+void outdir_undo(const char *dir, struct outdir *o)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	remove_tree(fd, 0);
+	remove_tree(fd, 0, o->old[0] ? o->old : NULL);
+	if (o->old[0] && restore_old(fd, o))
+		fprintf(stderr, "spoor: warning: the old trace is left in %s/%s\n", dir, o->old);
 	close(fd);
-	if (made)
+	if (o->made)
 		rmdir(dir);
 }

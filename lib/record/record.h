@@ -46,6 +46,10 @@ struct record_totals {
 	uint64_t worst_lost;  /* the most events one buffer lost (discarded + overwritten) */
 	/* events in closed packets written, and their bytes: the bytes per event */
 	uint64_t counted_events, counted_bytes;
+	/* spoor's own failures to write the user-space trace (disk full): the first one's
+	 * -errno, and the packets not written (a stream ends at its last whole packet) */
+	int write_error;
+	uint64_t unwritten;
 	bool kernel;
 	struct kernel_totals k;
 };

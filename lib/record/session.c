@@ -228,6 +228,8 @@ static int on_hello(struct record_session *s, struct app *a, const struct proto_
 	free(parent);
 	if (rc || !a->dir) {
 		warn("%s: %s", a->dir ? a->dir : s->outdir, strerror(rc ? -rc : EEXIST));
+		if (rc && !s->totals.write_error) /* a process not recorded: spoor's failure */
+			s->totals.write_error = rc;
 		return -1;
 	}
 	if (getrandom(a->uuid, 16, 0) != 16)
@@ -244,8 +246,10 @@ static int write_all(int fd, const char *p, size_t n)
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (w <= 0) {
+			errno = w ? errno : ENOSPC;
 			return -1;
+		}
 		p += w;
 		n -= (size_t) w;
 	}
@@ -298,9 +302,17 @@ static int write_metadata(struct record_session *s, struct app *a)
 		return -1;
 	}
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	rc = fd < 0 || write_all(fd, text, len) ? -1 : 0;
-	if (rc)
-		warn("%s: %s", path, strerror(errno));
+	struct stat st;
+	off_t before = fd >= 0 && !fstat(fd, &st) ? st.st_size : 0;
+	rc = fd < 0 || write_all(fd, text, len) ? -errno : 0;
+	if (rc) { /* disk full: spoor's own failure; the metadata keeps its whole blocks */
+		warn("%s: %s", path, strerror(-rc));
+		if (!s->totals.write_error)
+			s->totals.write_error = rc;
+		if (fd >= 0 && ftruncate(fd, before))
+			warn("%s: cannot cut off the partial block: %s", path, strerror(errno));
+		rc = -1;
+	}
 	if (fd >= 0)
 		close(fd);
 	free(text);

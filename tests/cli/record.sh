@@ -140,15 +140,19 @@ check "signal handler: recorded $rec + discarded $disc = emitted $((600002 + h))
 check "signal handler: babeltrace2 reads the trace" bash -c "babeltrace2 '$TMP/sig' >/dev/null 2>&1"
 check "signal handler: the handler's events are there" test "$("$SPOOR" dump -e hello:tick "$TMP/sig" | grep -c 'a=999 ')" -gt 0
 
+# wait (bounded) until the program's thread buffer exists in trace $1, then a little more
+wait_for_stream() {
+	for _ in $(seq 100); do
+		ls "$1"/ust/pid/*/stream_* >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	sleep 0.3
+}
+
 # 13. SIGINT to spoor record: the command is stopped, the trace finished
 "$SPOOR" record -o "$TMP/int" $BIG -- "$HELLO" 3000 1 slow >/dev/null 2>"$TMP/int.err" &
 rpid=$!
-# wait (bounded) until the program's thread buffer exists, then a little more
-for _ in $(seq 100); do
-	ls "$TMP"/int/ust/pid/*/stream_* >/dev/null 2>&1 && break
-	sleep 0.1
-done
-sleep 0.3
+wait_for_stream "$TMP/int"
 kill -INT "$rpid"
 wait "$rpid"
 check "SIGINT: record exits 0" test $? -eq 0
@@ -169,6 +173,16 @@ check "existing -o: the old trace is byte-identical" cmp -s "$TMP/one.sums" <(su
 check "--force: exit 0" test $? -eq 0
 check "--force: the new recording only (10 rounds: 32 events, one process)" \
 	test "$("$SPOOR" dump "$TMP/one" | wc -l)" -eq 32 -a "$(ls "$TMP/one/ust/pid" | wc -l)" -eq 1
+check "--force: nothing of the old trace left aside" test -z "$(ls -A "$TMP/one" | grep -v '^ust$')"
+# --force removes the old trace only once the recording has started: a start that fails
+# (a command that cannot run; a kernel event that does not exist) leaves it as it was
+sums "$TMP/one" >"$TMP/one.sums"
+"$SPOOR" record --force -o "$TMP/one" -- /nonexistent 2>/dev/null
+check "--force, command not found: exit 127" test $? -eq 127
+check "--force, command not found: the old trace is byte-identical" cmp -s "$TMP/one.sums" <(sums "$TMP/one")
+"$SPOOR" record --force -o "$TMP/one" -k no_such_system:no_such_event -- "$HELLO" 1 1 2>/dev/null
+check "--force, session refused: exit 1" test $? -eq 1
+check "--force, session refused: the old trace is byte-identical" cmp -s "$TMP/one.sums" <(sums "$TMP/one")
 mkdir -p "$TMP/home/work" "$TMP/mt"
 cp -r "$TMP/e" "$TMP/home/work/trace"
 echo 'keep me' >"$TMP/home/.profile"
@@ -236,6 +250,45 @@ check "a failed command's trace is kept" test -d "$TMP/term"
 "$SPOOR" record -o "$TMP/dur" -d 200ms -- sleep 30 2>"$TMP/dur.err"
 check "--duration ends the command: exit 0 (stopped by spoor)" \
 	sh -c "[ $? -eq 0 ] && grep -q 'stopped by spoor' '$TMP/dur.err'"
+
+# 17. Ctrl-C reaches the whole foreground process group, spoor and the command: the command
+# dies of the SIGINT spoor received too, and that is the stop spoor was asked for (exit 0)
+setsid -w bash -c 'echo $$ >"$1.pgid"; exec "$0" record -o "$1" '"$BIG"' -- "$2" 3000 1 slow' \
+	"$SPOOR" "$TMP/pg" "$HELLO" >/dev/null 2>"$TMP/pg.err" &
+spid=$!
+wait_for_stream "$TMP/pg"
+pg=$(cat "$TMP/pg.pgid")
+kill -INT -- "-$pg"
+wait "$spid"
+check "Ctrl-C to the process group: exit 0" test $? -eq 0
+check "Ctrl-C to the process group: the command died of it, as spoor was asked" \
+	grep -q 'killed by signal 2 (as spoor was' "$TMP/pg.err"
+check "Ctrl-C to the process group: the trace is finished" \
+	bash -c "'$SPOOR' dump '$TMP/pg' >/dev/null && babeltrace2 '$TMP/pg' >/dev/null 2>&1"
+# ...but a command killed by SIGINT when spoor was not asked to stop is the command's end
+"$SPOOR" record -o "$TMP/int2" -- sh -c 'kill -INT $$' 2>/dev/null
+check "a command killed by SIGINT alone: exit 130" test $? -eq 130
+
+# 18. a full disk is spoor's own failure: exit 1, said, and the trace stays readable to its
+# last whole packet (a tmpfs of 128 KiB, mounted here: root only; it holds less than the
+# ring buffer of 256 KiB, which the program fills even when the consumer is slow)
+mkdir "$TMP/full"
+if mount -t tmpfs -o size=128k spoor-test "$TMP/full" 2>/dev/null; then
+	trap 'umount "$TMP/full" 2>/dev/null; rm -rf "$TMP"' EXIT
+	"$SPOOR" record -o "$TMP/full/T" -b 256k -- "$HELLO" 20000 1 >/dev/null 2>"$TMP/full.err"
+	check "disk full: exit 1 (the command succeeded)" test $? -eq 1
+	check "disk full: said, with the packets not written" \
+		grep -q 'error: user-space trace: No space left on device: [1-9][0-9]* packets were not written' "$TMP/full.err"
+	"$SPOOR" dump --format=babeltrace "$TMP/full/T" >"$TMP/full.sp" 2>"$TMP/full.sperr"
+	check "disk full: spoor dump reads the trace to its end, no damage (exit $?)" \
+		test $? -eq 0 -a ! -s "$TMP/full.sperr" -a -s "$TMP/full.sp"
+	babeltrace2 --clock-gmt "$TMP/full/T" >"$TMP/full.bt2" 2>/dev/null
+	check "disk full: babeltrace2 reads it (exit $?)" test $? -eq 0 -a -s "$TMP/full.bt2"
+	check "disk full: babeltrace2 gives the same events" cmp -s "$TMP/full.sp" "$TMP/full.bt2"
+	umount "$TMP/full"
+else
+	echo "# skipped: disk full (cannot mount a tmpfs here: not root?)"
+fi
 
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1

@@ -128,9 +128,17 @@ W "$TMP/count.lua" -o "$TMP/lat" -- "$PULSE" 2 1 >/dev/null 2>"$TMP/again.err"
 check "watch, existing -o: refused, exit 1" test $? -eq 1
 check "watch, existing -o: says why" grep -q 'lat is not empty: .*--force' "$TMP/again.err"
 check "watch, existing -o: the old trace is byte-identical" cmp -s "$TMP/lat.sums" <(sums "$TMP/lat")
+# --force removes the old trace only once the recording has started
+W "$TMP/count.lua" --force -o "$TMP/lat" -- /nonexistent >/dev/null 2>&1
+check "watch, --force, command not found: exit 127" test $? -eq 127
+check "watch, --force, command not found: the old trace is byte-identical" cmp -s "$TMP/lat.sums" <(sums "$TMP/lat")
+W "$TMP/count.lua" --force -o "$TMP/lat" -k no_such_system:no_such_event -- "$PULSE" 2 1 >/dev/null 2>&1
+check "watch, --force, session refused: exit 1" test $? -eq 1
+check "watch, --force, session refused: the old trace is byte-identical" cmp -s "$TMP/lat.sums" <(sums "$TMP/lat")
 W "$TMP/count.lua" --force -o "$TMP/lat" -- "$PULSE" 2 1 >/dev/null 2>&1
 check "watch, --force: the new recording only (2 ticks)" \
 	test $? -eq 0 -a "$(babeltrace2 "$TMP/lat" 2>/dev/null | grep -c 'pulse:tick')" -eq 2
+check "watch, --force: nothing of the old trace left aside" test -z "$(find "$TMP/lat" -name '.spoor-old-*')"
 
 # ---- the kernel (root and tracefs) ----
 kernel=1
