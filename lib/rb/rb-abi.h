@@ -21,7 +21,8 @@
  * a signal handler interrupting an emit).
  *
  * The consumer trusts nothing here: every size and offset is checked against the mapping.
- * The struct starts with its size and only grows at the end.
+ * The struct records its size (header_size) and its layout version (abi_version): fields
+ * may move between versions, and the consumer refuses a buffer of another version.
  */
 #ifndef RB_RB_ABI_H
 #define RB_RB_ABI_H

@@ -43,6 +43,7 @@ struct rec_buffer {
 	uint64_t next_seq;           /* the ring's first packet not yet accounted for... */
 	uint64_t next_events;        /* ...and the events committed before it */
 	bool counts_bad;             /* the producer's event counts lied once: no more counting */
+	uint64_t per_packet;         /* the most events a packet can hold (4 bytes each) */
 	uint64_t seq_shift;          /* 1 once a leading empty packet is written */
 	struct rb_packet_start last; /* the last packet written, to make a closing one */
 	bool have_last;
@@ -112,6 +113,7 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	b->nsub = g->num_subbufs;
 	b->data = (const char *) m + hdr;
 	b->overwrite = g->overwrite;
+	b->per_packet = (g->subbuf_size - sizeof(struct rb_packet_start)) / 4;
 	b->live = g->live && !g->overwrite;
 	b->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b->out_fd < 0) {
@@ -190,14 +192,12 @@ static void lead_packet(struct rec_buffer *b, const struct rb_packet_start *firs
 static void count_lost_packets(struct rec_buffer *b, uint64_t n, uint64_t events_begin,
                                struct record_totals *t)
 {
-	uint64_t per_packet = (b->subbuf_size - sizeof(struct rb_packet_start)) / 4;
-	uint64_t lost = events_begin - b->next_events;
+	uint64_t lost = events_begin - b->next_events, most;
 
 	if (b->counts_bad)
 		return;
 	if (n < b->next_seq || events_begin < b->next_events ||
-	    (n - b->next_seq) * per_packet / per_packet != n - b->next_seq ||
-	    lost > (n - b->next_seq) * per_packet) {
+	    __builtin_mul_overflow(n - b->next_seq, b->per_packet, &most) || lost > most) {
 		warn(b, "event counts not possible, overwritten events no longer counted", n);
 		t->damaged++;
 		b->counts_bad = true;
@@ -212,11 +212,9 @@ static void count_lost_packets(struct rec_buffer *b, uint64_t n, uint64_t events
 static void count_closed(struct rec_buffer *b, uint64_t n, uint64_t events_end, uint64_t bytes,
                          struct record_totals *t)
 {
-	uint64_t per_packet = (b->subbuf_size - sizeof(struct rb_packet_start)) / 4;
-
 	if (b->counts_bad)
 		return;
-	if (events_end < b->next_events || events_end - b->next_events > per_packet) {
+	if (events_end < b->next_events || events_end - b->next_events > b->per_packet) {
 		warn(b,
 		     "event count of a packet not possible, overwritten events no longer counted",
 		     n);
@@ -282,8 +280,14 @@ static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct patch 
 static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *t)
 {
 	const struct rb_subbuf_state *st = &b->h->sb[n % b->nsub];
+	uint64_t seq = atomic_load_explicit(&st->seq, memory_order_acquire);
 
-	if (atomic_load_explicit(&st->seq, memory_order_acquire) != n + 1) {
+	if (seq != n + 1) {
+		/* A flight recorder's final drain while the program still runs (--duration,
+		 * Ctrl-C): the producer is reusing the slot, or has closed a later packet there.
+		 * Not damage: its events are counted as overwritten with the next packet taken. */
+		if (b->overwrite && (seq == 0 || seq > n + 1))
+			return false;
 		warn(b, "packet not where it should be (overwritten or corrupt), skipped", n);
 		t->damaged++;
 		return false;

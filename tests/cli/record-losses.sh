@@ -54,6 +54,24 @@ check "overwrite: dump exits 0" test $? -eq 0
 check "overwrite: dump warns once per stream" \
 	test "$(grep -c 'spoor dump: warning: .*events lost' "$TMP/ow.dump.err")" -eq $T
 
+# A flight recorder stopped while the program runs (--duration): the final drain meets
+# packets being overwritten, which is no damage (test-drain has it exactly); record's
+# summary, stats and babeltrace2 give the same counts.
+"$SPOOR" record --overwrite -b 64k --subbuffers 16 --duration 300ms -o "$TMP/run" -- \
+	"$HELLO" 100000000 $T >/dev/null 2>"$TMP/run.err"
+check "running: record exits 0" test $? -eq 0
+check "running: no damage reported" bash -c "! grep -q 'not where\|damaged' '$TMP/run.err'"
+"$SPOOR" stats --json "$TMP/run" >"$TMP/run.json" 2>/dev/null
+check "running: stats exits 0" test $? -eq 0
+ow=$(json 'd["overwritten"]' <"$TMP/run.json")
+disc=$(json 'd["discarded"]' <"$TMP/run.json")
+check "running: events were overwritten ($ow)" test "$ow" -gt 0
+check "running: record's summary has stats' counts" \
+	grep -q " $disc events discarded, $ow overwritten" "$TMP/run.err"
+babeltrace2 "$TMP/run" >/dev/null 2>"$TMP/run.bt2err"
+bt_lost=$(grep -o 'discarded [0-9]* events\?' "$TMP/run.bt2err" | awk '{s += $2} END {print s + 0}')
+check "running: babeltrace2 counts the same losses ($bt_lost)" test "$bt_lost" -eq $((ow + disc))
+
 # Discard mode, a ring too small for the rate: the same sums
 "$SPOOR" record -b 64k -o "$TMP/dc" -- "$HELLO" $N $T signal >"$TMP/dc.out" 2>"$TMP/dc.err"
 h=$(awk '/handler emits/ {print $3}' "$TMP/dc.out")
