@@ -14,9 +14,13 @@
  * and less than 2^27 clock ticks passed since the thread's previous event, else the
  * extended one (32-bit id, 64-bit timestamp): the reader reconstructs full timestamps.
  * Everything after the packet context is byte-aligned (lib/ctf/meta-write.h, packed).
+ * A thread's time never goes back in its stream, as readers require: an event stamped
+ * before the previous one (a thread moved to a CPU whose TSC is a little behind) takes the
+ * previous one's time.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,7 +49,6 @@ struct tbuf {
 	uint64_t busy; /* see above: changed by one instruction each time (busy_add) */
 	uint32_t tid;
 	bool open;
-	bool setting_up; /* tbuf_setup is making the buffer */
 	char *scratch; /* payloads of events only probes want */
 	size_t scratch_cap;
 };
@@ -142,9 +145,11 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 
 	ps->timestamp_end = b->clock;
 	ps->content_size = b->off * 8;
-	ps->events_discarded = b->discarded;
+	/* A signal handler may drop an event meanwhile: the packet may miss it, the count
+	 * published after it may not (the next packet, or a closing one, carries it). */
+	ps->events_discarded = __atomic_load_n(&b->discarded, __ATOMIC_RELAXED);
 	atomic_store_explicit(&h->open_valid, 0, memory_order_relaxed);
-	atomic_store_explicit(&h->discarded, b->discarded, memory_order_relaxed);
+	publish_drops(b);
 	atomic_store_explicit(&h->sb[idx].content_size, b->off, memory_order_relaxed);
 	atomic_store_explicit(&h->sb[idx].events_end, b->busy >> 1, memory_order_relaxed);
 	/* release: the packet's bytes are visible before its sequence number */
@@ -190,11 +195,9 @@ static void make_exit_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
-/* A thread's first event: make its buffer and hand it to the session. */
-__attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
+/* tbuf_setup's work, with the thread's signals blocked. */
+static bool tbuf_make(struct tbuf *b)
 {
-	if (b->gen == ust.generation)
-		return b->h != NULL;
 	char *scratch = b->scratch;
 	size_t scratch_cap = b->scratch_cap;
 	memset(b, 0, sizeof(*b));
@@ -203,22 +206,18 @@ __attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
 	b->gen = ust.generation;
 	if (!ust.connected || !ust.num_subbufs || ust.num_subbufs > RB_MAX_SUBBUFS)
 		return false;
-	b->setting_up = true; /* a signal handler's events meanwhile are counted as dropped */
 	b->nsub = ust.num_subbufs;
 	b->subbuf_size = ust.subbuf_size;
 	uint64_t hdr = rb_header_bytes((uint32_t) b->nsub);
 	b->map_size = hdr + b->nsub * b->subbuf_size;
 	int fd = memfd_create("spoor-ring", MFD_CLOEXEC);
-	if (fd < 0) {
-		b->setting_up = false;
+	if (fd < 0)
 		return false;
-	}
 	void *m = MAP_FAILED;
 	if (ftruncate(fd, (off_t) b->map_size) == 0)
 		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		close(fd);
-		b->setting_up = false;
 		return false;
 	}
 	struct rb_header *h = m;
@@ -234,18 +233,34 @@ __attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
 	if (ust_send_buffer(fd, (int) b->tid, b->map_size)) {
 		munmap(m, b->map_size);
 		close(fd);
-		b->setting_up = false;
 		return false;
 	}
 	close(fd);
 	b->data = (char *) m + hdr;
-	__asm__ volatile("" ::: "memory"); /* a signal handler finding h finds data too */
 	b->h = h;
-	b->setting_up = false;
-	publish_drops(b);
 	pthread_once(&exit_once, make_exit_key);
 	pthread_setspecific(exit_key, b);
 	return true;
+}
+
+/* A thread's first event: make its buffer and hand it to the session, with the thread's
+ * signals blocked meanwhile (as LTTng-UST around its own set-up): a handler that emits
+ * would find the buffer half made, or make a second one, through calls that are not
+ * async-signal-safe (a mutex around the session's socket). Its signals wait, and their
+ * handlers' events are recorded once the buffer is there. Once per thread. */
+__attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
+{
+	sigset_t all, old;
+	bool ok;
+
+	if (b->gen == ust.generation) /* made, or not to be made (no session) */
+		return b->h != NULL;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	/* a handler may have made it between the test above and the mask */
+	ok = b->gen == ust.generation ? b->h != NULL : tbuf_make(b);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
 }
 
 static inline uint64_t align_up(uint64_t x, uint64_t a)
@@ -298,11 +313,8 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 {
 	struct tbuf *b = &tb;
 
-	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b)) {
-		if (b->setting_up) /* a signal handler while its thread makes its buffer */
-			count_drop(b);
+	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
 		return 0;
-	}
 	if (b->busy & 1) {
 		/* a signal handler interrupted this thread's emit: drop */
 		count_drop(b);
@@ -312,6 +324,8 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 		return 0;
 	busy_add(b, 1); /* busy before anything else is touched */
 	uint64_t ts = tsc_or_ns();
+	if (ts < b->clock) /* time never goes back in a stream (see the top) */
+		ts = b->clock;
 	uint64_t al = ev->max_align ? ev->max_align : 1;
 	uint32_t id = ev->id;
 	/* Larger than an empty packet can hold: never fits. */
@@ -321,7 +335,7 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 		if (!b->open && !packet_open(b, ts))
 			goto drop;
 		uint64_t off = b->off, hdr_end, ext = 0;
-		bool compact = id < 31 && ts >= b->clock && ts - b->clock < ((uint64_t) 1 << 27);
+		bool compact = id < 31 && ts - b->clock < ((uint64_t) 1 << 27);
 		if (compact) {
 			hdr_end = off + 4;
 		} else {
