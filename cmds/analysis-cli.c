@@ -167,13 +167,10 @@ int an_cli_run(const struct command *cmd, struct an_cli *c)
 	if (rc < 0)
 		return cmd_error(cmd, "%s", spoor_strerror(rc));
 	c->ran = true;
-	cmd_warn_losses(cmd, c->r, NULL);
-	if (an_events_lost(c->e))
-		fprintf(
-		    stderr,
-		    "spoor %s: warning: the tracer lost %llu events in this trace: figures that "
-		    "span a loss are incomplete\n",
-		    cmd->name, (unsigned long long) an_events_lost(c->e));
+	/* the losses once, per stream, then what they mean for the figures */
+	if (cmd_warn_losses(cmd, c->r, NULL) || an_events_lost(c->e))
+		fprintf(stderr, "spoor %s: note: figures that span a loss are incomplete\n",
+		        cmd->name);
 	bool saw = !c->nneed;
 	for (size_t i = 0; i < c->nneed; i++)
 		saw |= an_trace_saw(c->e, c->need[i]);

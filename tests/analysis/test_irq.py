@@ -192,7 +192,9 @@ def main():
     p = run("--hist", d)
     check("text: tables and histogram", p.returncode == 0 and "Hard IRQs" in p.stdout
           and "Softirqs" in p.stdout and "irq 5 on cpu 0 (eth0): durations" in p.stdout)
-    check("text: losses reported", "Not counted: 2 exits" in p.stdout and "lost 5 events" in p.stderr)
+    check("text: losses reported", "Not counted: 2 exits" in p.stdout and "5 events discarded" in p.stderr)
+    check("text: the losses printed once, then one note",
+          p.stderr.count("5 events") == 1 and p.stderr.count("figures that span a loss") == 1)
 
     # Events no hook reads are passed over inside the reader (never merged or dispatched),
     # yet their times still make the span: a variable-size one first (100, cpu 0) and a

@@ -250,7 +250,7 @@ def test_lost(tmp, style):
     check(s + "totals", [doc[k] for k in ("lost_events", "cut_intervals", "dropped_wakeups")],
           [5, 1, 1])
     p = common.spoor("sched", d)
-    check(s + "reported", ("lost 5 events" in p.stderr, "cut by lost events" in p.stdout),
+    check(s + "reported", ("5 events discarded" in p.stderr, "cut by lost events" in p.stdout),
           (True, True))
 
 
