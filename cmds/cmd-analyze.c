@@ -23,6 +23,8 @@ static int run_analyze(const struct command *cmd, int argc, char **argv)
 const struct command cmd_analyze = {
     .name = "analyze",
     .summary = "run analysis plug-ins (shared objects, docs/plugins.md) over traces",
+    .description = "Runs analysis plug-ins (shared objects built against spoor/plugin.h) over "
+                   "traces, in one pass.",
     .usage = "--plugin FILE.so [options] TRACE...",
     .options = analyze_options,
     .run = run_analyze,

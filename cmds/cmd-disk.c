@@ -164,6 +164,7 @@ const struct command cmd_disk = {
     .name = "disk",
     .summary = "block device statistics: bytes and requests read and written, throughput, "
                "request latency and its percentiles",
+    .description = "Block requests per device: bytes, requests and latency percentiles.",
     .usage = "[options] TRACE...",
     .options = disk_options,
     .run = run_disk,

@@ -161,6 +161,10 @@ out:
 const struct command cmd_dump = {
     .name = "dump",
     .summary = "print the events of one or more traces, one line each, in time order",
+    .description = "Prints one line per event, in time order across all streams and traces: in "
+                   "spoor's text format, in babeltrace2's (byte for byte) or in ftrace's "
+                   "layout. A damaged stream stops at the damage with a warning naming the file "
+                   "and byte offset; the other streams go on.",
     .usage = "[options] TRACE...",
     .options = dump_options,
     .run = run_dump,

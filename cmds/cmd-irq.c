@@ -189,6 +189,8 @@ out:
 const struct command cmd_irq = {
     .name = "irq",
     .summary = "interrupt and softirq statistics per CPU: counts, rates, durations, periods",
+    .description = "Interrupts per CPU, from spoor's or LTTng's kernel traces: counts, rates, "
+                   "durations and periods, as aligned tables or JSON.",
     .usage = "[options] TRACE...",
     .options = irq_options,
     .run = run_irq,

@@ -175,6 +175,8 @@ out:
 const struct command cmd_list = {
     .name = "list",
     .summary = "list the events a program or library declares, or the kernel's",
+    .description = "Lists the events there are to record: the kernel's tracepoints (-k), or the "
+                   "user-space events an executable or shared library declares (-u).",
     .usage = "[-v] [-u BINARY]... [-k]",
     .options = list_options,
     .run = run_list,

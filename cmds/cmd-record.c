@@ -93,6 +93,11 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 const struct command cmd_record = {
     .name = "record",
     .summary = "run a command with user-space (and kernel) tracing on; write a CTF trace",
+    .description = "Runs CMD with user-space tracing on (programs instrumented with SPOOR_EVENT "
+                   "and linked with libspoor-ust) and writes one CTF 1.8 trace per traced "
+                   "process under DIR/ust/. With -k, the kernel's tracepoints too, through a "
+                   "private tracefs instance (root only), into DIR/kernel/, on the same clock. "
+                   "With -a, the whole system, with no command.",
     .usage = "[options] -- CMD [ARGS...]  |  -a -k EVENTS [options]",
     .options = record_options,
     .run = run_record,

@@ -326,6 +326,8 @@ out:
 const struct command cmd_sched = {
     .name = "sched",
     .summary = "scheduling per thread, process and CPU: CPU time, waits, wake-up latencies",
+    .description = "CPU time, waits and wake-up latencies per thread and process, from spoor's "
+                   "or LTTng's kernel traces.",
     .usage = "[options] TRACE...",
     .options = sched_options,
     .run = run_sched,

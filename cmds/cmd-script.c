@@ -39,6 +39,7 @@ out:
 const struct command cmd_script = {
     .name = "script",
     .summary = "run a Lua script's event handlers over traces (docs/scripts.md)",
+    .description = "Runs a Lua script's event handlers over recorded traces.",
     .usage = "[options] SCRIPT.lua TRACE...",
     .options = script_options,
     .run = run_script,

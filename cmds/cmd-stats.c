@@ -466,6 +466,10 @@ out:
 const struct command cmd_stats = {
     .name = "stats",
     .summary = "count the events of one or more traces by name, CPU, stream and process",
+    .description = "Counts a trace's events by name, CPU, stream and process, with the time "
+                   "span, the bytes read and the read rate, and what the tracer lost: events "
+                   "discarded, events a flight recorder overwrote and packets missing, in all "
+                   "and per stream.",
     .usage = "[options] TRACE...",
     .options = stats_options,
     .run = run_stats,

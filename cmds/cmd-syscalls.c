@@ -289,6 +289,8 @@ out:
 const struct command cmd_syscalls = {
     .name = "syscalls",
     .summary = "system calls per name and per process: counts, durations, errors by errno",
+    .description = "System calls per thread and process: which calls, how long they took, which "
+                   "errors they returned.",
     .usage = "[options] TRACE...",
     .options = sc_options,
     .run = run_syscalls,

@@ -298,6 +298,8 @@ out_args:
 const struct command cmd_watch = {
     .name = "watch",
     .summary = "run a Lua script's event handlers on a live session (docs/scripts.md)",
+    .description = "Runs a Lua script's event handlers on a live session: the script names the "
+                   "events to enable, and its handlers see them within milliseconds.",
     .usage = "[options] SCRIPT.lua [options] (-- CMD [ARGS...] | -a)",
     .options = watch_options,
     .run = run_watch,

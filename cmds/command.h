@@ -16,8 +16,9 @@ struct cmd_option {
 
 struct command {
 	const char *name;
-	const char *summary;
-	const char *usage;                /* after "spoor NAME " */
+	const char *summary;     /* one line: `spoor help`, the man page's NAME */
+	const char *description; /* the man page's DESCRIPTION: a paragraph beyond the summary */
+	const char *usage;       /* after "spoor NAME " */
 	const struct cmd_option *options; /* ends with a {NULL} row */
 	int (*run)(const struct command *cmd, int argc, char **argv);
 };
@@ -28,9 +29,9 @@ int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **ar
 void cmd_help(const struct command *cmd, FILE *out);
 /* What spoor is, in one line (`spoor help`, spoor(1)). */
 extern const char spoor_about[];
-/* `spoor help --man [CMD]`: spoor(1), or spoor-CMD(1) when cmd is given, in roff. */
-void cmd_man_page(FILE *out, const struct command *const *cmds, size_t n,
-                  const struct command *cmd);
+/* `spoor help --man [CMD]`: spoor(1), or spoor-CMD(1) when cmd is given, in roff. 1 (said
+ * on stderr) when cmd lacks its description. */
+int cmd_man_page(FILE *out, const struct command *const *cmds, size_t n, const struct command *cmd);
 /* `spoor help --bash-completion`: the bash completion script. */
 void cmd_bash_completion(FILE *out, const struct command *const *cmds, size_t n);
 /* Print "spoor NAME: message" to stderr; returns the exit code for usage errors. */
@@ -46,13 +47,8 @@ struct spoor_reader;
 int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
                     const char *covered);
 
-extern const struct command cmd_record, cmd_dump, cmd_stats;
-extern const struct command cmd_list;
-extern const struct command cmd_irq;
-extern const struct command cmd_analyze;
-extern const struct command cmd_script, cmd_watch;
-extern const struct command cmd_sched;
-extern const struct command cmd_disk;
-extern const struct command cmd_syscalls;
+#define COMMAND(name) extern const struct command cmd_##name;
+#include "command-list.h"
+#undef COMMAND
 
 #endif

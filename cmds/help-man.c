@@ -10,45 +10,6 @@
 #include "command.h"
 #include "spoor/spoor.h"
 
-/* What a page says beyond the table's one-line summary: kept short; docs/cli.md has more. */
-static const struct {
-	const char *name, *text;
-} about[] = {
-    {"record", "Runs CMD with user-space tracing on (programs instrumented with SPOOR_EVENT and "
-               "linked with libspoor-ust) and writes one CTF 1.8 trace per traced process under "
-               "DIR/ust/. With -k, the kernel's tracepoints too, through a private tracefs "
-               "instance (root only), into DIR/kernel/, on the same clock. With -a, the whole "
-               "system, with no command."},
-    {"dump", "Prints one line per event, in time order across all streams and traces: in "
-             "spoor's text format, in babeltrace2's (byte for byte) or in ftrace's layout. A "
-             "damaged stream stops at the damage with a warning naming the file and byte "
-             "offset; the other streams go on."},
-    {"stats", "Counts a trace's events by name, CPU, stream and process, with the time span, "
-              "the events the tracer discarded, the bytes read and the read rate."},
-    {"list", "Lists the events there are to record: the kernel's tracepoints (-k), or the "
-             "user-space events an executable or shared library declares (-u)."},
-    {"irq", "Interrupts per CPU, from spoor's or LTTng's kernel traces: counts, rates, "
-            "durations and periods, as aligned tables or JSON."},
-    {"sched", "CPU time, waits and wake-up latencies per thread and process, from spoor's or "
-              "LTTng's kernel traces."},
-    {"syscalls", "System calls per thread and process: which calls, how long they took, which "
-                 "errors they returned."},
-    {"disk", "Block requests per device: bytes, requests and latency percentiles."},
-    {"analyze", "Runs analysis plug-ins (shared objects built against spoor/plugin.h) over "
-                "traces, in one pass."},
-    {"script", "Runs a Lua script's event handlers over recorded traces."},
-    {"watch", "Runs a Lua script's event handlers on a live session: the script names the "
-              "events to enable, and its handlers see them within milliseconds."},
-};
-
-static const char *about_of(const struct command *cmd)
-{
-	for (size_t i = 0; i < sizeof(about) / sizeof(about[0]); i++)
-		if (!strcmp(about[i].name, cmd->name))
-			return about[i].text;
-	return NULL;
-}
-
 /* Text as roff reads it: a backslash and a minus escaped (a minus, not a hyphen, so that
  * options copied from the page work), a leading control character neutralised, and any
  * other character than ASCII as its Unicode escape (groff's input is ASCII). */
@@ -196,11 +157,7 @@ static void command_page(FILE *out, const struct command *const *cmds, size_t n,
 	fprintf(out, ".SH SYNOPSIS\n.B spoor %s\n", cmd->name);
 	roff_line(out, cmd->usage);
 	fputs(".SH DESCRIPTION\n", out);
-	const char *text = about_of(cmd);
-	if (text)
-		roff_line(out, text);
-	else
-		sentence(out, cmd->summary);
+	roff_line(out, cmd->description);
 	if (cmd->options[0].name)
 		options(out, cmd);
 	exit_status(out, runs_a_command(cmd));
@@ -209,11 +166,18 @@ static void command_page(FILE *out, const struct command *const *cmds, size_t n,
 	fputs("\n.PP\ndocs/cli.md in spoor's sources describes every option at length.\n", out);
 }
 
-void cmd_man_page(FILE *out, const struct command *const *cmds, size_t n,
-                  const struct command *cmd)
+int cmd_man_page(FILE *out, const struct command *const *cmds, size_t n,
+                 const struct command *cmd)
 {
-	if (cmd)
-		command_page(out, cmds, n, cmd);
-	else
+	if (!cmd) {
 		main_page(out, cmds, n);
+		return 0;
+	}
+	/* the build makes every page: a command without its paragraph stops it here */
+	if (!cmd->description) {
+		fprintf(stderr, "spoor help --man: command '%s' has no .description\n", cmd->name);
+		return 1;
+	}
+	command_page(out, cmds, n, cmd);
+	return 0;
 }

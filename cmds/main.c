@@ -7,8 +7,10 @@
 #include "spoor/spoor.h"
 
 static const struct command *const commands[] = {
-    &cmd_record, &cmd_dump,     &cmd_stats,   &cmd_list,   &cmd_irq,  &cmd_sched,
-    &cmd_disk,   &cmd_syscalls, &cmd_analyze, &cmd_script, &cmd_watch};
+#define COMMAND(name) &cmd_##name,
+#include "command-list.h"
+#undef COMMAND
+};
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 const char spoor_about[] = "records what a Linux system and its programs do, and turns the "
@@ -63,8 +65,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "spoor: no command '%s'\n", argv[3]);
 				return 2;
 			}
-			cmd_man_page(stdout, commands, NCOMMANDS, cmd);
-			return 0;
+			return cmd_man_page(stdout, commands, NCOMMANDS, cmd);
 		}
 		const struct command *cmd = find(argv[2]);
 		if (!cmd) {

@@ -67,7 +67,9 @@ option_tags() {
 }
 option_words() { option_tags "$1" | sed 's/=.*//; s/, /\n/'; }
 
-# man pages: one per command and spoor(1), formatted without a warning, options all there
+# man pages: one per command and spoor(1), formatted without a warning, options all there.
+# cmds/meson.build builds a page per line of cmds/command-list.h, read at configure time:
+# this is the check that those are the commands spoor itself lists.
 man1=$(dirname "$(installed man1/spoor.1)")
 pages="spoor.1"
 for c in $commands; do pages="$pages spoor-$c.1"; done

@@ -74,9 +74,9 @@ int main(void)
 	outbuf_hex(&o, 0xDEADBEEFull);
 	CHECK_STRN(buf, o.len, "DEADBEEF");
 	/* times: both sides of the origin and of a second, and the extremes */
-	static const int64_t times[] = {0,         1,           -1,         999999999, -999999999,
-	                                1000000000, -1000000000, -1500000000, INT64_MAX, INT64_MIN,
-	                                1700000000123456789ll};
+	static const int64_t times[] = {
+	    0,           1,           -1,        999999999, -999999999,           1000000000,
+	    -1000000000, -1500000000, INT64_MAX, INT64_MIN, 1700000000123456789ll};
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
 		check_time(times[i]);
 	o.len = 0;
@@ -86,8 +86,10 @@ int main(void)
 	outbuf_time(&o, INT64_MIN);
 	CHECK_STRN(buf, o.len, "-9223372036.854775808");
 	CHECK(o.len == OUTBUF_TIME_MAX);
-	for (int i = 0; i < 2000; i++)
-		check_time((int64_t) (((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^
-		                      (uint64_t) rand()) >> (rand() % 64));
+	for (int i = 0; i < 2000; i++) { /* both signs, all magnitudes */
+		uint64_t v =
+		    ((uint64_t) rand() << 33) ^ ((uint64_t) rand() << 2) ^ (uint64_t) rand();
+		check_time((int64_t) v >> (rand() % 64));
+	}
 	return check_done();
 }
