@@ -30,7 +30,12 @@ global_state >"$TMP/global.before"
 # the test's own instances and mount go too, however the test ends
 trap 'rmdir "$T/instances/spoortest-$$" "$T/instances/spoortest-tc-$$" 2>/dev/null
 	umount "$TMP/small" 2>/dev/null; rm -rf "$TMP"' EXIT
-leftovers() { ls "$T/instances" | grep '^spoor-[0-9]*-[0-9]*$'; }
+# instances of a spoor that has ended (spoor-PID-N): a live PID is another spoor tracing now
+leftovers() {
+	ls "$T/instances" | grep '^spoor-[0-9]*-[0-9]*$' | while IFS=- read -r _ pid _; do
+		kill -0 "$pid" 2>/dev/null || echo "spoor-$pid"
+	done
+}
 # A session has started once its state dump is written (tracing is on by then).
 started() { # started TRACE_DIR PID
 	until [ -s "$1/kernel/statedump" ]; do
@@ -167,12 +172,13 @@ for sig in INT TERM; do
 	"$SPOOR" record -a -k sched,irq --kernel-buffer 2m -o "$TMP/sig$sig" 2>"$TMP/sig$sig.err" &
 	sp=$!
 	started "$TMP/sig$sig" "$sp"
-	# its instance (one: the sessions before have ended), read once it is listed
+	# its instance (spoor-PID-N), read once it is listed
 	for _ in $(seq 100); do
-		[ "$(leftovers | wc -l)" -eq 1 ] && break
+		inst=$(ls "$T/instances" | grep -m 1 "^spoor-$sp-[0-9]*$")
+		[ -n "$inst" ] && break
 		sleep 0.05
 	done
-	kb=$(cat "$T/instances/$(leftovers | head -n 1)/buffer_size_kb")
+	kb=$(cat "$T/instances/$inst/buffer_size_kb")
 	check "--kernel-buffer 2m sets the instance's buffer (rounded up to pages: $kb kB)" \
 		test "$kb" -ge 2048 -a "$kb" -lt 2100
 	sleep 0.5

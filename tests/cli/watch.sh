@@ -155,7 +155,11 @@ if [ $kernel -eq 1 ]; then
 	same() {
 		local name=$1 script=$2
 		shift 2
-		W "$script" -o "$TMP/$name" "$@" >"$TMP/$name.live" 2>"$TMP/$name.err"
+		# its pid kept: checks name this spoor, not others that may trace on this machine
+		"$SPOOR" watch "$script" -o "$TMP/$name" "$@" >"$TMP/$name.live" 2>"$TMP/$name.err" &
+		local pid=$!
+		echo "$pid" >"$TMP/$name.pid"
+		wait "$pid"
 		local rc=$?
 		"$SPOOR" script "$script" "$TMP/$name" >"$TMP/$name.offline" 2>/dev/null
 		check "$name: live (exit $rc) and offline give the same answer" \
@@ -205,7 +209,7 @@ EOF
 	check "syscalls-per-process: the command named from the trace" \
 		grep -q 'syscall-marks' "$TMP/syscalls-per-process.live"
 	check "syscalls-per-process: spoor's own system calls are not recorded" \
-		sh -c "! grep -q '^  spoor\[' '$TMP/syscalls-per-process.live'"
+		sh -c "! grep -q '^  spoor\[$(cat "$TMP/syscalls-per-process.pid")\]' '$TMP/syscalls-per-process.live'"
 	# its first calls come before the trace names it: still one row per process
 	check "syscalls-per-process: one row per process, live (a name learnt late included)" \
 		sh -c "! sed -n 's/^  .*\\[\\([0-9]*\\)\\] .*/\\1/p' '$TMP/syscalls-per-process.live' | sort | uniq -d | grep -q ."
