@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 [ -d build ] || meson setup build >/dev/null || exit 1
-ninja -C build >/dev/null || exit 1
+ninja -C build >/dev/null || { ninja -C build; exit 1; }  # a failed build shows its errors
 meson test -C build --print-errorlogs "$@" | tee build/test-summary.txt
 rc=${PIPESTATUS[0]}
 get() { awk -v k="$1" '$1 == k {print $2}' build/test-summary.txt | tail -1; }

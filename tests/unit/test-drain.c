@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* test-drain.c: the consumer's side of a ring buffer, on rings laid out by hand. */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
