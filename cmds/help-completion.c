@@ -60,18 +60,17 @@ static const char before_commands[] =
     "\t\tmapfile -t COMPREPLY < <(compgen -W \"$commands\" -- \"$cur\")\n"
     "\t\treturn ;;\n";
 
-static const char tail[] =
-    "\t*) return ;;\n"
-    "\tesac\n"
-    "\tif [ -n \"$value\" ]; then\n"
-    "\t\t_spoor_value \"$value\"\n"
-    "\telif [[ $cur == -* ]]; then\n"
-    "\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\")\n"
-    "\telse\n"
-    "\t\t_spoor_value \"$operand\"\n"
-    "\tfi\n"
-    "}\n"
-    "complete -F _spoor spoor\n";
+static const char tail[] = "\t*) return ;;\n"
+                           "\tesac\n"
+                           "\tif [ -n \"$value\" ]; then\n"
+                           "\t\t_spoor_value \"$value\"\n"
+                           "\telif [[ $cur == -* ]]; then\n"
+                           "\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\")\n"
+                           "\telse\n"
+                           "\t\t_spoor_value \"$operand\"\n"
+                           "\tfi\n"
+                           "}\n"
+                           "complete -F _spoor spoor\n";
 
 /* A placeholder as a shell word: quoted, and never with a quote of its own. */
 static void quoted(FILE *out, const char *s)
@@ -85,7 +84,7 @@ static void quoted(FILE *out, const char *s)
 
 static void one_command(FILE *out, const struct command *cmd)
 {
-	const char *operand = strstr(cmd->usage, "SCRIPT") ? "SCRIPT"
+	const char *operand = strstr(cmd->usage, "SCRIPT")  ? "SCRIPT"
 	                      : strstr(cmd->usage, "TRACE") ? "TRACE"
 	                                                    : "";
 	fprintf(out, "\t%s)\n\t\topts='", cmd->name);

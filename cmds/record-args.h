@@ -56,7 +56,7 @@ enum {
 	                "new or empty"},                                                           \
 	[OPT_FORCE] = {"force", 0, NULL,                                                           \
 	               "replace the trace already in -o DIR (only a trace; it is removed once "    \
-	               "the recording has started)"},                                             \
+	               "the recording has started)"},                                              \
 	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
 	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
 	[OPT_BUFFER_SIZE] =                                                                        \
@@ -77,7 +77,7 @@ struct record_args {
 	char *copies[64]; /* -k lists cut at commas */
 	size_t ncopies;
 	bool all;
-	bool force;       /* --force */
+	bool force;        /* --force */
 	struct outdir out; /* the output directory, as claimed */
 	uint64_t buffer_total;
 };

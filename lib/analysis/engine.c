@@ -82,9 +82,9 @@ struct an_engine {
 	bool seen[KEV_COUNT]; /* met in the pass (in the time range or not) */
 	bool want_threads;
 	bool want_tasks; /* an_engine_want_tasks */
-	bool stop;     /* a hook asked to end the pass */
-	bool planned;  /* the classes nobody reads are passed over (plan_pass_over) */
-	bool finished; /* the pass reached the end of the trace */
+	bool stop;       /* a hook asked to end the pass */
+	bool planned;    /* the classes nobody reads are passed over (plan_pass_over) */
+	bool finished;   /* the pass reached the end of the trace */
 	bool any_ts;
 	bool plain_time; /* any_ts, and no time range: hook_time is a max */
 	int64_t first, last;
@@ -501,8 +501,7 @@ static int plan_pass_over(struct an_engine *e)
 		bool read = kind == KEV_SCHED_SWITCH || e->nhooks[kind] ||
 		            (e->class_hooks && e->nclass_hooks[c]) ||
 		            (e->want_threads && threads_names_tasks(e->threads, c)) ||
-		            (e->want_tasks &&
-		             stream_shows_task(spoor_reader_event_class(e->r, c)));
+		            (e->want_tasks && stream_shows_task(spoor_reader_event_class(e->r, c)));
 		pass[c] = !read;
 	}
 	reader_pass_over(e->r, pass, e->nclasses, e->f.has_begin ? e->f.begin : INT64_MIN,
@@ -569,7 +568,7 @@ static void quiet(void *data, const char *message)
 static void read_dump_ahead(struct an_engine *e)
 {
 	static const char *const end = "lttng_statedump_end", *const dump =
-	                                                           "lttng_statedump_process_state";
+	                                                          "lttng_statedump_process_state";
 	size_t nt = spoor_reader_trace_count(e->r), ends;
 	const char **paths = calloc(nt + 1, sizeof(*paths));
 	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
@@ -690,8 +689,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 			                      &a.tid))
 				a.tid = -1;
 			/* the task it shows running (a switch's is its prev) */
-			else if (k->shows_task && (uint64_t) cpu < MAX_CPUS && a.tid != e->cur[cpu] &&
-			         a.tid >= 0)
+			else if (k->shows_task && (uint64_t) cpu < MAX_CPUS &&
+			         a.tid != e->cur[cpu] && a.tid >= 0)
 				infer_switch(e, cpu, ts, a.tid);
 		} else {
 			if (a.kind == KEV_SCHED_SWITCH && e->ninferred)

@@ -186,7 +186,8 @@ static void switch_out(struct sched_analysis *a, struct sched_thread *t, const i
 	else if (!state)
 		set_state(a, t, SCHED_UNKNOWN, ts, cpu);
 	else
-		set_state(a, t, runnable_state(a, *state) ? SCHED_RUNNABLE : SCHED_BLOCKED, ts, cpu);
+		set_state(a, t, runnable_state(a, *state) ? SCHED_RUNNABLE : SCHED_BLOCKED, ts,
+		          cpu);
 }
 
 static inline __attribute__((always_inline)) void

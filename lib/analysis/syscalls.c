@@ -34,7 +34,8 @@ struct life {
 	char comm[16];
 	bool ended;  /* the thread exited: pid and comm are as they were then */
 	bool shared; /* the figures of the process's threads named when they began (life_of) */
-	struct sc_totals t; /* its share of the totals (calls, from its records, and no_task aside) */
+	struct sc_totals
+	    t; /* its share of the totals (calls, from its records, and no_task aside) */
 };
 
 /* A life's stat records by call: an array look-up per exit (calls are numbered densely
@@ -273,8 +274,8 @@ static int32_t life_of(struct sc_analysis *a, struct thread *th)
 		a->oom = true;
 		return -1;
 	}
-	a->lives[a->nlives] = (struct life){.tid = pid >= 0 ? pid : th->tid, .pid = pid,
-	                                    .shared = pid >= 0};
+	a->lives[a->nlives] =
+	    (struct life){.tid = pid >= 0 ? pid : th->tid, .pid = pid, .shared = pid >= 0};
 	a->group_recs[a->nlives] = (struct group_recs){NULL, 0};
 	return th->life = (int32_t) a->nlives++;
 }

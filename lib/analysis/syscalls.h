@@ -11,7 +11,8 @@
  *
  * Pairing is per thread (the engine's tid): an entry opens the thread's call, the next exit
  * closes it when the names agree (per-name events) or the numbers do (raw sys_exit with an
- * id); an exit with neither (LTTng 2.5's exit_syscall) closes whatever call is open. What cannot be paired is counted, never folded into the figures:
+ * id); an exit with neither (LTTng 2.5's exit_syscall) closes whatever call is open. What cannot be
+ * paired is counted, never folded into the figures:
  *   - unmatched: an exit without an open entry (the entry was before the trace or the time
  *     range, or lost); a new thread's return from clone/fork (ret 0) is counted apart;
  *   - unfinished: an entry still open at the end of the trace (or of the time range);

@@ -35,10 +35,11 @@ static int packetized(const unsigned char *data, size_t size, char **text, size_
 		return -ENOMEM;
 	while (off < size) {
 		if (size - off < META_HEADER_LEN) {
-			snprintf(err, errlen,
-			         "offset %zu: the metadata ends early, inside a packet header (%zu of "
-			         "its %d bytes are there)",
-			         off, size - off, META_HEADER_LEN);
+			snprintf(
+			    err, errlen,
+			    "offset %zu: the metadata ends early, inside a packet header (%zu of "
+			    "its %d bytes are there)",
+			    off, size - off, META_HEADER_LEN);
 			goto bad;
 		}
 		const unsigned char *h = data + off;
@@ -66,10 +67,11 @@ static int packetized(const unsigned char *data, size_t size, char **text, size_
 			goto bad;
 		}
 		if (packet / 8 > size - off) {
-			snprintf(err, errlen,
-			         "offset %zu: the metadata ends early, inside a packet (%zu of its %u "
-			         "bytes are there)",
-			         off, size - off, packet / 8);
+			snprintf(
+			    err, errlen,
+			    "offset %zu: the metadata ends early, inside a packet (%zu of its %u "
+			    "bytes are there)",
+			    off, size - off, packet / 8);
 			goto bad;
 		}
 		size_t body = content / 8 - META_HEADER_LEN;

@@ -653,9 +653,10 @@ static inline __attribute__((always_inline)) bool fast_header(const struct ctf_s
 
 /* fast_header, and the time within the packet's end (clock_max < 2^63: an N-bit time
  * moves the clock on without overflow): the fast paths' only check of the time. */
-static inline __attribute__((always_inline)) bool
-fast_header_in_order(const struct ctf_stream *s, const struct hdr_layout *L, uint64_t pos,
-                     struct fast_header *h)
+static inline __attribute__((always_inline)) bool fast_header_in_order(const struct ctf_stream *s,
+                                                                       const struct hdr_layout *L,
+                                                                       uint64_t pos,
+                                                                       struct fast_header *h)
 {
 	return fast_header(s, L, pos, h) && h->clock <= s->clock_max;
 }
@@ -830,8 +831,8 @@ static __attribute__((noinline, cold)) int time_damage(struct ctf_stream *s, uin
 	if (s->clock_max == clock_range_max(s))
 		return damage(s, -SPOOR_EPACKET, "event time %llu is past the clock's range (%llu)",
 		              t, s->clock_max);
-	return damage(s, -SPOOR_EPACKET,
-	              "event time %llu is after its packet's timestamp_end %llu", t, s->clock_max);
+	return damage(s, -SPOOR_EPACKET, "event time %llu is after its packet's timestamp_end %llu",
+	              t, s->clock_max);
 }
 
 /* Everything but ctf_stream_next's common case. */

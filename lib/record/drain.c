@@ -37,7 +37,7 @@ struct rec_buffer {
 	char *path;
 	char *copy; /* one sub-buffer */
 	unsigned warnings;
-	bool write_failed; /* a write failed: the stream ends at its last whole packet */
+	bool write_failed;           /* a write failed: the stream ends at its last whole packet */
 	uint64_t dropped;            /* the producer's discard count, as last written */
 	uint64_t overwritten;        /* events of packets not written, so far */
 	uint64_t next_seq;           /* the ring's first packet not yet accounted for... */
@@ -148,7 +148,8 @@ static bool write_all(struct rec_buffer *b, const char *p, uint64_t bytes, struc
 			if (!t->write_error)
 				t->write_error = -err;
 			off_t end = lseek(b->out_fd, 0, SEEK_CUR) - (off_t) off;
-			if (off && (ftruncate(b->out_fd, end) || lseek(b->out_fd, end, SEEK_SET) < 0))
+			if (off &&
+			    (ftruncate(b->out_fd, end) || lseek(b->out_fd, end, SEEK_SET) < 0))
 				warn(b, "cannot cut off the partial packet", off);
 			b->write_failed = true;
 		} else {

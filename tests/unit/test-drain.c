@@ -35,7 +35,8 @@ static struct record_totals drain_ring(uint64_t slot7_seq, const char *dir)
 	for (uint64_t n = 7; n <= 10; n++) {
 		struct rb_packet_start ps = {.magic = RB_PACKET_MAGIC, .packet_seq_num = n};
 		memcpy((char *) h + hdr + (n % NSUB) * SUBBUF, &ps, sizeof(ps));
-		h->sb[n % NSUB] = (struct rb_subbuf_state){n + 1, sizeof(ps) + 40, 10 * n, 10 * n + 10};
+		h->sb[n % NSUB] =
+		    (struct rb_subbuf_state){n + 1, sizeof(ps) + 40, 10 * n, 10 * n + 10};
 	}
 	h->sb[7 % NSUB].seq = slot7_seq;
 	h->sb[10 % NSUB].seq = 0;

@@ -365,10 +365,14 @@ static void check_model(const struct ctf_trace *tr, size_t nclasses)
 		unsigned size;
 		bool clock;
 	} pc_fields[] = {
-	    {"timestamp_begin", 64, true}, {"timestamp_end", 64, true},
-	    {"content_size", 64, false},   {"packet_size", 64, false},
-	    {"packet_seq_num", 64, false}, {"events_discarded", 64, false},
-	    {"vpid", 32, false},           {"vtid", 32, false},
+	    {"timestamp_begin", 64, true},
+	    {"timestamp_end", 64, true},
+	    {"content_size", 64, false},
+	    {"packet_size", 64, false},
+	    {"packet_seq_num", 64, false},
+	    {"events_discarded", 64, false},
+	    {"vpid", 32, false},
+	    {"vtid", 32, false},
 	    {"events_overwritten", 64, false},
 	};
 	const struct ctf_type *pc = sc->packet_context;
@@ -832,19 +836,19 @@ static void write_event(struct bw *w, const struct inst *in)
 /* Timestamps (cycles at 1 GHz): t3's low 27 bits are near the top, so the compact header
  * of t4 wraps them. t2 needs an extended header (a 5 s gap and id 40), t6 too (id 41); t5
  * uses one though its id (5) would fit a compact header, as a tracer may. */
-#define T3        ((40ull << 27) + 0x7F00000)
-#define T2        (T3 - 200)
-#define T1        (T2 - 5000000000ull)
-#define T0        (T1 - 1000)
-#define TB        (T0 - 10)
-#define T4        (T3 + 100000000)
-#define T5        (T4 + 50)
-#define T6        (T5 + 20)
-#define TE        (T6 + 1000)
-#define DISCARDED 3
+#define T3          ((40ull << 27) + 0x7F00000)
+#define T2          (T3 - 200)
+#define T1          (T2 - 5000000000ull)
+#define T0          (T1 - 1000)
+#define TB          (T0 - 10)
+#define T4          (T3 + 100000000)
+#define T5          (T4 + 50)
+#define T6          (T5 + 20)
+#define TE          (T6 + 1000)
+#define DISCARDED   3
 #define OVERWRITTEN 2 /* of the DISCARDED */
-#define VPID      4242
-#define VTID      4243
+#define VPID        4242
+#define VTID        4243
 
 static const struct inst insts[] = {
     {&ev_ints,
@@ -1176,10 +1180,10 @@ static void test_end_to_end(void)
 		}
 		/* the packet context */
 		static const char *const pc_names[] = {
-		    "timestamp_begin", "timestamp_end",    "content_size", "packet_size",
-		    "packet_seq_num",  "events_discarded", "vpid",         "vtid",
+		    "timestamp_begin",   "timestamp_end",    "content_size", "packet_size",
+		    "packet_seq_num",    "events_discarded", "vpid",         "vtid",
 		    "events_overwritten"};
-		const uint64_t pc_values[] = {TB,        TE,   content, packet, 7,
+		const uint64_t pc_values[] = {TB,        TE,   content, packet,     7,
 		                              DISCARDED, VPID, VTID,    OVERWRITTEN};
 		for (unsigned k = 0; k < N_ELEMS(pc_names); k++)
 			if (CHECK(
