@@ -233,14 +233,21 @@ def main():
     dump = lambda ts, tid, pid=100, cpu=1, name="app": (
         ts, cpu, "lttng_statedump_process_state",
         {"tid": tid, "pid": pid, "ppid": 1, "name": name})
-    late = gen_kernel.write(os.path.join(tmp, "late-dump"), [
-        sw(1000, 0, 101),
-        (1500, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
-        (1600, 0, "irq_handler_exit", {"irq": 5, "ret": 1}),
-        (2000, 1, "lttng_statedump_start", {}), dump(2100, 100), dump(2100, 101),
-        (2200, 1, "lttng_statedump_end", {}),
-        (3000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
-        (3100, 0, "irq_handler_exit", {"irq": 5, "ret": 1})], style="lttng")
+    def late_dump(path, t, cpu, dcpu, pid, irq, name, comm):
+        """A trace where thread pid+1 of process pid takes IRQ irq on cpu at 1500, before the
+        dump (from t, on dcpu) names its process, and again at t+1000, after it."""
+        tid = pid + 1
+        return gen_kernel.write(path, [
+            sw(1000, 0, tid, cpu, comm),
+            (1500, cpu, "irq_handler_entry", {"irq": irq, "name": name}),
+            (1600, cpu, "irq_handler_exit", {"irq": irq, "ret": 1}),
+            (t, dcpu, "lttng_statedump_start", {}), dump(t + 100, pid, pid, dcpu, comm),
+            dump(t + 100, tid, pid, dcpu, comm),
+            (t + 200, dcpu, "lttng_statedump_end", {}),
+            (t + 1000, cpu, "irq_handler_entry", {"irq": irq, "name": name}),
+            (t + 1100, cpu, "irq_handler_exit", {"irq": irq, "ret": 1})], style="lttng")
+
+    late = late_dump(os.path.join(tmp, "late-dump"), 2000, 0, 1, 100, 5, "eth0", "app")
     doc = irq_json("--pid", "100", late)
     l5 = doc and line(doc, "irq", 0, 5)
     check("late state dump: --pid 100 counts the IRQ before it too",
@@ -250,15 +257,7 @@ def main():
     # the first's, and is read ahead too (thread 201 of process 200 on CPU 2, IRQ 6)
     both = os.path.join(tmp, "two-dumps")
     shutil.copytree(late, os.path.join(both, "a"))
-    gen_kernel.write(os.path.join(both, "b"), [
-        sw(1000, 0, 201, 2, "app2"),
-        (1500, 2, "irq_handler_entry", {"irq": 6, "name": "eth1"}),
-        (1600, 2, "irq_handler_exit", {"irq": 6, "ret": 1}),
-        (4000, 3, "lttng_statedump_start", {}), dump(4100, 200, 200, 3, "app2"),
-        dump(4100, 201, 200, 3, "app2"),
-        (4200, 3, "lttng_statedump_end", {}),
-        (5000, 2, "irq_handler_entry", {"irq": 6, "name": "eth1"}),
-        (5100, 2, "irq_handler_exit", {"irq": 6, "ret": 1})], style="lttng")
+    late_dump(os.path.join(both, "b"), 4000, 2, 3, 200, 6, "eth1", "app2")
     doc = irq_json("--pid", "200", both)
     l6 = doc and line(doc, "irq", 2, 6)
     check("two traces' late state dumps: --pid 200 counts the IRQ before the second",
