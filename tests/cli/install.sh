@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `meson install` gives a user everything: installed into a DESTDIR, the example program and
 # the example plug-in build with pkg-config alone, the installed spoor records and reads,
-# every man page formats without a warning, and the bash completion offers every option.
+# every man page formats without a warning, the bash completion offers every option, and the
+# systemd units pass `systemd-analyze verify`.
 . "$(dirname "$0")/lib.sh"
 : "${SPOOR_BUILD:?}" "${PLUGIN:?}"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -95,6 +96,28 @@ if command -v man >/dev/null && command -v groff >/dev/null; then
 	done
 else
 	echo "SKIP: man or groff is not installed (apt-get install man-db): the pages are not formatted"
+fi
+
+# systemd units: installed, starting the installed spoor, and clean for `systemd-analyze
+# verify` (these machines do not run systemd as PID 1: verify is the check there is). The
+# unit's paths are those of the prefix, so it is verified as a copy whose paths point into
+# the DESTDIR; MANPATH lets verify find the man pages its Documentation= names.
+units=$(dirname "$(installed systemd/system/spoor.service)")
+check "spoor.service is installed under lib/systemd/system" test -f "$units/spoor.service"
+exec_start=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$units/spoor.service")
+check "spoor.service starts the installed spoor ($exec_start)" test "$dest$exec_start" -ef "$bin"
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$TMP/units"
+	for u in "$units"/spoor*; do
+		sed "s|=$(dirname "$exec_start")/|=$(dirname "$bin")/|" "$u" >"$TMP/units/${u##*/}"
+	done
+	for u in "$TMP"/units/*; do
+		MANPATH="$(dirname "$man1")" systemd-analyze verify "$u" >"$TMP/verify.out" 2>&1
+		check "systemd-analyze verify ${u##*/}: no error, no warning" test $? -eq 0 -a ! -s "$TMP/verify.out"
+		cat "$TMP/verify.out"
+	done
+else
+	echo "SKIP: systemd-analyze is not installed (apt-get install systemd): the units are not verified"
 fi
 
 # bash completion: the installed script offers every command, and each command's options
