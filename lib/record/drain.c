@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "drain.h"
+#include "log.h"
 #include "rb/rb-abi.h"
 
 struct rec_buffer {
@@ -36,6 +37,7 @@ struct rec_buffer {
 	int out_fd;
 	char *path;
 	char *copy; /* one sub-buffer */
+	const struct rec_log *log;
 	unsigned warnings;
 	bool write_failed;           /* a write failed: the stream ends at its last whole packet */
 	uint64_t dropped;            /* the producer's discard count, as last written */
@@ -67,7 +69,7 @@ static void warn(struct rec_buffer *b, const char *what, unsigned long long n)
 {
 	/* A scribbling producer could flood the terminal: a few warnings per buffer. */
 	if (b->warnings++ < 5)
-		fprintf(stderr, "spoor record: warning: %s: %s (%llu)\n", b->path, what, n);
+		rec_log_warn(b->log, "%s: %s (%llu)", b->path, what, n);
 }
 
 int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geometry *g,
@@ -445,6 +447,11 @@ void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t)
 			return;
 		}
 	}
+}
+
+void rec_buffer_set_log(struct rec_buffer *b, const struct rec_log *log)
+{
+	b->log = log;
 }
 
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)

@@ -27,6 +27,9 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 /* Live sessions: write what the producer committed to its packet in progress since the
  * last call, as a packet of its own, so a reader sees events before the packet fills. */
 void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t);
+/* Warnings go to log (log.h; kept, not copied), not to stderr. */
+struct rec_log;
+void rec_buffer_set_log(struct rec_buffer *b, const struct rec_log *log);
 void rec_buffer_close(struct rec_buffer *b, struct record_totals *t);
 
 #endif

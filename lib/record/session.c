@@ -13,18 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "apptrace.h"
 #include "clock.h"
-#include "ctf/meta-write.h"
-#include "drain.h"
-#include "events.h"
 #include "outdir.h"
 #include "record.h"
 #include "spoor/spoor.h"
@@ -34,14 +30,7 @@
 
 struct app {
 	int fd;
-	int pid;
-	char procname[17];
-	char *dir;
-	uint8_t uuid[16];
-	struct rec_events events;
-	size_t events_written; /* in the metadata file */
-	struct rec_buffer **bufs;
-	size_t nbufs;
+	struct apptrace *trace; /* once it said hello */
 	bool dead;
 };
 
@@ -185,7 +174,7 @@ static int reply_hello(struct record_session *s, struct app *a)
 	r.mode = s->o.overwrite ? 1 : 0;
 	r.num_subbufs = s->o.num_subbufs;
 	r.subbuf_size = s->o.subbuf_size;
-	memcpy(r.uuid, a->uuid, 16);
+	memcpy(r.uuid, apptrace_uuid(a->trace), 16);
 	memcpy(r.patterns, s->patterns, sizeof(r.patterns));
 	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
 	c->cmsg_level = SOL_SOCKET;
@@ -197,167 +186,58 @@ static int reply_hello(struct record_session *s, struct app *a)
 
 static int on_hello(struct record_session *s, struct app *a, const struct proto_hello *h)
 {
-	if (a->dir)
+	char err[4400];
+
+	if (a->trace)
 		return -1; /* said hello twice */
-	a->pid = h->pid;
-	memcpy(a->procname, h->procname, 16);
-	a->procname[16] = '\0';
-	for (char *p = a->procname; *p; p++)
-		if (*p == '/' || *p == ' ' || (unsigned char) *p < 0x20)
-			*p = '_';
-	if (!a->procname[0])
-		strcpy(a->procname, "unknown");
 	/* One trace per process; a process that connects again (a forked child before its
 	 * exec, a reloaded runtime) gets a directory of its own. */
-	char *parent;
-	if (asprintf(&parent, "%s/ust/pid", s->outdir) < 0)
-		return -1;
-	int rc = outdir_mkdirs(parent);
-	for (int k = 0; !rc && k < 1000; k++) {
-		free(a->dir);
-		if ((k ? asprintf(&a->dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)
-		       : asprintf(&a->dir, "%s/%s-%d", parent, a->procname, a->pid)) < 0) {
-			a->dir = NULL;
-			rc = -ENOMEM;
-		} else if (!mkdir(a->dir, 0755)) {
-			break;
-		} else if (errno != EEXIST) {
-			rc = -errno;
-		}
-	}
-	free(parent);
-	if (rc || !a->dir) {
-		warn("%s: %s", a->dir ? a->dir : s->outdir, strerror(rc ? -rc : EEXIST));
-		if (rc && !s->totals.write_error) /* a process not recorded: spoor's failure */
+	char procname[17];
+	memcpy(procname, h->procname, 16);
+	procname[16] = '\0';
+	struct apptrace_id id = {h->pid, procname, NULL};
+	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite,
+	                                s->o.live_ns != 0};
+	int rc = apptrace_open(&a->trace, s->outdir, &id, &s->clock, &g, err, sizeof(err));
+	if (rc) {
+		warn("%s", err);
+		if (rc != -EEXIST && !s->totals.write_error) /* a process not recorded */
 			s->totals.write_error = rc;
 		return -1;
 	}
-	if (getrandom(a->uuid, 16, 0) != 16)
-		return -1;
-	a->uuid[6] = (uint8_t) ((a->uuid[6] & 0x0f) | 0x40); /* version 4 */
-	a->uuid[8] = (uint8_t) ((a->uuid[8] & 0x3f) | 0x80);
 	s->totals.processes++;
 	return reply_hello(s, a);
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static int on_events(struct record_session *s, struct app *a, const char *text, size_t len)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			errno = w ? errno : ENOSPC;
-			return -1;
-		}
-		p += w;
-		n -= (size_t) w;
+	char err[4400];
+
+	if (!a->trace)
+		return -1;
+	int rc = apptrace_events(a->trace, text, len, err, sizeof(err));
+	if (rc) {
+		warn("%s", err);
+		if (rc != -EPROTO && !s->totals.write_error) /* disk full: spoor's own failure */
+			s->totals.write_error = rc;
+		return -1;
 	}
 	return 0;
 }
 
-/* The first registration writes the metadata; later ones (dlopen) append event blocks. */
-static int write_metadata(struct record_session *s, struct app *a)
-{
-	char path[4200], host[256] = "", *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/metadata", a->dir);
-	if (!a->events_written) {
-		gethostname(host, sizeof(host) - 1);
-		const struct meta_env env[] = {
-		    {"hostname", host, 0, 1},
-		    {"domain", "ust", 0, 1},
-		    {"tracer_name", "spoor", 0, 1},
-		    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
-		    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
-		    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
-		    {"procname", a->procname, 0, 1},
-		    {"vpid", NULL, a->pid, 0},
-		};
-		struct meta_trace t = {
-		    .env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
-		memcpy(t.uuid, a->uuid, 16);
-		rec_clock_meta(&s->clock, &t.clock);
-		rc = ctf_meta_write(&t, (const struct spoor_event_desc *const *) a->events.evs,
-		                    a->events.n, &text, &len);
-	} else {
-		FILE *m = open_memstream(&text, &len);
-		rc = m ? 0 : -ENOMEM;
-		for (size_t i = a->events_written; !rc && i < a->events.n; i++) {
-			char *one = NULL;
-			size_t l = 0;
-			rc = ctf_meta_write_event(a->events.evs[i], 1, &one, &l);
-			if (!rc)
-				fwrite(one, 1, l, m);
-			free(one);
-		}
-		if (m && fclose(m))
-			rc = -ENOMEM;
-	}
-	if (rc) {
-		free(text);
-		warn("%s: cannot describe the events of %s (pid %d)", path, a->procname, a->pid);
-		return -1;
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	struct stat st;
-	off_t before = fd >= 0 && !fstat(fd, &st) ? st.st_size : 0;
-	rc = fd < 0 || write_all(fd, text, len) ? -errno : 0;
-	if (rc) { /* disk full: spoor's own failure; the metadata keeps its whole blocks */
-		warn("%s: %s", path, strerror(-rc));
-		if (!s->totals.write_error)
-			s->totals.write_error = rc;
-		if (fd >= 0 && ftruncate(fd, before))
-			warn("%s: cannot cut off the partial block: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(text);
-	a->events_written = a->events.n;
-	return rc;
-}
-
-static int on_events(struct record_session *s, struct app *a, const char *text, size_t len)
-{
-	char err[200];
-
-	if (!a->dir)
-		return -1;
-	if (rec_events_parse(&a->events, text, len, err, sizeof(err))) {
-		warn("%s (pid %d) sent invalid event descriptions: %s", a->procname, a->pid, err);
-		return -1;
-	}
-	return write_metadata(s, a);
-}
-
 static int on_buffer(struct record_session *s, struct app *a, const struct proto_buffer *b, int fd)
 {
-	char path[4200], err[200];
+	char err[4400];
 
-	if (!a->dir || fd < 0 || a->nbufs >= 65536)
+	if (!a->trace || fd < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/stream_%d", a->dir, b->tid);
-	struct rec_buffer *rb = NULL;
-	struct rec_buffer_geometry g = {s->o.subbuf_size, s->o.num_subbufs, s->o.overwrite,
-	                                s->o.live_ns != 0};
-	if (rec_buffer_open(&rb, fd, &g, path, err, sizeof(err))) {
-		warn("%s (pid %d): ring buffer of thread %d refused: %s", a->procname, a->pid,
-		     b->tid, err);
-		close(fd);
-		return 0; /* the program goes on; this thread is not recorded */
-	}
-	close(fd);
-	struct rec_buffer **bigger = realloc(a->bufs, (a->nbufs + 1) * sizeof(*bigger));
-	if (!bigger) {
-		rec_buffer_close(rb, &s->totals);
+	int rc = apptrace_add_buffer(a->trace, fd, b->tid, err, sizeof(err));
+	if (rc == -EINVAL)
+		warn("%s", err); /* the program goes on; this thread is not recorded */
+	else if (rc)
 		return -1;
-	}
-	a->bufs = bigger;
-	a->bufs[a->nbufs++] = rb;
-	s->totals.buffers++;
+	else
+		s->totals.buffers++;
 	return 0;
 }
 
@@ -382,7 +262,6 @@ static int on_message(struct record_session *s, struct app *a)
 		rc = on_events(s, a, buf + sizeof(*h), (size_t) n - sizeof(*h));
 	} else if (h->type == MSG_BUFFER && n == sizeof(struct proto_buffer)) {
 		rc = on_buffer(s, a, (const struct proto_buffer *) buf, fd);
-		fd = -1;
 	}
 	if (fd >= 0)
 		close(fd);
@@ -409,15 +288,9 @@ static void take_all_messages(struct record_session *s)
 
 static void app_finish(struct record_session *s, struct app *a)
 {
-	for (size_t i = 0; i < a->nbufs; i++) {
-		rec_buffer_drain(a->bufs[i], true, &s->totals);
-		rec_buffer_close(a->bufs[i], &s->totals);
-	}
-	free(a->bufs);
-	rec_events_free(&a->events);
+	apptrace_close(a->trace, &s->totals);
 	if (a->fd >= 0)
 		close(a->fd);
-	free(a->dir);
 	free(a);
 }
 
@@ -429,8 +302,8 @@ static void drain_all(struct record_session *s)
 	if (s->o.overwrite)
 		return; /* the flight recorder is read at the end */
 	for (size_t i = 0; i < s->napps; i++)
-		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
-			rec_buffer_drain(s->apps[i]->bufs[b], false, &s->totals);
+		if (s->apps[i]->trace)
+			apptrace_drain(s->apps[i]->trace, false, &s->totals);
 }
 
 static void accept_apps(struct record_session *s)
@@ -475,8 +348,8 @@ static int live_tick(struct record_session *s, int fd)
 	int64_t flushed = rec_clock_now_ns(&s->clock);
 	drain_all(s);
 	for (size_t i = 0; i < s->napps; i++)
-		for (size_t b = 0; b < s->apps[i]->nbufs; b++)
-			rec_buffer_flush_open(s->apps[i]->bufs[b], &s->totals);
+		if (s->apps[i]->trace)
+			apptrace_flush_open(s->apps[i]->trace, &s->totals);
 	/* Registrations after the data: a program sends one (a provider it dlopen()ed) before
 	 * it emits the events, so every event just written has its registration queued by
 	 * now, and its metadata is on disk before the watcher reads. */

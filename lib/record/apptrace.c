@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * apptrace.c: one traced process's trace for one session (apptrace.h): its directory, its
+ * metadata, and a stream per thread's ring buffer, drained by drain.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apptrace.h"
+#include "ctf/meta-write.h"
+#include "events.h"
+#include "outdir.h"
+#include "spoor/spoor.h"
+
+#define MAX_BUFFERS 65536
+
+struct apptrace {
+	int pid;
+	char procname[17];
+	uint8_t uuid[16];
+	char *dir;
+	struct rec_clock clock;
+	struct rec_buffer_geometry g;
+	struct rec_log log;
+	struct rec_events events;
+	size_t events_written; /* in the metadata file */
+	struct rec_buffer **bufs;
+	size_t nbufs;
+};
+
+/* OUTDIR/ust/pid/PROCNAME-PID, or -k after it when that exists. */
+static int make_dir(struct apptrace *a, const char *outdir, char *err, size_t errlen)
+{
+	char *parent;
+	if (asprintf(&parent, "%s/ust/pid", outdir) < 0)
+		return -ENOMEM;
+	int rc = outdir_mkdirs(parent);
+	for (int k = 0; !rc && k < 1000; k++) {
+		free(a->dir);
+		if ((k ? asprintf(&a->dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)
+		       : asprintf(&a->dir, "%s/%s-%d", parent, a->procname, a->pid)) < 0) {
+			a->dir = NULL;
+			rc = -ENOMEM;
+		} else if (!mkdir(a->dir, 0755)) {
+			free(parent);
+			return 0;
+		} else if (errno != EEXIST) {
+			rc = -errno;
+		}
+	}
+	free(parent);
+	rc = rc ? rc : -EEXIST;
+	snprintf(err, errlen, "%s: %s", a->dir ? a->dir : outdir, strerror(-rc));
+	return rc;
+}
+
+int apptrace_open(struct apptrace **out, const char *outdir, const struct apptrace_id *id,
+                  const struct rec_clock *clock, const struct rec_buffer_geometry *g, char *err,
+                  size_t errlen)
+{
+	struct apptrace *a = calloc(1, sizeof(*a));
+
+	*out = NULL;
+	if (!a) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	a->pid = id->pid;
+	a->clock = *clock;
+	a->g = *g;
+	snprintf(a->procname, sizeof(a->procname), "%.16s", id->procname ? id->procname : "");
+	for (char *p = a->procname; *p; p++)
+		if (*p == '/' || *p == ' ' || (unsigned char) *p < 0x20)
+			*p = '_';
+	if (!a->procname[0])
+		strcpy(a->procname, "unknown");
+	int rc = make_dir(a, outdir, err, errlen);
+	if (rc) {
+		apptrace_close(a, NULL);
+		return rc;
+	}
+	if (id->uuid) {
+		memcpy(a->uuid, id->uuid, 16);
+	} else if (getrandom(a->uuid, 16, 0) != 16) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot make a trace UUID: %s", a->dir, strerror(errno));
+		apptrace_close(a, NULL);
+		return rc;
+	} else {
+		a->uuid[6] = (uint8_t) ((a->uuid[6] & 0x0f) | 0x40); /* version 4 */
+		a->uuid[8] = (uint8_t) ((a->uuid[8] & 0x3f) | 0x80);
+	}
+	*out = a;
+	return 0;
+}
+
+void apptrace_set_log(struct apptrace *a, const struct rec_log *log)
+{
+	a->log = *log;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			errno = w ? errno : ENOSPC;
+			return -1;
+		}
+		p += w;
+		n -= (size_t) w;
+	}
+	return 0;
+}
+
+/* The metadata of the events from the first not yet written on: all of it (the trace's
+ * header and clock too) when none was. */
+static int describe(const struct apptrace *a, char **text, size_t *len)
+{
+	char host[256] = "";
+
+	if (!a->events_written) {
+		gethostname(host, sizeof(host) - 1);
+		const struct meta_env env[] = {
+		    {"hostname", host, 0, 1},
+		    {"domain", "ust", 0, 1},
+		    {"tracer_name", "spoor", 0, 1},
+		    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
+		    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
+		    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
+		    {"procname", a->procname, 0, 1},
+		    {"vpid", NULL, a->pid, 0},
+		};
+		struct meta_trace t = {
+		    .env = env, .nenv = sizeof(env) / sizeof(env[0]), .packed = 1};
+		memcpy(t.uuid, a->uuid, 16);
+		rec_clock_meta(&a->clock, &t.clock);
+		return ctf_meta_write(&t, (const struct spoor_event_desc *const *) a->events.evs,
+		                      a->events.n, text, len);
+	}
+	FILE *m = open_memstream(text, len);
+	int rc = m ? 0 : -ENOMEM;
+	for (size_t i = a->events_written; !rc && i < a->events.n; i++) {
+		char *one = NULL;
+		size_t l = 0;
+		rc = ctf_meta_write_event(a->events.evs[i], 1, &one, &l);
+		if (!rc)
+			fwrite(one, 1, l, m);
+		free(one);
+	}
+	if (m && fclose(m))
+		rc = -ENOMEM;
+	return rc;
+}
+
+/* The first registration writes the metadata; later ones (dlopen) append event blocks. */
+static int write_metadata(struct apptrace *a, char *err, size_t errlen)
+{
+	char path[4200], *text = NULL;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/metadata", a->dir);
+	if (describe(a, &text, &len)) {
+		free(text);
+		snprintf(err, errlen, "%s: cannot describe the events of %s (pid %d)", path,
+		         a->procname, a->pid);
+		return -EPROTO;
+	}
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	struct stat st;
+	off_t before = fd >= 0 && !fstat(fd, &st) ? st.st_size : 0;
+	int rc = fd < 0 || write_all(fd, text, len) ? -errno : 0;
+	if (rc) { /* disk full: the metadata keeps its whole blocks */
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		if (fd >= 0 && ftruncate(fd, before))
+			rec_log_warn(&a->log, "%s: cannot cut off the partial block: %s", path,
+			             strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	a->events_written = a->events.n;
+	return rc;
+}
+
+int apptrace_events(struct apptrace *a, const char *text, size_t len, char *err, size_t errlen)
+{
+	char why[200];
+
+	if (rec_events_parse(&a->events, text, len, why, sizeof(why))) {
+		snprintf(err, errlen, "%s (pid %d) sent invalid event descriptions: %s",
+		         a->procname, a->pid, why);
+		return -EPROTO;
+	}
+	return write_metadata(a, err, errlen);
+}
+
+int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_t errlen)
+{
+	char path[4200], why[200];
+
+	if (a->nbufs >= MAX_BUFFERS) {
+		snprintf(err, errlen, "%s (pid %d): too many threads", a->procname, a->pid);
+		return -ENOSPC;
+	}
+	struct rec_buffer **bigger = realloc(a->bufs, (a->nbufs + 1) * sizeof(*bigger));
+	if (!bigger) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	a->bufs = bigger;
+	snprintf(path, sizeof(path), "%s/stream_%d", a->dir, tid);
+	struct rec_buffer *rb = NULL;
+	if (rec_buffer_open(&rb, memfd, &a->g, path, why, sizeof(why))) {
+		snprintf(err, errlen, "%s (pid %d): ring buffer of thread %d refused: %s",
+		         a->procname, a->pid, tid, why);
+		return -EINVAL;
+	}
+	rec_buffer_set_log(rb, &a->log);
+	a->bufs[a->nbufs++] = rb;
+	return 0;
+}
+
+void apptrace_drain(struct apptrace *a, bool final, struct record_totals *t)
+{
+	for (size_t i = 0; i < a->nbufs; i++)
+		rec_buffer_drain(a->bufs[i], final, t);
+}
+
+void apptrace_flush_open(struct apptrace *a, struct record_totals *t)
+{
+	for (size_t i = 0; i < a->nbufs; i++)
+		rec_buffer_flush_open(a->bufs[i], t);
+}
+
+void apptrace_close(struct apptrace *a, struct record_totals *t)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nbufs; i++) {
+		if (t)
+			rec_buffer_drain(a->bufs[i], true, t);
+		rec_buffer_close(a->bufs[i], t);
+	}
+	free(a->bufs);
+	rec_events_free(&a->events);
+	free(a->dir);
+	free(a);
+}
+
+const char *apptrace_dir(const struct apptrace *a)
+{
+	return a->dir;
+}
+
+const uint8_t *apptrace_uuid(const struct apptrace *a)
+{
+	return a->uuid;
+}
