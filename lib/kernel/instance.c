@@ -26,7 +26,7 @@ struct kinstance {
 	struct tracefs_instance *ti;
 	char root[512];
 	char dir[700];
-	char name[64];
+	char name[80];
 };
 
 static bool is_tracefs(const char *path)
@@ -88,7 +88,24 @@ static void remove_stale(const char *root)
 	closedir(d);
 }
 
-int kinstance_create(struct kinstance **out, char *err, size_t errlen)
+/* spoor-PID-N[-NAME]: the name's characters fit an instance and a uprobe group. */
+static void make_name(char *out, size_t cap, unsigned n, const char *name)
+{
+	int len = snprintf(out, cap, NAME_PREFIX "%d-%u", (int) getpid(), n);
+	if (!name || !*name || len < 0 || (size_t) len + 2 >= cap)
+		return;
+	size_t j = (size_t) len;
+	out[j++] = '-';
+	for (size_t i = 0; name[i] && i < 32 && j + 1 < cap; i++) {
+		char c = name[i];
+		bool ok =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		out[j++] = ok ? c : '_';
+	}
+	out[j] = '\0';
+}
+
+int kinstance_create(struct kinstance **out, const char *name, char *err, size_t errlen)
 {
 	static unsigned counter;
 	struct kinstance *k = calloc(1, sizeof(*k));
@@ -116,7 +133,7 @@ int kinstance_create(struct kinstance **out, char *err, size_t errlen)
 		free(k);
 		return -EINVAL;
 	}
-	snprintf(k->name, sizeof(k->name), NAME_PREFIX "%d-%u", (int) getpid(), counter++);
+	make_name(k->name, sizeof(k->name), counter++, name);
 	errno = 0;
 	k->ti = tracefs_instance_create(k->name);
 	if (!k->ti || !tracefs_instance_is_new(k->ti)) {
@@ -131,6 +148,13 @@ int kinstance_create(struct kinstance **out, char *err, size_t errlen)
 	snprintf(k->dir, sizeof(k->dir), "%s/%s", inst, k->name);
 	*out = k;
 	return 0;
+}
+
+bool kinstance_has(const struct kinstance *k, const char *file)
+{
+	char path[900];
+	snprintf(path, sizeof(path), "%s/%s", k->dir, file);
+	return access(path, F_OK) == 0;
 }
 
 const char *kinstance_dir(const struct kinstance *k)

@@ -18,8 +18,12 @@ struct kinstance;
 int kinstance_find_tracefs(char *root, size_t cap, char *err, size_t errlen);
 
 /* Find (or mount) tracefs, check that we may use it, remove instances left by spoor
- * processes that died, and create a new instance. */
-int kinstance_create(struct kinstance **out, char *err, size_t errlen);
+ * processes that died, and create a new instance: spoor-PID-N, or spoor-PID-N-NAME with a
+ * name (a daemon's session: its characters other than letters, digits and '_' become '_',
+ * cut at 32). */
+int kinstance_create(struct kinstance **out, const char *name, char *err, size_t errlen);
+/* Whether the instance's file exists (features this kernel may lack: snapshot...). */
+bool kinstance_has(const struct kinstance *k, const char *file);
 /* The instance's directory, and the tracefs root. */
 const char *kinstance_dir(const struct kinstance *k);
 const char *kinstance_root(const struct kinstance *k);

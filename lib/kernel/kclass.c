@@ -159,24 +159,49 @@ static int build_context(struct tep_event *ev, struct kclasses *cs, char *err, s
 	return 0;
 }
 
+/* Room for `more` classes. */
+static int reserve(struct kclasses *cs, size_t more)
+{
+	if (cs->n + more <= cs->cap)
+		return 0;
+	size_t cap = 2 * (cs->n + more);
+	struct kclass *v = realloc(cs->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	cs->v = v;
+	cs->cap = cap;
+	return 0;
+}
+
+/* A recorded event's format, or NULL with err set. */
+static struct tep_event *find_event(struct tep_handle *tep, const struct kevent_ref *r, char *err,
+                                    size_t errlen)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, r->system, r->name);
+	if (!ev || ev->id < 0 || ev->id > 65535) {
+		snprintf(err, errlen, "no usable format for kernel event %s:%s", r->system,
+		         r->name);
+		return NULL;
+	}
+	return ev;
+}
+
 int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
                    char *err, size_t errlen)
 {
 	int rc = 0;
 
 	*out = (struct kclasses){0};
-	out->v = calloc(events->n + 8, sizeof(*out->v));
+	out->cap = events->n + 8;
+	out->v = calloc(out->cap, sizeof(*out->v));
 	out->by_kernel_id = calloc(65536, sizeof(*out->by_kernel_id));
 	if (!out->v || !out->by_kernel_id) {
 		kclasses_free(out);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < events->n && !rc; i++) {
-		const struct kevent_ref *r = &events->v[i];
-		struct tep_event *ev = tep_find_event_by_name(tep, r->system, r->name);
-		if (!ev || ev->id < 0 || ev->id > 65535) {
-			snprintf(err, errlen, "no usable format for kernel event %s:%s", r->system,
-			         r->name);
+		struct tep_event *ev = find_event(tep, &events->v[i], err, errlen);
+		if (!ev) {
 			rc = -ENOENT;
 			break;
 		}
@@ -200,11 +225,39 @@ int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, str
 	return rc;
 }
 
+int kclasses_append(struct tep_handle *tep, const struct kevent_ref *event, struct kclasses *cs,
+                    char *err, size_t errlen)
+{
+	struct tep_event *ev = find_event(tep, event, err, errlen);
+	if (!ev)
+		return -ENOENT;
+	if (reserve(cs, 1)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	struct kclass *c = &cs->v[cs->n];
+	*c = (struct kclass){0};
+	int rc = build_one(ev, c, (uint32_t) cs->n, err, errlen);
+	if (rc) {
+		free(c->fields);
+		free(c->ops);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	/* the classes declared before keep their names: the new one takes its system's */
+	for (size_t i = 0; i < cs->n; i++)
+		if (!strcmp(cs->v[i].desc.name, c->desc.name))
+			c->desc.provider = event->system;
+	cs->n++;
+	cs->by_kernel_id[ev->id] = (uint16_t) cs->n;
+	return 0;
+}
+
 int kclasses_add_synthetic(struct kclasses *cs, const char *name,
                            const struct spoor_field_desc *fields, uint32_t nfields)
 {
-	/* room was left by kclasses_build */
-	if (!cs->v)
+	if (!cs->v || reserve(cs, 1))
 		return -1;
 	struct kclass *c = &cs->v[cs->n];
 	*c = (struct kclass){.kernel_id = -1};

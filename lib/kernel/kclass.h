@@ -50,7 +50,7 @@ struct kclass {
 
 struct kclasses {
 	struct kclass *v;
-	size_t n;
+	size_t n, cap;
 	uint16_t *by_kernel_id; /* 65536 entries: index + 1, 0 for an event not recorded */
 	struct spoor_field_desc context[8];
 	size_t ncontext;
@@ -60,6 +60,10 @@ struct kclasses {
  * list order. -1 with err set when a format cannot be described. */
 int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
                    char *err, size_t errlen);
+/* One more event's class, declared while recording (its format must be in tep): the next
+ * CTF id. Named SYSTEM:NAME when another class has its name. 0, or -errno with err set. */
+int kclasses_append(struct tep_handle *tep, const struct kevent_ref *event, struct kclasses *cs,
+                    char *err, size_t errlen);
 /* One more class by hand (spoor's own events, e.g. the state dump): fields are copied by
  * pointer, the caller writes its CTF bytes itself. Returns its CTF id or -1. */
 int kclasses_add_synthetic(struct kclasses *cs, const char *name,

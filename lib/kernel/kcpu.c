@@ -10,8 +10,7 @@
 
 #include "kcpu.h"
 
-#define PACKET_CAP (256u << 10)
-#define PIPE_WANT  (1u << 20)
+#define PIPE_WANT (1u << 20)
 
 int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, struct kbuffer *kb,
               const char *out_path, const uint8_t uuid[16], char *err, size_t errlen)
@@ -19,7 +18,8 @@ int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, stru
 	char path[900];
 	*c = (struct kcpu){
 	    .cpu = cpu, .raw_fd = -1, .pipe_fd = {-1, -1}, .subbuf = subbuf, .kb = kb};
-	int rc = kpacket_open(&c->pkt, out_path, uuid, (uint64_t) cpu, (uint32_t) cpu, PACKET_CAP);
+	int rc =
+	    kpacket_open(&c->pkt, out_path, uuid, (uint64_t) cpu, (uint32_t) cpu, KCPU_PACKET_CAP);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
 		return rc;

@@ -17,6 +17,8 @@
 
 struct kbuffer;
 
+#define KCPU_PACKET_CAP (256u << 10)
+
 struct kcpu {
 	int cpu;
 	int raw_fd;

@@ -70,6 +70,8 @@ int kpacket_flush(struct kpacket *p)
 		if (ftruncate(p->fd, (off_t) p->bytes))
 			p->werr = p->werr ? p->werr : -errno;
 	} else {
+		if (!p->packets)
+			p->first_ts = p->ts_begin;
 		p->packets++;
 		p->bytes += p->len;
 		p->seq++;

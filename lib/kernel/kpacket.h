@@ -27,6 +27,7 @@ struct kpacket {
 	uint8_t *buf;
 	size_t len, cap, pending; /* pending: end of the event begun, not yet ended */
 	uint64_t ts_begin, last_ts, pending_ts;
+	uint64_t first_ts; /* the first packet written's timestamp_begin */
 	uint64_t seq, discarded, discarded_written;
 	uint64_t events, packets, bytes; /* events: all; the rest: as written to the file */
 	uint64_t packet_events, events_written;

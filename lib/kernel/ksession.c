@@ -7,20 +7,15 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <tracefs.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 #include <unistd.h>
 
-#include "ctf/meta-write.h"
 #include "instance.h"
-#include "kclass.h"
-#include "kcpu.h"
-#include "ksession.h"
+#include "kmeta.h"
+#include "ksession-int.h"
 #include "partitions.h"
-#include "record/clock.h"
-#include "select.h"
 #include "spoor/spoor.h"
 #include "statedump.h"
 #include "upaths.h"
@@ -30,24 +25,9 @@
 
 /* Always recorded: what keeps thread names current after the state dump (task_newtask: a
  * new thread's process, which sched_process_fork does not say). */
-static const char *const name_events[] = {"sched:sched_process_fork", "sched:sched_process_exec",
-                                          "sched:sched_process_exit", "task:task_rename",
-                                          "task:task_newtask"};
-
-struct ksession {
-	struct kinstance *inst;
-	struct upaths *paths; /* uprobes of -k libc */
-	struct tep_handle *tep;
-	struct kevent_list events;
-	struct kclasses classes;
-	struct kcpu *cpus;
-	int ncpus;
-	struct kpacket dump;
-	uint64_t dumped;
-	char *dir;
-	uint8_t uuid[16];
-	bool stopped;
-};
+const char *const ksession_name_events[KSESSION_NNAME_EVENTS] = {
+    "sched:sched_process_fork", "sched:sched_process_exec", "sched:sched_process_exit",
+    "task:task_rename", "task:task_newtask"};
 
 static int build_events(struct ksession *k, const struct kernel_opts *o, char *err, size_t errlen)
 {
@@ -83,9 +63,9 @@ static int build_events(struct ksession *k, const struct kernel_opts *o, char *e
 		                   errlen);
 	}
 	/* the names' events: skipped quietly where a kernel lacks one */
-	for (size_t i = 0; !rc && i < sizeof(name_events) / sizeof(name_events[0]); i++) {
+	for (size_t i = 0; !rc && i < KSESSION_NNAME_EVENTS; i++) {
 		char e2[64];
-		kevents_match(&all, &name_events[i], 1, &k->events, e2, sizeof(e2));
+		kevents_match(&all, &ksession_name_events[i], 1, &k->events, e2, sizeof(e2));
 	}
 	kevents_free(&all);
 	if (rc)
@@ -142,12 +122,30 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
+int ksession_load_format(struct ksession *k, const struct kevent_ref *r, char *err, size_t errlen)
+{
+	if (tep_find_event_by_name(k->tep, r->system, r->name))
+		return 0;
+	char path[1200];
+	size_t len;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", kinstance_root(k->inst), r->system,
+	         r->name);
+	char *text = read_text(path, &len);
+	int rc = text ? (int) tep_parse_event(k->tep, text, len, r->system) : -1;
+	free(text);
+	if (rc) {
+		snprintf(err, errlen, "cannot parse the format of kernel event %s:%s (%s)",
+		         r->system, r->name, path);
+		return -EIO;
+	}
+	return 0;
+}
+
 /* libtraceevent parses the ring buffer's page header and the formats of the events in use,
  * nothing more: loading every format, kallsyms and printk_formats (as
  * tracefs_local_events does) costs a tenth of a second that recording never needs. */
 static int load_formats(struct ksession *k, char *err, size_t errlen)
 {
-	const char *root = kinstance_root(k->inst);
 	char path[1200];
 	size_t len;
 	k->tep = tep_alloc();
@@ -157,7 +155,7 @@ static int load_formats(struct ksession *k, char *err, size_t errlen)
 	tep_set_local_bigendian(k->tep, TEP_LITTLE_ENDIAN);
 	tep_set_long_size(k->tep, (int) sizeof(long));
 	tep_set_page_size(k->tep, getpagesize());
-	snprintf(path, sizeof(path), "%s/events/header_page", root);
+	snprintf(path, sizeof(path), "%s/events/header_page", kinstance_root(k->inst));
 	char *text = read_text(path, &len);
 	int rc = text ? tep_parse_header_page(k->tep, text, len, (int) sizeof(long)) : -1;
 	free(text);
@@ -165,23 +163,13 @@ static int load_formats(struct ksession *k, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot parse %s", path);
 		return -EIO;
 	}
-	for (size_t i = 0; i < k->events.n; i++) {
-		const struct kevent_ref *r = &k->events.v[i];
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, r->system, r->name);
-		text = read_text(path, &len);
-		rc = text ? (int) tep_parse_event(k->tep, text, len, r->system) : -1;
-		free(text);
-		if (rc) {
-			snprintf(err, errlen, "cannot parse the format of kernel event %s:%s (%s)",
-			         r->system, r->name, path);
-			return -EIO;
-		}
-	}
-	return 0;
+	for (size_t i = 0; i < k->events.n && !rc; i++)
+		rc = ksession_load_format(k, &k->events.v[i], err, errlen);
+	return rc;
 }
 
 /* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR", for an event being recorded. */
-static int apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen)
+int ksession_apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen)
 {
 	const char *c1 = strchr(spec, ':');
 	if (!c1 || c1 == spec) {
@@ -211,62 +199,6 @@ static int apply_filter(struct ksession *k, const char *spec, char *err, size_t 
 	while (*expr == ' ')
 		expr++;
 	return kinstance_filter(k->inst, r->system, r->name, expr, err, errlen);
-}
-
-static int write_metadata(struct ksession *k, const struct rec_clock *clock, char *err,
-                          size_t errlen)
-{
-	char host[256] = "";
-	struct utsname u;
-	uname(&u);
-	gethostname(host, sizeof(host) - 1);
-	const struct meta_env env[] = {
-	    {"hostname", host, 0, 1},
-	    {"domain", "kernel", 0, 1},
-	    {"sysname", u.sysname, 0, 1},
-	    {"kernel_release", u.release, 0, 1},
-	    {"kernel_version", u.version, 0, 1},
-	    {"tracer_name", "spoor", 0, 1},
-	    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
-	    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
-	    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
-	    {"trace_clock", rec_clock_kernel_name(clock), 0, 1},
-	};
-	static const char *const cpu_id[] = {"cpu_id"};
-	struct meta_trace t = {.env = env,
-	                       .nenv = sizeof(env) / sizeof(env[0]),
-	                       .packed = 1,
-	                       .packet_u32 = cpu_id,
-	                       .npacket_u32 = 1,
-	                       .event_context = k->classes.context,
-	                       .nevent_context = k->classes.ncontext};
-	memcpy(t.uuid, k->uuid, 16);
-	rec_clock_meta(clock, &t.clock);
-	const struct spoor_event_desc **descs = calloc(k->classes.n, sizeof(*descs));
-	if (!descs)
-		return -ENOMEM;
-	for (size_t i = 0; i < k->classes.n; i++)
-		descs[i] = &k->classes.v[i].desc;
-	char *text = NULL;
-	size_t len = 0;
-	int rc = ctf_meta_write(&t, descs, k->classes.n, &text, &len);
-	free(descs);
-	if (rc) {
-		snprintf(err, errlen, "cannot describe the kernel events in CTF: %s",
-		         strerror(-rc));
-		return rc;
-	}
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/metadata", k->dir);
-	FILE *f = fopen(path, "we");
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-	}
-	free(text);
-	return rc;
 }
 
 static size_t subbuf_size(struct ksession *k)
@@ -312,17 +244,56 @@ static int open_cpus(struct ksession *k, char *err, size_t errlen)
 	return 0;
 }
 
+int ksession_open_dump(struct ksession *k, const char *dir, struct kpacket *dump, char *err,
+                       size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/statedump", dir);
+	int rc = kpacket_open(dump, path, k->uuid, (uint64_t) MAX_CPUS, 0, 256u << 10);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts)
+{
+	long n = statedump_write(dump, &k->classes, k->dump_id, ts, "/proc");
+	kpacket_flush(dump);
+	return n > 0 ? (uint64_t) n : 0;
+}
+
+/* Tracing on, with the threads alive then in the state dump (at the start, and after a
+ * pause: threads born meanwhile would have no name). */
+static int start_tracing(struct ksession *k, char *err, size_t errlen)
+{
+	/* Stamped before tracing starts, so that every kernel event comes after the names;
+	 * walked after, so that a thread born meanwhile is in the dump or in a fork event. */
+	uint64_t dump_ts = rec_clock_now(&k->clock);
+	int rc = kinstance_tracing_on(k->inst, true);
+	if (rc) {
+		snprintf(err, errlen, "cannot turn tracing on in %s", kinstance_dir(k->inst));
+		return rc;
+	}
+	k->dumped += ksession_statedump(k, &k->dump, dump_ts);
+	return 0;
+}
+
 static int setup(struct ksession *k, const struct kernel_opts *o, const struct rec_clock *clock,
                  char *err, size_t errlen)
 {
 	int rc;
-	if ((rc = kinstance_create(&k->inst, err, errlen)))
+	if ((rc = kinstance_create(&k->inst, o->name, err, errlen)))
 		return rc;
 	/* a new instance traces at once; nothing is recorded before it is all set */
 	if ((rc = kinstance_tracing_on(k->inst, false)) ||
 	    (rc = kinstance_set_clock(k->inst, rec_clock_kernel_name(clock), err, errlen)))
 		return rc;
 	if (o->buffer_kb && (rc = kinstance_set_buffer_kb(k->inst, o->buffer_kb, err, errlen)))
+		return rc;
+	/* a flight recorder: the newest events replace the oldest until a snapshot reads them
+	 * (a new instance overwrites already; said here so that it does not depend on that) */
+	if (o->overwrite &&
+	    (rc = kinstance_write(k->inst, "options/overwrite", "1", false, err, errlen)))
 		return rc;
 	/* Wake the reader when a CPU's buffer is a quarter full (the kernel's default is half):
 	 * more headroom while spoor is being scheduled, for a few more wake-ups. Kernels
@@ -343,6 +314,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	                                     STATEDUMP_NFIELDS);
 	if (dump_id < 0)
 		return -ENOMEM;
+	k->dump_id = (uint32_t) dump_id;
 	if (getrandom(k->uuid, 16, 0) != 16)
 		return -EIO;
 	k->uuid[6] = (uint8_t) ((k->uuid[6] & 0x0f) | 0x40);
@@ -352,7 +324,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 		snprintf(err, errlen, "%s: %s", k->dir, strerror(errno));
 		return rc;
 	}
-	if ((rc = write_metadata(k, clock, err, errlen)))
+	if ((rc = kmeta_write(k->dir, &k->classes, k->uuid, clock, &k->meta_fd, err, errlen)))
 		return rc;
 	partitions_write(k->dir); /* device names for spoor disk; without them, major:minor */
 	for (size_t i = 0; i < k->events.n; i++) {
@@ -363,7 +335,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 			return rc;
 	}
 	for (size_t i = 0; i < o->nfilters; i++)
-		if ((rc = apply_filter(k, o->filters[i], err, errlen)))
+		if ((rc = ksession_apply_filter(k, o->filters[i], err, errlen)))
 			return rc;
 	for (size_t i = 0; i < o->npids; i++) {
 		char v[24];
@@ -377,23 +349,9 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 		return rc;
 	if ((rc = open_cpus(k, err, errlen)))
 		return rc;
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/statedump", k->dir);
-	if ((rc = kpacket_open(&k->dump, path, k->uuid, (uint64_t) MAX_CPUS, 0, 256u << 10))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	if ((rc = ksession_open_dump(k, k->dir, &k->dump, err, errlen)))
 		return rc;
-	}
-	/* Stamped before tracing starts, so that every kernel event comes after the names;
-	 * walked after, so that a thread born meanwhile is in the dump or in a fork event. */
-	uint64_t dump_ts = rec_clock_now(clock);
-	if ((rc = kinstance_tracing_on(k->inst, true))) {
-		snprintf(err, errlen, "cannot turn tracing on in %s", kinstance_dir(k->inst));
-		return rc;
-	}
-	long n = statedump_write(&k->dump, &k->classes, (uint32_t) dump_id, dump_ts, "/proc");
-	k->dumped = n > 0 ? (uint64_t) n : 0;
-	kpacket_flush(&k->dump);
-	return 0;
+	return start_tracing(k, err, errlen);
 }
 
 /* A session that failed to start leaves no half-made trace behind. */
@@ -412,6 +370,8 @@ static void remove_partial_trace(struct ksession *k)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/metadata", k->dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/" PARTITIONS_FILE, k->dir);
+	unlink(path);
 	rmdir(k->dir);
 }
 
@@ -423,6 +383,9 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 	if (!k)
 		return -ENOMEM;
 	k->dump.fd = -1;
+	k->meta_fd = -1;
+	k->clock = *clock;
+	k->overwrite = o->overwrite;
 	size_t dl = strlen(outdir) + 8;
 	k->dir = malloc(dl);
 	if (!k->dir) {
@@ -442,24 +405,30 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 	return 0;
 }
 
+/* A flight recorder is read only by a snapshot; a paused session has nothing to read. */
+static bool reading(const struct ksession *k)
+{
+	return !k->overwrite && !k->paused && !k->stopped;
+}
+
 size_t ksession_pollfds(struct ksession *k, struct pollfd *p, size_t cap)
 {
 	size_t n = 0;
-	for (int i = 0; i < k->ncpus && n < cap; i++)
+	for (int i = 0; reading(k) && i < k->ncpus && n < cap; i++)
 		p[n++] = (struct pollfd){k->cpus[i].raw_fd, POLLIN, 0};
 	return n;
 }
 
 void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n)
 {
-	for (size_t i = 0; i < n && (int) i < k->ncpus; i++)
+	for (size_t i = 0; reading(k) && i < n && (int) i < k->ncpus; i++)
 		if (p[i].revents)
 			kcpu_drain(&k->cpus[i], &k->classes, false);
 }
 
 void ksession_flush(struct ksession *k)
 {
-	for (int i = 0; i < k->ncpus; i++)
+	for (int i = 0; reading(k) && i < k->ncpus; i++)
 		kcpu_flush(&k->cpus[i], &k->classes);
 }
 
@@ -483,40 +452,56 @@ static void read_stats(struct ksession *k, int cpu, uint64_t *overrun, uint64_t 
 	fclose(f);
 }
 
+void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, struct kernel_totals *t,
+                         uint64_t *overrun_out, uint64_t *dropped_out)
+{
+	uint64_t overrun = 0, dropped = 0;
+	if (counters) {
+		read_stats(k, c->cpu, &overrun, &dropped);
+		/* A sub-buffer only says how many events were missed before it when it has room
+		 * for the count, else just that some were: the kernel's counters are the truth,
+		 * and the stream's last packet carries what the marks did not. */
+		if (overrun + dropped > c->missed) {
+			kpacket_add_discarded(&c->pkt, overrun + dropped - c->missed);
+			c->missed = overrun + dropped;
+		}
+	}
+	if (overrun_out)
+		*overrun_out = overrun;
+	if (dropped_out)
+		*dropped_out = dropped;
+	int rc = kpacket_close(&c->pkt);
+	if (rc && !t->write_error)
+		t->write_error = rc;
+	t->events += c->pkt.events_written;
+	/* a packet lost to a write error is not in the trace */
+	t->unwritten += c->pkt.events - c->pkt.events_written;
+	t->bytes += c->pkt.bytes;
+	t->packets += c->pkt.packets;
+}
+
 void ksession_stop(struct ksession *k, struct kernel_totals *t)
 {
 	*t = (struct kernel_totals){0};
 	if (k->stopped)
 		return;
+	*t = k->done;
 	k->stopped = true;
 	kinstance_tracing_on(k->inst, false);
 	for (int i = 0; i < k->ncpus; i++) {
 		struct kcpu *c = &k->cpus[i];
 		kcpu_drain(c, &k->classes, true);
 		uint64_t overrun, dropped;
-		read_stats(k, c->cpu, &overrun, &dropped);
+		ksession_end_stream(k, c, true, t, &overrun, &dropped);
+		kcpu_close(c);
 		t->overrun += overrun;
 		t->dropped += dropped;
-		/* A sub-buffer only says how many events were missed before it when it has room
-		 * for the count, else just that some were: the kernel's counters are the truth,
-		 * and the trace's last packet carries what the marks did not. */
-		if (overrun + dropped > c->missed) {
-			kpacket_add_discarded(&c->pkt, overrun + dropped - c->missed);
-			c->missed = overrun + dropped;
-		}
-		int rc = kcpu_close(c);
-		if (rc && !t->write_error)
-			t->write_error = rc;
-		t->events += c->pkt.events_written;
-		/* a packet lost to a write error is not in the trace */
-		t->unwritten += c->pkt.events - c->pkt.events_written + c->unwritten;
+		t->unwritten += c->unwritten;
 		t->lost += c->missed;
 		if (c->cpu < KERNEL_TOTALS_CPUS)
 			t->lost_by_cpu[c->cpu] = c->missed;
 		t->malformed += c->malformed;
 		t->unknown += c->unknown;
-		t->bytes += c->pkt.bytes;
-		t->packets += c->pkt.packets;
 	}
 	t->cpus = (unsigned) k->ncpus;
 	t->statedump = k->dumped;
@@ -524,10 +509,42 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 	int rc = kpacket_close(&k->dump);
 	if (rc && !t->write_error)
 		t->write_error = rc;
+	if (k->meta_fd >= 0)
+		close(k->meta_fd);
+	k->meta_fd = -1;
 	kinstance_destroy(k->inst);
 	k->inst = NULL;
 	upaths_remove(k->paths); /* nothing has them enabled any more */
 	k->paths = NULL;
+}
+
+int ksession_pause(struct ksession *k)
+{
+	if (k->stopped)
+		return -EINVAL;
+	if (k->paused)
+		return 0;
+	int rc = kinstance_tracing_on(k->inst, false);
+	if (rc)
+		return rc;
+	k->paused = true;
+	/* a flight recorder keeps its events in the ring for the next snapshot */
+	for (int i = 0; !k->overwrite && i < k->ncpus; i++)
+		kcpu_drain(&k->cpus[i], &k->classes, true);
+	return 0;
+}
+
+int ksession_resume(struct ksession *k)
+{
+	char err[256];
+	if (k->stopped)
+		return -EINVAL;
+	if (!k->paused)
+		return 0;
+	int rc = start_tracing(k, err, sizeof(err));
+	if (!rc)
+		k->paused = false;
+	return rc;
 }
 
 void ksession_free(struct ksession *k)
@@ -541,6 +558,8 @@ void ksession_free(struct ksession *k)
 		kpacket_close(&k->dump);
 	kinstance_destroy(k->inst);
 	upaths_remove(k->paths);
+	if (k->meta_fd >= 0)
+		close(k->meta_fd);
 	kclasses_free(&k->classes);
 	kevents_free(&k->events);
 	if (k->tep)

@@ -27,6 +27,9 @@ struct kernel_opts {
 	size_t nfunctions;
 	const pid_t *pids; /* limit events and functions to these pids; none: all */
 	size_t npids;
+	bool overwrite;   /* flight recorder: the ring overwrites, nothing is read until
+	                   * ksession_snapshot (ksession_stop writes what it holds then) */
+	const char *name; /* the instance is spoor-PID-N-NAME (a daemon's session), or NULL */
 };
 
 struct kernel_totals {
@@ -50,6 +53,33 @@ size_t ksession_pollfds(struct ksession *k, struct pollfd *p, size_t cap);
 void ksession_ready(struct ksession *k, const struct pollfd *p, size_t n);
 /* Convert everything the buffers hold now, partial sub-buffers included (live sessions). */
 void ksession_flush(struct ksession *k);
+/*
+ * While tracing runs (a daemon's session). Events enabled later are declared at the end
+ * of the trace's metadata before tracing can record them; a disabled event's class stays
+ * declared, and enabling it again only turns it on. The events that keep thread names
+ * (sched_process_fork...) stay on whatever is disabled. Filters ("EVENT:EXPR") apply to
+ * the session's events, these or earlier ones. -errno with err set.
+ */
+int ksession_enable(struct ksession *k, const char *const *events, size_t n,
+                    const char *const *filters, size_t nf, char *err, size_t errlen);
+int ksession_disable(struct ksession *k, const char *const *events, size_t n, char *err,
+                     size_t errlen);
+/* Stop: tracing off, everything buffered written (a flight recorder's stays in its ring). */
+int ksession_pause(struct ksession *k);
+/* Start again, in the same trace, with a state dump first (threads born meanwhile). */
+int ksession_resume(struct ksession *k);
+/* Everything buffered goes to the current trace, which is finished (its directory may have
+ * been renamed since it began: its files are open); a new trace, with the same uuid, clock
+ * and classes, continues in NEWOUTDIR/kernel (made; if it exists it must be empty) from
+ * the next event on. On failure the current trace goes on. Not for flight recorders. */
+int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t errlen);
+/* A flight recorder's rings as a complete trace in SNAPDIR/kernel, tracing going on.
+ * Where the instance has a `snapshot` file (CONFIG_TRACER_SNAPSHOT), the ring is swapped
+ * into the snapshot buffer and that is read; else the ring itself is read, which empties
+ * it: the next snapshot holds what came after. t: what the snapshot holds, and lost: the
+ * events overwritten before it (the kernel's overrun counts since the last read). */
+int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_totals *t, char *err,
+                      size_t errlen);
 /* Stop tracing, convert what is left, finish the trace and remove the instance. */
 void ksession_stop(struct ksession *k, struct kernel_totals *t);
 /* Also removes the instance when ksession_stop was not called. */

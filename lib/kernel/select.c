@@ -10,7 +10,7 @@
 
 #include "select.h"
 
-static int add(struct kevent_list *l, const char *system, const char *name)
+int kevents_add(struct kevent_list *l, const char *system, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->v[i].system, system) && !strcmp(l->v[i].name, name))
@@ -54,7 +54,7 @@ static long match(char **systems, const char *root, const char *sys_pat, const c
 		for (size_t e = 0; events && events[e]; e++) {
 			if (fnmatch(ev_pat, events[e], 0))
 				continue;
-			if (add(out, systems[s], events[e])) {
+			if (kevents_add(out, systems[s], events[e])) {
 				tracefs_list_free(events);
 				return -ENOMEM;
 			}
@@ -74,7 +74,7 @@ static long match_list(const struct kevent_list *all, const char *sys_pat, const
 		const struct kevent_ref *r = &all->v[i];
 		if (fnmatch(sys_pat, r->system, 0) || fnmatch(ev_pat, r->name, 0))
 			continue;
-		if (add(out, r->system, r->name))
+		if (kevents_add(out, r->system, r->name))
 			return -ENOMEM;
 		found++;
 	}

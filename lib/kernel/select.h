@@ -27,6 +27,8 @@ int kevents_match(const struct kevent_list *all, const char *const *patterns, si
                   struct kevent_list *out, char *err, size_t errlen);
 /* Every event tracefs offers. */
 int kevents_all(const char *root, struct kevent_list *out);
+/* Add one event (nothing when it is there already). 0 or -ENOMEM. */
+int kevents_add(struct kevent_list *l, const char *system, const char *name);
 /* The system of an event named EVENT or SYSTEM:EVENT in the list, or NULL. */
 const struct kevent_ref *kevents_find(const struct kevent_list *l, const char *spec);
 void kevents_free(struct kevent_list *l);

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ksession-chunk.c: a kernel session's trace finished and continued in a new directory
+ * (rotation), and a flight recorder's rings written out as a trace of their own
+ * (snapshot). Both begin a trace elsewhere while the instance keeps tracing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "instance.h"
+#include "kmeta.h"
+#include "ksession-int.h"
+#include "partitions.h"
+
+/* A new trace's files: one stream per CPU, the state dump's, and its metadata. */
+struct outputs {
+	struct kpacket *cpu;
+	struct kpacket dump;
+	int meta_fd;
+};
+
+/* DIR for a new trace: made, or there already and empty (never mixed with another). */
+static int make_dir(const char *dir, char *err, size_t errlen)
+{
+	if (!mkdir(dir, 0755))
+		return 0;
+	int e = errno;
+	if (e == EEXIST) {
+		DIR *d = opendir(dir);
+		bool empty = d != NULL;
+		for (struct dirent *de; d && (de = readdir(d));)
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+				empty = false;
+		if (d)
+			closedir(d);
+		if (empty)
+			return 0;
+		snprintf(err, errlen,
+		         "%s is not empty: a new kernel trace needs a directory of its own", dir);
+		return -EEXIST;
+	}
+	snprintf(err, errlen, "%s: %s", dir, strerror(e));
+	return -e;
+}
+
+static void unlink_in(const char *dir, const char *name)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+}
+
+/* Close and remove what open_outputs made. */
+static void discard_outputs(struct ksession *k, struct outputs *o, const char *dir)
+{
+	char name[32];
+	for (int i = 0; o->cpu && i < k->ncpus; i++) {
+		kpacket_close(&o->cpu[i]);
+		snprintf(name, sizeof(name), "cpu%d", k->cpus[i].cpu);
+		unlink_in(dir, name);
+	}
+	free(o->cpu);
+	o->cpu = NULL;
+	kpacket_close(&o->dump);
+	if (o->meta_fd >= 0)
+		close(o->meta_fd);
+	o->meta_fd = -1;
+	unlink_in(dir, "statedump");
+	unlink_in(dir, "metadata");
+	unlink_in(dir, PARTITIONS_FILE);
+	rmdir(dir);
+}
+
+static int open_outputs(struct ksession *k, const char *dir, struct outputs *o, char *err,
+                        size_t errlen)
+{
+	*o = (struct outputs){.meta_fd = -1, .dump.fd = -1};
+	int rc = make_dir(dir, err, errlen);
+	if (rc)
+		return rc;
+	o->cpu = calloc((size_t) k->ncpus + 1, sizeof(*o->cpu));
+	if (!o->cpu) {
+		rmdir(dir);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < k->ncpus; i++)
+		o->cpu[i].fd = -1;
+	rc = kmeta_write(dir, &k->classes, k->uuid, &k->clock, &o->meta_fd, err, errlen);
+	if (!rc)
+		partitions_write(dir); /* device names for spoor disk */
+	for (int i = 0; !rc && i < k->ncpus; i++) {
+		char path[4200];
+		int cpu = k->cpus[i].cpu;
+		snprintf(path, sizeof(path), "%s/cpu%d", dir, cpu);
+		rc = kpacket_open(&o->cpu[i], path, k->uuid, (uint64_t) cpu, (uint32_t) cpu,
+		                  KCPU_PACKET_CAP);
+		if (rc)
+			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	}
+	if (!rc)
+		rc = ksession_open_dump(k, dir, &o->dump, err, errlen);
+	if (rc)
+		discard_outputs(k, o, dir);
+	return rc;
+}
+
+static char *kernel_dir(const char *outdir)
+{
+	size_t n = strlen(outdir) + 8;
+	char *dir = malloc(n);
+	if (dir)
+		snprintf(dir, n, "%s/kernel", outdir);
+	return dir;
+}
+
+static void keep_error(struct kernel_totals *t, int rc)
+{
+	if (rc && !t->write_error)
+		t->write_error = rc;
+}
+
+int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t errlen)
+{
+	if (k->stopped || k->overwrite) {
+		snprintf(err, errlen,
+		         k->stopped ? "kernel tracing of this session has ended"
+		                    : "a flight recorder (overwrite) session does not rotate: its "
+		                      "rings are written out by snapshots");
+		return k->stopped ? -EINVAL : -ENOTSUP;
+	}
+	char *dir = kernel_dir(newoutdir);
+	struct outputs o;
+	if (!dir) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = open_outputs(k, dir, &o, err, errlen);
+	if (rc) {
+		free(dir);
+		return rc;
+	}
+	/* what is read from here on belongs to the new trace: nothing twice, nothing lost */
+	uint64_t dump_ts = rec_clock_now(&k->clock);
+	for (int i = 0; i < k->ncpus; i++) {
+		struct kcpu *c = &k->cpus[i];
+		if (!k->paused)
+			kcpu_flush(c, &k->classes);
+		ksession_end_stream(k, c, true, &k->done, NULL, NULL);
+		c->pkt = o.cpu[i];
+	}
+	free(o.cpu);
+	k->done.bytes += k->dump.bytes;
+	keep_error(&k->done, kpacket_close(&k->dump));
+	k->dump = o.dump;
+	if (close(k->meta_fd))
+		keep_error(&k->done, -errno);
+	k->meta_fd = o.meta_fd;
+	free(k->dir);
+	k->dir = dir;
+	/* names for the new trace read alone (stamped before its first events were read) */
+	k->dumped += ksession_statedump(k, &k->dump, dump_ts);
+	return 0;
+}
+
+/* Where the kernel has a snapshot buffer: read it whole (tracing does not write there). */
+static void read_snapshot_buffer(struct ksession *k, struct kcpu *c)
+{
+	char path[900];
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/snapshot_raw", kinstance_dir(k->inst),
+	         c->cpu);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int live = c->raw_fd;
+	c->raw_fd = fd;
+	kcpu_drain(c, &k->classes, true);
+	c->raw_fd = live;
+	close(fd);
+}
+
+int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_totals *t, char *err,
+                      size_t errlen)
+{
+	*t = (struct kernel_totals){0};
+	if (k->stopped || !k->overwrite) {
+		snprintf(err, errlen,
+		         k->stopped ? "kernel tracing of this session has ended"
+		                    : "only a flight recorder (overwrite) session has snapshots: "
+		                      "this one writes its events as they come");
+		return -EINVAL;
+	}
+	char *dir = kernel_dir(snapdir);
+	struct outputs o;
+	if (!dir) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = open_outputs(k, dir, &o, err, errlen);
+	/* the kernel's snapshot: the ring swapped with a spare one, in one step for all CPUs */
+	bool swap = kinstance_has(k->inst, "snapshot");
+	if (!rc && swap && (rc = kinstance_write(k->inst, "snapshot", "1", false, err, errlen)))
+		discard_outputs(k, &o, dir);
+	free(dir);
+	if (rc)
+		return rc;
+	uint64_t first = UINT64_MAX;
+	for (int i = 0; i < k->ncpus; i++) {
+		struct kcpu *c = &k->cpus[i];
+		struct kpacket live = c->pkt;
+		uint64_t missed = c->missed, malformed = c->malformed, unknown = c->unknown;
+		uint64_t unwritten = c->unwritten, overrun, dropped;
+		c->pkt = o.cpu[i];
+		if (swap)
+			read_snapshot_buffer(k, c);
+		else if (k->paused)
+			kcpu_drain(c, &k->classes, true);
+		else
+			kcpu_flush(c, &k->classes);
+		if (c->pkt.events_written && c->pkt.first_ts < first)
+			first = c->pkt.first_ts;
+		/* the stats count the live ring: a snapshot buffer's losses are its marks only */
+		ksession_end_stream(k, c, !swap, t, &overrun, &dropped);
+		uint64_t lost = c->missed - missed;
+		if (swap)
+			c->missed = missed; /* the live ring's counters stay the reference */
+		t->lost += lost;
+		if (c->cpu < KERNEL_TOTALS_CPUS)
+			t->lost_by_cpu[c->cpu] = lost;
+		t->overrun += overrun;
+		t->dropped += dropped;
+		t->malformed += c->malformed - malformed;
+		t->unknown += c->unknown - unknown;
+		t->unwritten += c->unwritten - unwritten;
+		c->pkt = live;
+	}
+	free(o.cpu);
+	t->cpus = (unsigned) k->ncpus;
+	/* The threads alive now, stamped before the snapshot's first event so that analyses
+	 * name its threads from the start (those that ended before are named only by the
+	 * fork, exec or rename events the snapshot holds). */
+	uint64_t dump_ts = first != UINT64_MAX && first ? first - 1 : rec_clock_now(&k->clock);
+	t->statedump = ksession_statedump(k, &o.dump, dump_ts);
+	t->bytes += o.dump.bytes;
+	keep_error(t, kpacket_close(&o.dump));
+	if (close(o.meta_fd))
+		keep_error(t, -errno);
+	if (t->write_error)
+		snprintf(err, errlen, "snapshot in %s/kernel: %s", snapdir,
+		         strerror(-t->write_error));
+	return t->write_error;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ksession-int.h: what the files of a kernel session share (ksession.c: start, reading,
+ * stop, pause; ksession-events.c: events enabled and disabled while tracing runs;
+ * ksession-chunk.c: rotation and snapshots).
+ */
+#ifndef KERNEL_KSESSION_INT_H
+#define KERNEL_KSESSION_INT_H
+
+#include "kclass.h"
+#include "kcpu.h"
+#include "kpacket.h"
+#include "ksession.h"
+#include "record/clock.h"
+#include "select.h"
+
+struct ksession {
+	struct kinstance *inst;
+	struct upaths *paths; /* uprobes of -k libc */
+	struct tep_handle *tep;
+	struct kevent_list events; /* every event with a class, enabled now or not */
+	struct kclasses classes;
+	struct kcpu *cpus;
+	int ncpus;
+	struct kpacket dump;
+	uint32_t dump_id;
+	uint64_t dumped;
+	char *dir;   /* the current chunk's DIR/kernel (it may have been renamed since) */
+	int meta_fd; /* its metadata, open for the classes declared later */
+	struct rec_clock clock;
+	uint8_t uuid[16];
+	bool overwrite, paused, stopped;
+	struct kernel_totals done; /* what the chunks closed by rotation hold */
+};
+
+/* Always recorded: what keeps thread names current after the state dump. */
+#define KSESSION_NNAME_EVENTS 5
+extern const char *const ksession_name_events[KSESSION_NNAME_EVENTS];
+
+/* Parse event r's format into the session's tep (once). */
+int ksession_load_format(struct ksession *k, const struct kevent_ref *r, char *err, size_t errlen);
+/* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR" for an event of the session. */
+int ksession_apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen);
+/* DIR/statedump, the stream of the state dumps. */
+int ksession_open_dump(struct ksession *k, const char *dir, struct kpacket *dump, char *err,
+                       size_t errlen);
+/* The threads alive now into dump, stamped ts; how many. */
+uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts);
+/* End CPU c's current stream: what the kernel's counters lost beyond the sub-buffers'
+ * marks is added to its last packet (unless !counters), the file is closed and what it
+ * holds added to t. The counters, when asked. */
+void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, struct kernel_totals *t,
+                         uint64_t *overrun, uint64_t *dropped);
+
+#endif
