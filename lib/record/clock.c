@@ -13,7 +13,7 @@
 #include "clock.h"
 #include "ctf/meta-write.h"
 #include "ctf/trace.h"
-#include "ust/proto.h"
+#include "ipc/proto.h"
 
 static bool tsc_usable(void)
 {

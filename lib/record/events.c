@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * events.c: parses the EVENTS text of lib/ust/proto.h into descriptors, with every count,
+ * events.c: parses the EVENTS text of lib/ipc/proto.h into descriptors, with every count,
  * size and name checked: a traced program is not trusted to send sane metadata.
  */
 #include <ctype.h>

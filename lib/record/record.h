@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * record.h: a recording session: serves the session socket that traced programs connect
- * to (lib/ust/proto.h), maps their ring buffers, sleeps until packets are ready, and writes
+ * to (lib/ipc/proto.h), maps their ring buffers, sleeps until packets are ready, and writes
  * one CTF trace per traced process under OUTDIR/ust/pid/PROCNAME-PID/.
  */
 #ifndef RECORD_RECORD_H

@@ -24,7 +24,7 @@
 #include "outdir.h"
 #include "record.h"
 #include "spoor/spoor.h"
-#include "ust/proto.h"
+#include "ipc/msg.h"
 
 #define MAX_APPS 1024
 
@@ -123,65 +123,23 @@ const char *record_session_socket(const struct record_session *s)
 
 /* ---- messages ---- */
 
-static ssize_t recv_msg(int fd, void *buf, size_t cap, int *passed_fd)
-{
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = {buf, cap};
-	struct msghdr mh = {.msg_iov = &iov,
-	                    .msg_iovlen = 1,
-	                    .msg_control = ctl.b,
-	                    .msg_controllen = sizeof(ctl.b)};
-	ssize_t n;
-
-	*passed_fd = -1;
-	do
-		n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	while (n < 0 && errno == EINTR);
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(passed_fd, CMSG_DATA(c), sizeof(int));
-	if (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
-		if (*passed_fd >= 0)
-			close(*passed_fd);
-		*passed_fd = -1;
-		errno = EMSGSIZE;
-		return -1;
-	}
-	return n;
-}
-
+/* HELLO_REPLY with the doorbell, then the one session: slot 0, from the first event. */
 static int reply_hello(struct record_session *s, struct app *a)
 {
-	struct proto_hello_reply r;
+	struct proto_hello_reply r = {ipc_head(MSG_HELLO_REPLY, sizeof(r)), s->clock.kind, 1};
+	struct proto_session m;
 
-	memset(&r, 0, sizeof(r));
-	r.h = (struct proto_head){PROTO_MAGIC, PROTO_VERSION, MSG_HELLO_REPLY, sizeof(r)};
-	union {
-		char b[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl = {0};
-	struct iovec iov = {&r, sizeof(r)};
-	struct msghdr mh = {.msg_iov = &iov,
-	                    .msg_iovlen = 1,
-	                    .msg_control = ctl.b,
-	                    .msg_controllen = sizeof(ctl.b)};
-
-	r.clock_kind = s->clock.kind;
-	r.mode = s->o.overwrite ? 1 : 0;
-	r.num_subbufs = s->o.num_subbufs;
-	r.subbuf_size = s->o.subbuf_size;
-	memcpy(r.uuid, apptrace_uuid(a->trace), 16);
-	memcpy(r.patterns, s->patterns, sizeof(r.patterns));
-	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &s->efd, sizeof(int));
-	return sendmsg(a->fd, &mh, MSG_NOSIGNAL) == (ssize_t) sizeof(r) ? 0 : -1;
+	memset(&m, 0, sizeof(m));
+	m.h = ipc_head(MSG_SESSION, sizeof(m));
+	m.active = 1;
+	m.mode = s->o.overwrite ? 1 : 0;
+	m.num_subbufs = s->o.num_subbufs;
+	m.subbuf_size = s->o.subbuf_size;
+	memcpy(m.uuid, apptrace_uuid(a->trace), 16);
+	memcpy(m.patterns, s->patterns, sizeof(m.patterns));
+	return ipc_send(a->fd, &r, sizeof(r), s->efd, 0) || ipc_send(a->fd, &m, sizeof(m), -1, 0)
+	           ? -1
+	           : 0;
 }
 
 static int on_hello(struct record_session *s, struct app *a, const struct proto_hello *h)
@@ -229,7 +187,7 @@ static int on_buffer(struct record_session *s, struct app *a, const struct proto
 {
 	char err[4400];
 
-	if (!a->trace || fd < 0)
+	if (!a->trace || fd < 0 || b->slot != 0)
 		return -1;
 	int rc = apptrace_add_buffer(a->trace, fd, b->tid, err, sizeof(err));
 	if (rc == -EINVAL)
@@ -247,14 +205,13 @@ static int on_message(struct record_session *s, struct app *a)
 {
 	static char buf[PROTO_MAX_MSG];
 	int fd;
-	ssize_t n = recv_msg(a->fd, buf, sizeof(buf), &fd);
+	ssize_t n = ipc_recv(a->fd, buf, sizeof(buf), &fd, MSG_DONTWAIT);
 
 	if (n <= 0)
 		return n < 0 && errno == EAGAIN ? 0 : -1;
 	const struct proto_head *h = (const struct proto_head *) buf;
 	int rc = -1;
-	if ((size_t) n < sizeof(*h) || h->magic != PROTO_MAGIC || h->version != PROTO_VERSION ||
-	    h->length != (uint32_t) n) {
+	if (!ipc_head_ok(buf, (size_t) n)) {
 		warn("a traced program sent a malformed message; dropping it");
 	} else if (h->type == MSG_HELLO && n == sizeof(struct proto_hello)) {
 		rc = on_hello(s, a, (const struct proto_hello *) buf);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * buffer.c: the emit path. Each thread writes into its own ring buffer (rb-abi.h), so a
- * reservation needs no atomic instruction and no lock: the thread is the only writer. A
+ * buffer.c: the emit path. Each thread writes into its own ring buffer (rb-abi.h) of each
+ * session slot, so a reservation needs no atomic instruction and no lock: the thread is the
+ * only writer. An event is reserved in the ring of its first slot (the lowest bit of the
+ * slot mask in its `enabled` word, ust.h), and spoor_commit copies it into the rings of
+ * its other slots, with the same timestamp; each ring counts its own drops. A
  * signal handler that emits while its thread is inside an emit finds the thread busy and
  * counts its event as discarded, rather than corrupting the event in progress.
  *
@@ -30,36 +33,47 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
-#include "proto.h"
 #include "rb/rb-abi.h"
 #include "ust.h"
 
+/* One thread's ring of one slot. */
 struct tbuf {
-	unsigned gen; /* == ust.generation once set up in this process */
+	unsigned gen; /* == ust_slot_gen[slot] while current (ust.h) */
+	uint32_t tid;
 	struct rb_header *h;
 	char *data;
-	size_t map_size;
+	char *pkt; /* the packet in progress: no division per event */
 	uint64_t subbuf_size, nsub;
 	uint64_t seq;   /* the packet in progress, or the next one */
 	uint64_t off;   /* write offset in the packet */
 	uint64_t clock; /* timestamp of the last event written: the reader's state */
 	uint64_t pending_end;
-	char *pkt; /* the packet in progress: no division per event */
 	uint64_t discarded, pkt_seq;
 	uint64_t busy; /* see above: changed by one instruction each time (busy_add) */
-	uint32_t tid;
+	size_t map_size;
+	uint32_t mode, clock_kind;
+	int efd;
 	bool open;
-	char *scratch; /* payloads of events only probes want */
-	size_t scratch_cap;
+	uint8_t uuid[16];
 };
 
-static __thread struct tbuf tb __attribute__((tls_model("initial-exec")));
+/* A thread's state: its rings by slot (in one mapping made at its first recorded event),
+ * and the scratch area of events only probes want. */
+struct tstate {
+	struct tbuf *slot[PROTO_MAX_SLOTS];
+	struct tbuf *bufs;
+	char *scratch;
+	size_t scratch_cap;
+	bool hooked, ended;
+};
+
+static __thread struct tstate tl __attribute__((tls_model("initial-exec")));
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-static uint64_t tsc_or_ns(void)
+static inline uint64_t now(const struct tbuf *b)
 {
-	if (ust.clock_kind == CLOCK_KIND_TSC)
+	if (b->clock_kind == CLOCK_KIND_TSC)
 		return __rdtsc();
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -103,7 +117,7 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	struct rb_header *h = b->h;
 
 	/* Discard mode: the consumer has not taken the packet this one would overwrite. */
-	if (ust.mode == RB_DISCARD &&
+	if (b->mode == RB_DISCARD &&
 	    b->seq - atomic_load_explicit(&h->consumed, memory_order_acquire) >= b->nsub)
 		return false;
 	uint64_t idx = b->seq % b->nsub;
@@ -122,10 +136,10 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	    .packet_size = b->subbuf_size * 8,
 	    .packet_seq_num = b->pkt_seq++,
 	    .events_discarded = b->discarded,
-	    .vpid = (uint32_t) ust.pid,
+	    .vpid = (uint32_t) ust_pid,
 	    .vtid = b->tid,
 	};
-	memcpy(ps.uuid, ust.uuid, 16);
+	memcpy(ps.uuid, b->uuid, 16);
 	memcpy(packet(b), &ps, sizeof(ps));
 	b->off = sizeof(ps);
 	b->clock = ts;
@@ -160,34 +174,51 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	/* seq_cst: the store of produced above must not pass the load of consumer_waiting,
 	 * or a consumer going to sleep could miss this packet. Once per packet, not per event. */
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&h->consumer_waiting, memory_order_relaxed) && ust.efd >= 0) {
+	if (atomic_load_explicit(&h->consumer_waiting, memory_order_relaxed) && b->efd >= 0) {
 		uint64_t one = 1;
-		ssize_t n = write(ust.efd, &one, sizeof(one));
+		ssize_t n = write(b->efd, &one, sizeof(one));
 		(void) n;
 	}
 }
 
-/* A thread's last packet is published when the thread ends. Signal handlers that emit
- * meanwhile find the thread busy, and their events are counted as dropped until the
- * buffer is gone. */
+/* A ring's mapping goes; its owner thread is not inside an emit on it. */
+static void ring_release(struct tbuf *b)
+{
+	struct rb_header *h = b->h;
+
+	b->h = NULL;
+	__asm__ volatile("" ::: "memory");
+	if (h)
+		munmap(h, b->map_size);
+}
+
+/* A thread's last packets are published when the thread ends. Signal handlers that emit
+ * meanwhile find the thread busy, or ended, and their events are counted as dropped or
+ * not recorded. */
 static void thread_exit(void *unused)
 {
-	struct tbuf *b = &tb;
+	struct tstate *t = &tl;
 
 	(void) unused;
-	if (b->h && b->gen == ust.generation) {
+	t->ended = true;
+	for (unsigned s = 0; t->bufs && s < PROTO_MAX_SLOTS; s++) {
+		struct tbuf *b = &t->bufs[s];
+		if (!b->h)
+			continue;
 		busy_add(b, 1);
-		if (b->open)
+		if (b->open && b->gen == __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED))
 			packet_close(b);
-		struct rb_header *h = b->h;
-		b->h = NULL;
-		__asm__ volatile("" ::: "memory");
-		munmap(h, b->map_size);
+		ring_release(b);
 	}
-	b->h = NULL;
-	free(b->scratch);
-	b->scratch = NULL;
-	b->scratch_cap = 0;
+	for (unsigned s = 0; s < PROTO_MAX_SLOTS; s++)
+		t->slot[s] = NULL;
+	__asm__ volatile("" ::: "memory");
+	if (t->bufs)
+		munmap(t->bufs, PROTO_MAX_SLOTS * sizeof(struct tbuf));
+	t->bufs = NULL;
+	free(t->scratch);
+	t->scratch = NULL;
+	t->scratch_cap = 0;
 }
 
 static void make_exit_key(void)
@@ -195,19 +226,26 @@ static void make_exit_key(void)
 	pthread_key_create(&exit_key, thread_exit);
 }
 
-/* tbuf_setup's work, with the thread's signals blocked. */
-static bool tbuf_make(struct tbuf *b)
+static void hook_exit(struct tstate *t)
 {
-	char *scratch = b->scratch;
-	size_t scratch_cap = b->scratch_cap;
+	if (!t->hooked) {
+		pthread_once(&exit_once, make_exit_key);
+		pthread_setspecific(exit_key, t);
+		t->hooked = true;
+	}
+}
+
+/* Make b the thread's ring of slot s (generation c->gen) and hand it to the session. */
+static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
+{
 	memset(b, 0, sizeof(*b));
-	b->scratch = scratch; /* not the ring's: kept across a fork */
-	b->scratch_cap = scratch_cap;
-	b->gen = ust.generation;
-	if (!ust.connected || !ust.num_subbufs || ust.num_subbufs > RB_MAX_SUBBUFS)
-		return false;
-	b->nsub = ust.num_subbufs;
-	b->subbuf_size = ust.subbuf_size;
+	b->gen = c->gen | 1; /* failed, until made */
+	b->nsub = c->num_subbufs;
+	b->subbuf_size = c->subbuf_size;
+	b->mode = c->mode;
+	b->clock_kind = c->clock_kind;
+	b->efd = c->efd;
+	memcpy(b->uuid, c->uuid, 16);
 	uint64_t hdr = rb_header_bytes((uint32_t) b->nsub);
 	b->map_size = hdr + b->nsub * b->subbuf_size;
 	int fd = memfd_create("spoor-ring", MFD_CLOEXEC);
@@ -224,13 +262,13 @@ static bool tbuf_make(struct tbuf *b)
 	h->magic = RB_MAGIC;
 	h->header_size = (uint32_t) (sizeof(*h) + b->nsub * sizeof(h->sb[0]));
 	h->abi_version = RB_ABI_VERSION;
-	h->mode = ust.mode;
+	h->mode = b->mode;
 	h->subbuf_size = b->subbuf_size;
 	h->num_subbufs = (uint32_t) b->nsub;
 	b->tid = (uint32_t) gettid();
 	h->tid = b->tid;
 	h->data_offset = hdr;
-	if (ust_send_buffer(fd, (int) b->tid, b->map_size)) {
+	if (ust_send_buffer(s, c->gen, fd, (int) b->tid, b->map_size)) {
 		munmap(m, b->map_size);
 		close(fd);
 		return false;
@@ -238,29 +276,71 @@ static bool tbuf_make(struct tbuf *b)
 	close(fd);
 	b->data = (char *) m + hdr;
 	b->h = h;
-	pthread_once(&exit_once, make_exit_key);
-	pthread_setspecific(exit_key, b);
+	b->gen = c->gen;
 	return true;
 }
 
-/* A thread's first event: make its buffer and hand it to the session, with the thread's
- * signals blocked meanwhile (as LTTng-UST around its own set-up): a handler that emits
- * would find the buffer half made, or make a second one, through calls that are not
+/* The thread's ring of slot s, made if need be; NULL if there is none to write into. */
+static struct tbuf *tbuf_get(unsigned s)
+{
+	struct tstate *t = &tl;
+	struct ust_ring_cfg c;
+
+	if (t->ended)
+		return NULL;
+	unsigned gen = __atomic_load_n(&ust_slot_gen[s], __ATOMIC_ACQUIRE);
+	struct tbuf *b = t->slot[s];
+	if (b && b->gen == gen) /* a signal handler made it before the mask */
+		return b;
+	if (b && (b->gen == (gen | 1) || (b->busy & 1)))
+		return NULL; /* could not be made; or the ring of an emit this handler cut into */
+	if (gen == UST_GEN_FREE || ust_slot_cfg(s, &c) || c.gen != gen)
+		return NULL;
+	if (!t->bufs) {
+		void *m = mmap(NULL, PROTO_MAX_SLOTS * sizeof(struct tbuf), PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		t->bufs = m;
+		hook_exit(t);
+	}
+	/* Rings of slots gone (a session ended, a forked child's inherited ones) go now. */
+	for (unsigned i = 0; i < PROTO_MAX_SLOTS; i++) {
+		struct tbuf *o = &t->bufs[i];
+		if (o->h && o->gen != __atomic_load_n(&ust_slot_gen[i], __ATOMIC_RELAXED) &&
+		    !(o->busy & 1))
+			ring_release(o);
+	}
+	b = &t->bufs[s];
+	if (b->h) /* still in use by the emit this handler interrupted */
+		return NULL;
+	t->slot[s] = b;
+	return tbuf_make(b, &c, s) ? b : NULL;
+}
+
+/* A thread's first event of a slot: make its ring and hand it to the session, with the
+ * thread's signals blocked meanwhile (as LTTng-UST around its own set-up): a handler that
+ * emits would find the ring half made, or make a second one, through calls that are not
  * async-signal-safe (a mutex around the session's socket). Its signals wait, and their
- * handlers' events are recorded once the buffer is there. Once per thread. */
-__attribute__((cold, noinline)) static bool tbuf_setup(struct tbuf *b)
+ * handlers' events are recorded once the ring is there. Once per thread and slot. */
+__attribute__((cold, noinline)) static struct tbuf *tbuf_setup(unsigned s)
 {
 	sigset_t all, old;
-	bool ok;
 
-	if (b->gen == ust.generation) /* made, or not to be made (no session) */
-		return b->h != NULL;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	/* a handler may have made it between the test above and the mask */
-	ok = b->gen == ust.generation ? b->h != NULL : tbuf_make(b);
+	struct tbuf *b = tbuf_get(s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return ok;
+	return b;
+}
+
+static inline struct tbuf *tbuf_of(unsigned long s)
+{
+	struct tbuf *b = tl.slot[s];
+
+	if (__builtin_expect(!b || b->gen != ust_slot_gen[s], 0))
+		return tbuf_setup(s);
+	return b;
 }
 
 static inline uint64_t align_up(uint64_t x, uint64_t a)
@@ -272,68 +352,41 @@ static inline uint64_t align_up(uint64_t x, uint64_t a)
 static int reserve_scratch(const struct spoor_event_desc *ev, size_t size,
                            struct spoor_reservation *r)
 {
-	struct tbuf *b = &tb;
+	struct tstate *t = &tl;
 
-	if (size > b->scratch_cap) {
-		char *bigger = realloc(b->scratch, size);
+	if (size > t->scratch_cap) {
+		char *bigger = realloc(t->scratch, size);
 		if (!bigger)
 			return 0;
-		if (!b->scratch) { /* freed when the thread ends */
-			pthread_once(&exit_once, make_exit_key);
-			pthread_setspecific(exit_key, b);
-		}
-		b->scratch = bigger;
-		b->scratch_cap = size;
+		hook_exit(t); /* freed when the thread ends */
+		t->scratch = bigger;
+		t->scratch_cap = size;
 	}
-	r->payload = b->scratch;
+	r->payload = t->scratch;
 	r->priv = NULL;
 	r->ev = ev;
 	r->size = size;
-	r->probes = 1;
+	r->probes = SPOOR_ENABLED_PROBES;
 	return 1;
 }
 
-static int reserve_ring(const struct spoor_event_desc *ev, size_t size,
-                        struct spoor_reservation *r);
-
-int spoor_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
+/* Room for an event of `size` bytes stamped ts in b's packet, its header written, at
+ * *payload; the thread is marked busy. false: dropped (not counted yet). */
+static inline __attribute__((always_inline)) bool ring_place(struct tbuf *b,
+                                                             const struct spoor_event_desc *ev,
+                                                             size_t size, uint64_t ts,
+                                                             char **payload)
 {
-	int enabled = __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
-
-	if (enabled & SPOOR_ENABLED_RECORD && reserve_ring(ev, size, r)) {
-		r->ev = ev;
-		r->size = size;
-		r->probes = enabled & SPOOR_ENABLED_PROBES;
-		return 1;
-	}
-	return enabled & SPOOR_ENABLED_PROBES ? reserve_scratch(ev, size, r) : 0;
-}
-
-static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
-{
-	struct tbuf *b = &tb;
-
-	if (__builtin_expect(b->gen != ust.generation || !b->h, 0) && !tbuf_setup(b))
-		return 0;
-	if (b->busy & 1) {
-		/* a signal handler interrupted this thread's emit: drop */
-		count_drop(b);
-		return 0;
-	}
-	if (ust.paused)
-		return 0;
-	busy_add(b, 1); /* busy before anything else is touched */
-	uint64_t ts = tsc_or_ns();
 	if (ts < b->clock) /* time never goes back in a stream (see the top) */
 		ts = b->clock;
 	uint64_t al = ev->max_align ? ev->max_align : 1;
 	uint32_t id = ev->id;
 	/* Larger than an empty packet can hold: never fits. */
 	if (sizeof(struct rb_packet_start) + 24 + al + size > b->subbuf_size)
-		goto drop;
+		return false;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		if (!b->open && !packet_open(b, ts))
-			goto drop;
+			return false;
 		uint64_t off = b->off, hdr_end, ext = 0;
 		bool compact = id < 31 && ts - b->clock < ((uint64_t) 1 << 27);
 		if (compact) {
@@ -359,24 +412,14 @@ static int reserve_ring(const struct spoor_event_desc *ev, size_t size, struct s
 		}
 		b->clock = ts;
 		b->pending_end = end;
-		r->payload = p + start;
-		r->priv = b;
-		return 1;
+		*payload = p + start;
+		return true;
 	}
-drop:
-	count_drop(b);
-	busy_add(b, -1);
-	return 0;
+	return false;
 }
 
-void spoor_commit(struct spoor_reservation *r)
+static inline void ring_commit(struct tbuf *b)
 {
-	struct tbuf *b = r->priv;
-
-	if (r->probes)
-		ust_call_probes(r->ev, r->payload, r->size);
-	if (!b)
-		return;
 	b->off = b->pending_end;
 	atomic_store_explicit(&b->h->last_ts, b->clock, memory_order_relaxed);
 	/* release: a consumer reading a dead program's last packet sees whole events */
@@ -384,14 +427,134 @@ void spoor_commit(struct spoor_reservation *r)
 	busy_add(b, 1); /* committed: counted, and no longer busy */
 }
 
+/* Reserve in the ring of slot s. */
+static inline __attribute__((always_inline)) int reserve_in(unsigned long s,
+                                                            const struct spoor_event_desc *ev,
+                                                            size_t size,
+                                                            struct spoor_reservation *r)
+{
+	struct tbuf *b = tbuf_of(s);
+
+	if (!b)
+		return 0;
+	if (b->busy & 1) {
+		/* a signal handler interrupted this thread's emit: drop */
+		count_drop(b);
+		return 0;
+	}
+	if (ust_paused)
+		return 0;
+	busy_add(b, 1); /* busy before anything else is touched */
+	if (!ring_place(b, ev, size, now(b), &r->payload)) {
+		count_drop(b);
+		busy_add(b, -1);
+		return 0;
+	}
+	r->priv = b;
+	return 1;
+}
+
+static inline unsigned long first_slot(int enabled)
+{
+	return (unsigned) __builtin_ctz((unsigned) enabled >> UST_SLOT_SHIFT);
+}
+
+/* The reservation's probes: SPOOR_ENABLED_PROBES and the slots after the first, which
+ * spoor_commit copies the event into (bits 8..23, as in `enabled`), and
+ * SPOOR_ENABLED_RECORD, which spoor_commit does not look at. */
+static inline int later_slots(int enabled)
+{
+	return enabled & (enabled - (1 << UST_SLOT_SHIFT));
+}
+
+/* The event's first slot dropped it: the next one takes the lead. */
+__attribute__((cold, noinline)) static int reserve_next(const struct spoor_event_desc *ev,
+                                                        size_t size, struct spoor_reservation *r,
+                                                        int enabled)
+{
+	while ((enabled = later_slots(enabled)) & (int) UST_SLOT_BITS) {
+		if (reserve_in(first_slot(enabled), ev, size, r)) {
+			r->ev = ev;
+			r->size = size;
+			r->probes = later_slots(enabled);
+			return 1;
+		}
+	}
+	return enabled & SPOOR_ENABLED_PROBES ? reserve_scratch(ev, size, r) : 0;
+}
+
+int spoor_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor_reservation *r)
+{
+	int enabled = __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
+
+	if (enabled & SPOOR_ENABLED_RECORD) {
+		if (__builtin_expect(reserve_in(first_slot(enabled), ev, size, r), 1)) {
+			r->ev = ev;
+			r->size = size;
+			r->probes = later_slots(enabled);
+			return 1;
+		}
+		return reserve_next(ev, size, r, enabled);
+	}
+	return enabled & SPOOR_ENABLED_PROBES ? reserve_scratch(ev, size, r) : 0;
+}
+
+/* The event again in the ring of slot s, stamped as in the first one. */
+static void copy_into(unsigned s, const struct spoor_reservation *r, const struct tbuf *first)
+{
+	struct tbuf *b = tbuf_of(s);
+
+	if (!b)
+		return;
+	if (b->busy & 1) {
+		count_drop(b);
+		return;
+	}
+	busy_add(b, 1);
+	char *p;
+	uint64_t ts = b->clock_kind == first->clock_kind ? first->clock : now(b);
+	if (!ring_place(b, r->ev, r->size, ts, &p)) {
+		count_drop(b);
+		busy_add(b, -1);
+		return;
+	}
+	memcpy(p, r->payload, r->size);
+	ring_commit(b);
+}
+
+/* Probes to call, or slots to copy into. */
+__attribute__((cold, noinline)) static void commit_more(struct spoor_reservation *r)
+{
+	struct tbuf *b = r->priv;
+
+	if (r->probes & SPOOR_ENABLED_PROBES)
+		ust_call_probes(r->ev, r->payload, r->size);
+	if (!b)
+		return;
+	/* copies first: the payload stays in a ring nobody else writes into */
+	if (!ust_paused)
+		for (int m = r->probes & (int) UST_SLOT_BITS; m; m &= m - 1)
+			copy_into(first_slot(m), r, b);
+	ring_commit(b);
+}
+
+void spoor_commit(struct spoor_reservation *r)
+{
+	if (__builtin_expect(r->probes & ~SPOOR_ENABLED_RECORD, 0)) {
+		commit_more(r);
+		return;
+	}
+	ring_commit(r->priv);
+}
+
 void spoor_tracing_off(void)
 {
-	ust.paused = 1;
+	ust_paused = 1;
 }
 
 void spoor_tracing_on(void)
 {
-	ust.paused = 0;
+	ust_paused = 0;
 }
 
 static const struct spoor_field_desc printf_fields[] = {

@@ -6,23 +6,40 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ipc/proto.h"
 #include "spoor/tracepoint.h"
 
-struct ust_state {
-	int sock, efd;
-	bool connected;
-	int pid;
-	unsigned generation; /* bumped in a forked child: thread buffers of the parent are stale */
-	uint32_t clock_kind, mode, num_subbufs;
+/* An event's `enabled` word: SPOOR_ENABLED_RECORD, SPOOR_ENABLED_PROBES, and in bits 8..23
+ * the slots that record it (bit 8 + s), so the emit path finds its first slot in the word it
+ * loads anyway. Set and cleared together. */
+#define UST_SLOT_SHIFT  8
+#define UST_SLOT_BITS   (((1u << PROTO_MAX_SLOTS) - 1) << UST_SLOT_SHIFT)
+#define UST_RECORD_BITS (SPOOR_ENABLED_RECORD | UST_SLOT_BITS)
+
+/* A slot's generation, read by every emit: a thread's ring for slot s is current while its
+ * generation equals ust_slot_gen[s]. Live slots have even generations (never reused within a
+ * process), a free slot UST_GEN_FREE, and a thread whose ring could not be made for a
+ * generation records gen | 1, so that it does not try again for every event. */
+#define UST_GEN_FREE 1u
+#define UST_HIDDEN   __attribute__((visibility("hidden"))) /* one instruction to reach */
+extern UST_HIDDEN unsigned ust_slot_gen[PROTO_MAX_SLOTS];
+extern UST_HIDDEN volatile int ust_paused; /* spoor_tracing_off() */
+extern UST_HIDDEN int ust_pid;
+
+/* What a thread's ring of a slot is made with. */
+struct ust_ring_cfg {
+	unsigned gen;
+	uint32_t mode, num_subbufs, clock_kind;
 	uint64_t subbuf_size;
 	uint8_t uuid[16];
-	char patterns[1024];
-	volatile int paused; /* spoor_tracing_off() */
+	int efd; /* the server's doorbell: a number that stays valid for the process's life */
 };
 
-extern struct ust_state ust;
-
-int ust_send_buffer(int memfd, int tid, uint64_t size);
+/* Slot s's settings if it is live: 0, else -1. */
+int ust_slot_cfg(unsigned s, struct ust_ring_cfg *c);
+/* Hand a thread's ring of slot s (generation gen) to its server: 0, or -1 (the slot has
+ * gone or changed meanwhile, or the server did not take it). */
+int ust_send_buffer(unsigned s, unsigned gen, int memfd, int tid, uint64_t size);
 void ust_call_probes(const struct spoor_event_desc *ev, const void *payload, size_t size);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz-events.c: the event descriptions a traced program sends to `spoor record` (untrusted
- * text, lib/ust/proto.h). Whatever the parser accepts must become metadata that the reader
+ * text, lib/ipc/proto.h). Whatever the parser accepts must become metadata that the reader
  * parses: that round trip is checked, so the fuzzer finds disagreements, not only crashes.
  */
 #include <stdio.h>
