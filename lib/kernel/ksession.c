@@ -432,12 +432,17 @@ void ksession_flush(struct ksession *k)
 		kcpu_flush(&k->cpus[i], &k->classes);
 }
 
-/* The kernel's own counters for a CPU: overrun (overwritten before spoor read them) and
- * dropped events (no room, when the buffer does not overwrite). */
-static void read_stats(struct ksession *k, int cpu, uint64_t *overrun, uint64_t *dropped)
+/* The kernel's own counters for a CPU: overrun (overwritten before spoor read them),
+ * dropped events (no room, when the buffer does not overwrite), and what the ring holds
+ * unread (entries, bytes). */
+struct cpu_stats {
+	uint64_t overrun, dropped, entries, bytes;
+};
+
+static void read_stats(struct ksession *k, int cpu, struct cpu_stats *s)
 {
 	char path[900], line[256];
-	*overrun = *dropped = 0;
+	*s = (struct cpu_stats){0};
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", kinstance_dir(k->inst), cpu);
 	FILE *f = fopen(path, "re");
 	if (!f)
@@ -445,11 +450,42 @@ static void read_stats(struct ksession *k, int cpu, uint64_t *overrun, uint64_t 
 	unsigned long long v;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "overrun: %llu", &v) == 1)
-			*overrun = v;
+			s->overrun = v;
 		else if (sscanf(line, "dropped events: %llu", &v) == 1)
-			*dropped = v;
+			s->dropped = v;
+		else if (sscanf(line, "entries: %llu", &v) == 1)
+			s->entries = v;
+		else if (sscanf(line, "bytes: %llu", &v) == 1)
+			s->bytes = v;
 	}
 	fclose(f);
+}
+
+void ksession_usage(struct ksession *k, struct kernel_usage *u)
+{
+	*u = (struct kernel_usage){0};
+	if (k->stopped)
+		return;
+	for (int i = 0; i < k->ncpus; i++) {
+		struct cpu_stats s;
+		char path[900];
+		unsigned long kb = 0;
+		read_stats(k, k->cpus[i].cpu, &s);
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/buffer_size_kb",
+		         kinstance_dir(k->inst), k->cpus[i].cpu);
+		FILE *f = fopen(path, "re");
+		if (f) {
+			if (fscanf(f, "%lu", &kb) != 1)
+				kb = 0;
+			fclose(f);
+		}
+		u->cpus++;
+		u->bytes_used += s.bytes;
+		u->bytes_size += (uint64_t) kb << 10;
+		u->entries += s.entries;
+		u->overrun += s.overrun;
+		u->dropped += s.dropped;
+	}
 }
 
 void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, struct kernel_totals *t,
@@ -457,7 +493,10 @@ void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, stru
 {
 	uint64_t overrun = 0, dropped = 0;
 	if (counters) {
-		read_stats(k, c->cpu, &overrun, &dropped);
+		struct cpu_stats s;
+		read_stats(k, c->cpu, &s);
+		overrun = s.overrun;
+		dropped = s.dropped;
 		/* A sub-buffer only says how many events were missed before it when it has room
 		 * for the count, else just that some were: the kernel's counters are the truth,
 		 * and the stream's last packet carries what the marks did not. */

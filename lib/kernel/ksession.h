@@ -80,6 +80,14 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
  * events overwritten before it (the kernel's overrun counts since the last read). */
 int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_totals *t, char *err,
                       size_t errlen);
+/* What the rings hold now (a daemon's list): the kernel's per-CPU counters, summed. */
+struct kernel_usage {
+	unsigned cpus;
+	uint64_t bytes_used, bytes_size; /* unread bytes in the rings; their size */
+	uint64_t entries;                /* unread events */
+	uint64_t overrun, dropped;       /* overwritten before being read; refused (no room) */
+};
+void ksession_usage(struct ksession *k, struct kernel_usage *u);
 /* Stop tracing, convert what is left, finish the trace and remove the instance. */
 void ksession_stop(struct ksession *k, struct kernel_totals *t);
 /* Also removes the instance when ksession_stop was not called. */

@@ -483,6 +483,12 @@ static void snapshots(void)
 	CHECK_EQ_S64(ksession_snapshot(k, snap[1], &t[1], err, sizeof(err)), 0);
 	/* far more than 64 KiB of ring: the oldest are overwritten */
 	ask(OP_CLOSE, 200, 20000);
+	struct kernel_usage u;
+	ksession_usage(k, &u);
+	CHECK_CTX("usage of a full flight recorder");
+	CHECK(u.cpus > 0 && u.bytes_size >= (uint64_t) u.cpus * 64 * 1024);
+	CHECK(u.entries > 0 && u.bytes_used > 0 && u.bytes_used <= u.bytes_size);
+	CHECK(u.overrun >= 20000 - u.entries && u.dropped == 0);
 	if (!CHECK_EQ_S64(ksession_snapshot(k, snap[2], &t[2], err, sizeof(err)), 0))
 		printf("  %s\n", err);
 	struct kernel_totals again;
@@ -490,9 +496,17 @@ static void snapshots(void)
 	char rot[340];
 	snprintf(rot, sizeof(rot), "%s/rot", out);
 	CHECK(ksession_rotate(k, rot, err, sizeof(err)) == -ENOTSUP);
-	stop(k);
+	ask(OP_CLOSE, 30000, 50);
+	stop(k); /* what the ring holds at the end goes to the session's own trace */
+	char kdir[320];
+	snprintf(kdir, sizeof(kdir), "%s/kernel", out);
+	struct seen *s = read_trace(kdir);
+	CHECK_CTX("flight recorder's end");
+	CHECK(!s->bad && s->closes == 50 && once_each(s->close_n, 30000, 50));
+	bt2_agrees(kdir, "sys_enter_close", s->closes);
+	free(s);
 
-	struct seen *s = read_trace(sk[0]);
+	s = read_trace(sk[0]);
 	CHECK_CTX("snapshot 0");
 	CHECK(!s->bad && s->closes == 100 && once_each(s->close_n, 0, 100));
 	CHECK_EQ_U64(t[0].lost, 0);
