@@ -20,6 +20,11 @@
 
 #define MAX_BUFFERS 65536
 
+struct stream {
+	struct rec_buffer *rb;
+	int tid;
+};
+
 struct apptrace {
 	int pid;
 	char procname[17];
@@ -30,33 +35,43 @@ struct apptrace {
 	struct rec_log log;
 	struct rec_events events;
 	size_t events_written; /* in the metadata file */
-	struct rec_buffer **bufs;
+	struct stream *bufs;
 	size_t nbufs;
 };
 
-/* OUTDIR/ust/pid/PROCNAME-PID, or -k after it when that exists. */
-static int make_dir(struct apptrace *a, const char *outdir, char *err, size_t errlen)
+/* OUTDIR/ust/pid/NAME made into *dir: the trace's own directory name (that of its last
+ * chunk) when it has one and it is free, else PROCNAME-PID, or -k after it when that
+ * exists. */
+static int make_dir(const struct apptrace *a, const char *outdir, char **dir, char *err,
+                    size_t errlen)
 {
+	const char *own = a->dir ? strrchr(a->dir, '/') + 1 : NULL;
 	char *parent;
+
+	*dir = NULL;
 	if (asprintf(&parent, "%s/ust/pid", outdir) < 0)
 		return -ENOMEM;
 	int rc = outdir_mkdirs(parent);
-	for (int k = 0; !rc && k < 1000; k++) {
-		free(a->dir);
-		if ((k ? asprintf(&a->dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)
-		       : asprintf(&a->dir, "%s/%s-%d", parent, a->procname, a->pid)) < 0) {
-			a->dir = NULL;
+	for (int k = own ? -1 : 0; !rc && k < 1000; k++) {
+		free(*dir);
+		int n = k < 0   ? asprintf(dir, "%s/%s", parent, own)
+		        : k > 0 ? asprintf(dir, "%s/%s-%d-%d", parent, a->procname, a->pid, k)
+		                : asprintf(dir, "%s/%s-%d", parent, a->procname, a->pid);
+		if (n < 0) {
+			*dir = NULL;
 			rc = -ENOMEM;
-		} else if (!mkdir(a->dir, 0755)) {
+		} else if (!mkdir(*dir, 0755)) {
 			free(parent);
 			return 0;
 		} else if (errno != EEXIST) {
 			rc = -errno;
 		}
 	}
-	free(parent);
 	rc = rc ? rc : -EEXIST;
-	snprintf(err, errlen, "%s: %s", a->dir ? a->dir : outdir, strerror(-rc));
+	snprintf(err, errlen, "%s: %s", *dir ? *dir : outdir, strerror(-rc));
+	free(*dir);
+	*dir = NULL;
+	free(parent);
 	return rc;
 }
 
@@ -80,7 +95,7 @@ int apptrace_open(struct apptrace **out, const char *outdir, const struct apptra
 			*p = '_';
 	if (!a->procname[0])
 		strcpy(a->procname, "unknown");
-	int rc = make_dir(a, outdir, err, errlen);
+	int rc = make_dir(a, outdir, &a->dir, err, errlen);
 	if (rc) {
 		apptrace_close(a, NULL);
 		return rc;
@@ -121,13 +136,13 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* The metadata of the events from the first not yet written on: all of it (the trace's
- * header and clock too) when none was. */
-static int describe(const struct apptrace *a, char **text, size_t *len)
+/* The metadata of the events from the from-th on: all of it (the trace's header and clock
+ * too) from the first. */
+static int describe(const struct apptrace *a, size_t from, char **text, size_t *len)
 {
 	char host[256] = "";
 
-	if (!a->events_written) {
+	if (!from) {
 		gethostname(host, sizeof(host) - 1);
 		const struct meta_env env[] = {
 		    {"hostname", host, 0, 1},
@@ -148,7 +163,7 @@ static int describe(const struct apptrace *a, char **text, size_t *len)
 	}
 	FILE *m = open_memstream(text, len);
 	int rc = m ? 0 : -ENOMEM;
-	for (size_t i = a->events_written; !rc && i < a->events.n; i++) {
+	for (size_t i = from; !rc && i < a->events.n; i++) {
 		char *one = NULL;
 		size_t l = 0;
 		rc = ctf_meta_write_event(a->events.evs[i], 1, &one, &l);
@@ -161,14 +176,16 @@ static int describe(const struct apptrace *a, char **text, size_t *len)
 	return rc;
 }
 
-/* The first registration writes the metadata; later ones (dlopen) append event blocks. */
-static int write_metadata(struct apptrace *a, char *err, size_t errlen)
+/* DIR/metadata: the events from the from-th on, appended (dlopen) or, from the first, the
+ * whole of it. A file cut short (disk full) keeps its whole blocks. */
+static int write_metadata(const struct apptrace *a, const char *dir, size_t from, char *err,
+                          size_t errlen)
 {
 	char path[4200], *text = NULL;
 	size_t len = 0;
 
-	snprintf(path, sizeof(path), "%s/metadata", a->dir);
-	if (describe(a, &text, &len)) {
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	if (describe(a, from, &text, &len)) {
 		free(text);
 		snprintf(err, errlen, "%s: cannot describe the events of %s (pid %d)", path,
 		         a->procname, a->pid);
@@ -178,7 +195,7 @@ static int write_metadata(struct apptrace *a, char *err, size_t errlen)
 	struct stat st;
 	off_t before = fd >= 0 && !fstat(fd, &st) ? st.st_size : 0;
 	int rc = fd < 0 || write_all(fd, text, len) ? -errno : 0;
-	if (rc) { /* disk full: the metadata keeps its whole blocks */
+	if (rc) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		if (fd >= 0 && ftruncate(fd, before))
 			rec_log_warn(&a->log, "%s: cannot cut off the partial block: %s", path,
@@ -187,7 +204,6 @@ static int write_metadata(struct apptrace *a, char *err, size_t errlen)
 	if (fd >= 0)
 		close(fd);
 	free(text);
-	a->events_written = a->events.n;
 	return rc;
 }
 
@@ -200,7 +216,15 @@ int apptrace_events(struct apptrace *a, const char *text, size_t len, char *err,
 		         a->procname, a->pid, why);
 		return -EPROTO;
 	}
-	return write_metadata(a, err, errlen);
+	int rc = write_metadata(a, a->dir, a->events_written, err, errlen);
+	if (rc != -EPROTO)
+		a->events_written = a->events.n;
+	return rc;
+}
+
+static void stream_path(const char *dir, int tid, char *path, size_t cap)
+{
+	snprintf(path, cap, "%s/stream_%d", dir, tid);
 }
 
 int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_t errlen)
@@ -211,13 +235,13 @@ int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_
 		snprintf(err, errlen, "%s (pid %d): too many threads", a->procname, a->pid);
 		return -ENOSPC;
 	}
-	struct rec_buffer **bigger = realloc(a->bufs, (a->nbufs + 1) * sizeof(*bigger));
+	struct stream *bigger = realloc(a->bufs, (a->nbufs + 1) * sizeof(*bigger));
 	if (!bigger) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	a->bufs = bigger;
-	snprintf(path, sizeof(path), "%s/stream_%d", a->dir, tid);
+	stream_path(a->dir, tid, path, sizeof(path));
 	struct rec_buffer *rb = NULL;
 	if (rec_buffer_open(&rb, memfd, &a->g, path, why, sizeof(why))) {
 		snprintf(err, errlen, "%s (pid %d): ring buffer of thread %d refused: %s",
@@ -225,20 +249,105 @@ int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_
 		return -EINVAL;
 	}
 	rec_buffer_set_log(rb, &a->log);
-	a->bufs[a->nbufs++] = rb;
+	a->bufs[a->nbufs++] = (struct stream){rb, tid};
 	return 0;
 }
 
 void apptrace_drain(struct apptrace *a, bool final, struct record_totals *t)
 {
 	for (size_t i = 0; i < a->nbufs; i++)
-		rec_buffer_drain(a->bufs[i], final, t);
+		rec_buffer_drain(a->bufs[i].rb, final, t);
 }
 
 void apptrace_flush_open(struct apptrace *a, struct record_totals *t)
 {
 	for (size_t i = 0; i < a->nbufs; i++)
-		rec_buffer_flush_open(a->bufs[i], t);
+		rec_buffer_flush_open(a->bufs[i].rb, t);
+}
+
+int apptrace_snapshot(struct apptrace *a, const char *snapdir, uint64_t *recorded_packets,
+                      uint64_t *overwritten, char *err, size_t errlen)
+{
+	struct record_totals t = {0};
+	char *dir, path[4200];
+
+	*recorded_packets = *overwritten = 0;
+	if (!a->g.overwrite) {
+		snprintf(err, errlen, "%s: a snapshot needs a flight recorder (overwrite mode)",
+		         a->dir);
+		return -EINVAL;
+	}
+	int rc = make_dir(a, snapdir, &dir, err, errlen);
+	/* the metadata first: every event in the rings is described by then */
+	if (!rc)
+		rc = write_metadata(a, dir, 0, err, errlen);
+	for (size_t i = 0; !rc && i < a->nbufs; i++) {
+		stream_path(dir, a->bufs[i].tid, path, sizeof(path));
+		rc = rec_buffer_snapshot(a->bufs[i].rb, path, &t, err, errlen);
+	}
+	free(dir);
+	*recorded_packets = t.packets;
+	*overwritten = t.overwritten;
+	return rc;
+}
+
+int apptrace_rotate(struct apptrace *a, const char *newoutdir, struct record_totals *t, char *err,
+                    size_t errlen)
+{
+	char *dir, path[4200];
+
+	if (a->g.overwrite) {
+		snprintf(err, errlen, "%s: a flight recorder (overwrite mode) is not rotated",
+		         a->dir);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < a->nbufs; i++)
+		rec_buffer_end_chunk(a->bufs[i].rb, t);
+	/* on failure the streams go on in the chunk's files: nothing is lost */
+	int rc = make_dir(a, newoutdir, &dir, err, errlen);
+	if (!rc && a->events.n)
+		rc = write_metadata(a, dir, 0, err, errlen);
+	for (size_t i = 0; !rc && i < a->nbufs; i++) {
+		stream_path(dir, a->bufs[i].tid, path, sizeof(path));
+		rc = rec_buffer_switch_file(a->bufs[i].rb, path, err, errlen);
+	}
+	if (rc) {
+		free(dir);
+		return rc;
+	}
+	free(a->dir);
+	a->dir = dir;
+	a->events_written = a->events.n;
+	return 0;
+}
+
+void apptrace_usage(const struct apptrace *a, struct apptrace_usage *u)
+{
+	*u = (struct apptrace_usage){0};
+	for (size_t i = 0; i < a->nbufs; i++) {
+		struct apptrace_usage one;
+		apptrace_buffer_usage(a, i, NULL, &one);
+		u->buffers++;
+		u->bytes_used += one.bytes_used;
+		u->bytes_size += one.bytes_size;
+		u->discarded += one.discarded;
+		u->overwritten += one.overwritten;
+	}
+}
+
+size_t apptrace_buffers(const struct apptrace *a)
+{
+	return a->nbufs;
+}
+
+void apptrace_buffer_usage(const struct apptrace *a, size_t i, int *tid, struct apptrace_usage *u)
+{
+	struct rec_buffer_usage ru;
+
+	rec_buffer_usage(a->bufs[i].rb, &ru);
+	if (tid)
+		*tid = a->bufs[i].tid;
+	*u = (struct apptrace_usage){1, ru.used, ru.size, ru.discarded, ru.overwritten};
 }
 
 void apptrace_close(struct apptrace *a, struct record_totals *t)
@@ -247,8 +356,8 @@ void apptrace_close(struct apptrace *a, struct record_totals *t)
 		return;
 	for (size_t i = 0; i < a->nbufs; i++) {
 		if (t)
-			rec_buffer_drain(a->bufs[i], true, t);
-		rec_buffer_close(a->bufs[i], t);
+			rec_buffer_drain(a->bufs[i].rb, true, t);
+		rec_buffer_close(a->bufs[i].rb, t);
 	}
 	free(a->bufs);
 	rec_events_free(&a->events);

@@ -47,7 +47,37 @@ int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_
 void apptrace_drain(struct apptrace *a, bool final, struct record_totals *t);
 /* Live: what the producers committed to their packets in progress (drain.h). */
 void apptrace_flush_open(struct apptrace *a, struct record_totals *t);
-/* The final drain, the files closed, the buffers unmapped, a freed (NULL: nothing). */
+/* Overwrite mode: the latest packets of every ring and the committed part of the packets
+ * in progress, read without stopping the producers, as a complete trace (metadata too) in
+ * SNAPDIR/ust/pid/NAME/ (NAME: this trace's directory name). *recorded_packets: packets
+ * written; *overwritten: the events committed before the first packet taken (and in
+ * packets the producer reused while they were read), per stream, summed: with the events
+ * the snapshot holds, what the program had committed. The streams carry the count in their
+ * packets (events_discarded, events_overwritten), so readers report it. The session's own
+ * streams are left as they were. Returns 0 or -errno (-EINVAL: discard mode), err says why. */
+int apptrace_snapshot(struct apptrace *a, const char *snapdir, uint64_t *recorded_packets,
+                      uint64_t *overwritten, char *err, size_t errlen);
+/* Discard mode: end the chunk (every packet closed so far written, and the committed part
+ * of the packets in progress, as packets of their own; their rest goes into the next
+ * chunk, numbered on) and go on in NEWOUTDIR/ust/pid/NAME/ (NAME as before if it is free),
+ * with the same UUID and the whole metadata again: every event lands in exactly one chunk,
+ * and each chunk is a trace of its own. The chunk's files are written through open
+ * descriptors, so the caller may rename the chunk away before this call and give the same
+ * OUTDIR. Returns 0 or -errno (-EINVAL: overwrite mode); on failure the streams go on in
+ * the chunk's files. err says why. */
+int apptrace_rotate(struct apptrace *a, const char *newoutdir, struct record_totals *t, char *err,
+                    size_t errlen);
+/* For `spoor session list`: all the buffers, or the i-th (its thread in *tid, if not NULL).
+ * overwritten: discard mode, events in packets lost; overwrite mode, the events committed
+ * before the oldest packet the ring holds. */
+struct apptrace_usage {
+	unsigned buffers;
+	uint64_t bytes_used, bytes_size, discarded, overwritten;
+};
+void apptrace_usage(const struct apptrace *a, struct apptrace_usage *u);
+size_t apptrace_buffers(const struct apptrace *a);
+void apptrace_buffer_usage(const struct apptrace *a, size_t i, int *tid, struct apptrace_usage *u);
+/* The final drain (t NULL: none), the files closed, the buffers unmapped, a freed. */
 void apptrace_close(struct apptrace *a, struct record_totals *t);
 
 const char *apptrace_dir(const struct apptrace *a);

@@ -15,6 +15,7 @@
  * event: a reader counts losses from one packet to the next, never before the first.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ struct rec_buffer {
 	char *path;
 	char *copy; /* one sub-buffer */
 	const struct rec_log *log;
+	bool borrowed; /* a snapshot's reader: the ring is read, never told what was taken */
 	unsigned warnings;
 	bool write_failed;           /* a write failed: the stream ends at its last whole packet */
 	uint64_t dropped;            /* the producer's discard count, as last written */
@@ -280,6 +282,32 @@ static int emit_packet(struct rec_buffer *b, uint64_t bytes, const struct patch 
 	return 0;
 }
 
+/* Where the rest of a packet whose head went out in slices begins: at its first event
+ * (at `ev`, `avail` bytes) when its header (meta-write.h: LTTng's compact header, or the
+ * extended one, packed) says so within [the last slice's end, end], else at the last
+ * slice's end. So two packets of a stream rarely begin at the same time (a slice of one
+ * event ends where it begins): babeltrace2, merging a stream's files from several chunks,
+ * orders packets by their beginnings. Once per slice, not per event. */
+static uint64_t rest_begin(const struct rec_buffer *b, const char *ev, uint64_t avail, uint64_t end)
+{
+	uint64_t ts, after = b->part_ts;
+	uint32_t w, mask = (1u << 27) - 1;
+
+	if (avail < 4)
+		return after;
+	memcpy(&w, ev, 4);
+	if ((w & 31) != 31) {
+		ts = (after & ~(uint64_t) mask) | (w >> 5);
+		if (ts < after)
+			ts += (uint64_t) mask + 1;
+	} else if (avail >= 13) {
+		memcpy(&ts, ev + 5, 8);
+	} else {
+		return after;
+	}
+	return ts >= after && ts <= end ? ts : after;
+}
+
 static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *t)
 {
 	const struct rb_subbuf_state *st = &b->h->sb[n % b->nsub];
@@ -318,7 +346,9 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 		memmove(b->copy + hs, b->copy + from, bytes - from);
 		bytes = hs + bytes - from;
 		p.begin = true;
-		p.timestamp_begin = b->part_ts;
+		uint64_t end;
+		memcpy(&end, b->copy + offsetof(struct rb_packet_start, timestamp_end), 8);
+		p.timestamp_begin = rest_begin(b, b->copy + hs, bytes - hs, end);
 	}
 	emit_packet(b, bytes, &p, t);
 	return true;
@@ -345,8 +375,9 @@ static void close_with_discarded(struct rec_buffer *b, struct record_totals *t)
 	emit_packet(b, sizeof(ps), &p, t);
 }
 
-/* The packet in progress (sub-buffer n), up to byte pos, from where the last slice ended. */
-static void write_open(struct rec_buffer *b, uint64_t n, uint64_t pos, uint64_t end_ts,
+/* The packet in progress (sub-buffer n), up to byte pos, from where the last slice ended;
+ * with slice, the rest will follow as a packet of its own (live flushes, rotation). */
+static void write_open(struct rec_buffer *b, uint64_t n, uint64_t pos, uint64_t end_ts, bool slice,
                        struct record_totals *t)
 {
 	uint64_t hs = sizeof(struct rb_packet_start);
@@ -362,22 +393,51 @@ static void write_open(struct rec_buffer *b, uint64_t n, uint64_t pos, uint64_t 
 	const char *sub = b->data + (n % b->nsub) * b->subbuf_size;
 	memcpy(b->copy, sub, hs);
 	memcpy(b->copy + hs, sub + from, pos - from);
+	if (b->overwrite) {
+		/* A flight recorder read while the program runs (a snapshot, a final drain
+		 * before the program ends): the bytes below pos stay as they are while the
+		 * packet is open or closed in its slot; the producer marks the slot before it
+		 * reuses it, and says it opened a later packet before that. */
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&b->h->open_seq, memory_order_relaxed) != n &&
+		    atomic_load_explicit(&b->h->sb[n % b->nsub].seq, memory_order_relaxed) != n + 1)
+			return;
+	}
 	count_lost_packets(
 	    b, n, atomic_load_explicit(&b->h->sb[n % b->nsub].events_begin, memory_order_relaxed),
 	    t);
 	struct patch p = {
 	    .seq = n,
 	    .begin = from != hs,
-	    .timestamp_begin = b->part_ts,
+	    .timestamp_begin = from != hs ? rest_begin(b, b->copy + hs, pos - from, end_ts) : 0,
 	    .end = true,
 	    .timestamp_end = end_ts,
 	    .events_discarded = atomic_load_explicit(&b->h->discarded, memory_order_relaxed),
 	};
-	if (!emit_packet(b, hs + pos - from, &p, t) && b->live) {
+	if (!emit_packet(b, hs + pos - from, &p, t) && slice) {
 		b->part_seq = n;
 		b->part_pos = pos;
 		b->part_ts = end_ts;
+		if (!b->live) /* numbered from the ring's: the rest and those after move by one */
+			b->seq_shift++;
 	}
+}
+
+/* The write position of the packet in progress and a timestamp that ends it; false if the
+ * producer kept moving. Three loads make a pair: with the write position the same before
+ * and after, last_ts is the timestamp of the last event below it or of the one being
+ * written next, a valid end for a slice and a valid beginning for the next, which compact
+ * event headers then count from. */
+static bool committed_pos(const struct rb_header *h, uint64_t *pos, uint64_t *ts)
+{
+	/* a thread emitting without pause moves on every few tens of ns: a few tries */
+	for (int tries = 0; tries < 256; tries++) {
+		*pos = atomic_load_explicit(&h->write_pos, memory_order_acquire);
+		*ts = atomic_load_explicit(&h->last_ts, memory_order_acquire);
+		if (atomic_load_explicit(&h->write_pos, memory_order_relaxed) == *pos)
+			return true;
+	}
+	return false;
 }
 
 void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
@@ -410,7 +470,8 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 	for (uint64_t n = first; n < produced; n++)
 		take_closed(b, n, t);
 	b->consumed = produced;
-	atomic_store_explicit(&h->consumed, produced, memory_order_release);
+	if (!b->borrowed)
+		atomic_store_explicit(&h->consumed, produced, memory_order_release);
 	if (!final)
 		return;
 	/* The packet in progress, up to its last committed event. */
@@ -419,34 +480,139 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 		close_with_discarded(b, t);
 		return;
 	}
-	uint64_t bytes = atomic_load_explicit(&h->write_pos, memory_order_acquire);
-	write_open(b, produced, bytes, atomic_load_explicit(&h->last_ts, memory_order_relaxed), t);
+	uint64_t bytes, ts;
+	if (!committed_pos(h, &bytes, &ts)) { /* still moving: a later end is still an end */
+		bytes = atomic_load_explicit(&h->write_pos, memory_order_acquire);
+		ts = atomic_load_explicit(&h->last_ts, memory_order_relaxed);
+	}
+	write_open(b, produced, bytes, ts, false, t);
 	close_with_discarded(b, t);
 }
 
 /* A producer rewrites a packet's header only when it closes it, and in discard mode reuses
  * its slot only once it is consumed: the committed bytes below the write position, read
- * with that position, stay as they are while they are copied. Three loads make a pair:
- * with the write position the same before and after, last_ts is the timestamp of the last
- * event below it or of the one being written next, a valid end for this slice and a valid
- * beginning for the next, which compact event headers then count from. */
-void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t)
+ * with that position, stay as they are while they are copied (committed_pos). True when
+ * the committed part is out, or there is none; false when a packet closed since the last
+ * drain, or the producer kept moving. */
+static bool flush_open(struct rec_buffer *b, struct record_totals *t)
 {
 	struct rb_header *h = b->h;
+	uint64_t pos, ts;
 
-	if (!b->live || atomic_load_explicit(&h->produced, memory_order_acquire) != b->consumed ||
-	    !atomic_load_explicit(&h->open_valid, memory_order_acquire) ||
+	if (atomic_load_explicit(&h->produced, memory_order_acquire) != b->consumed)
+		return false; /* a packet closed since the drain: drain again first */
+	if (!atomic_load_explicit(&h->open_valid, memory_order_acquire) ||
 	    atomic_load_explicit(&h->open_seq, memory_order_relaxed) != b->consumed)
-		return;
-	/* a thread emitting without pause moves on every few tens of ns: a few tries */
-	for (int tries = 0; tries < 256; tries++) {
-		uint64_t pos = atomic_load_explicit(&h->write_pos, memory_order_acquire);
-		uint64_t ts = atomic_load_explicit(&h->last_ts, memory_order_acquire);
-		if (atomic_load_explicit(&h->write_pos, memory_order_relaxed) == pos) {
-			write_open(b, b->consumed, pos, ts, t);
-			return;
-		}
+		return true; /* none in progress */
+	if (!committed_pos(h, &pos, &ts))
+		return false;
+	write_open(b, b->consumed, pos, ts, true, t);
+	return true;
+}
+
+void rec_buffer_flush_open(struct rec_buffer *b, struct record_totals *t)
+{
+	if (b->live)
+		flush_open(b, t);
+}
+
+/* A second reader of the same ring with a state of its own, as if nothing had been read:
+ * the flight recorder's final drain, into another file, while the producer goes on. */
+int rec_buffer_snapshot(const struct rec_buffer *b, const char *path, struct record_totals *t,
+                        char *err, size_t errlen)
+{
+	if (!b->overwrite) {
+		snprintf(err, errlen, "%s: not a flight recorder (overwrite mode)", b->path);
+		return -EINVAL;
 	}
+	struct rec_buffer *s = malloc(sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	*s = (struct rec_buffer){.h = b->h,
+	                         .subbuf_size = b->subbuf_size,
+	                         .nsub = b->nsub,
+	                         .data = b->data,
+	                         .overwrite = true,
+	                         .per_packet = b->per_packet,
+	                         .log = b->log,
+	                         .borrowed = true,
+	                         .copy = malloc(b->subbuf_size),
+	                         .path = strdup(path)};
+	s->out_fd =
+	    s->copy && s->path ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
+	if (s->out_fd < 0) {
+		int rc = s->copy && s->path ? -errno : -ENOMEM;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		rec_buffer_close(s, NULL);
+		return rc;
+	}
+	rec_buffer_drain(s, true, t);
+	int rc = s->write_failed ? (t->write_error ? t->write_error : -EIO) : 0;
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	rec_buffer_close(s, t);
+	return rc;
+}
+
+void rec_buffer_end_chunk(struct rec_buffer *b, struct record_totals *t)
+{
+	if (b->overwrite)
+		return;
+	/* a packet closed between the drain and the flush is taken by the next drain */
+	for (int tries = 0; tries < 16; tries++) {
+		rec_buffer_drain(b, false, t);
+		if (flush_open(b, t))
+			return;
+	}
+}
+
+int rec_buffer_switch_file(struct rec_buffer *b, const char *path, char *err, size_t errlen)
+{
+	char *p = strdup(path);
+	int fd = p ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+
+	if (fd < 0) {
+		int rc = p ? -errno : -ENOMEM;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		free(p);
+		return rc;
+	}
+	if (b->out_fd >= 0)
+		close(b->out_fd);
+	b->out_fd = fd;
+	free(b->path);
+	b->path = p;
+	b->write_failed = false; /* a new file: a stream cut short by a full disk goes on */
+	return 0;
+}
+
+void rec_buffer_usage(const struct rec_buffer *b, struct rec_buffer_usage *u)
+{
+	const struct rb_header *h = b->h;
+	uint64_t produced = atomic_load_explicit(&h->produced, memory_order_acquire);
+	bool open = atomic_load_explicit(&h->open_valid, memory_order_acquire) &&
+	            atomic_load_explicit(&h->open_seq, memory_order_relaxed) == produced;
+	uint64_t pos = open ? atomic_load_explicit(&h->write_pos, memory_order_relaxed) : 0;
+	uint64_t keep = open ? b->nsub - 1 : b->nsub, full;
+
+	u->size = b->nsub * b->subbuf_size;
+	u->overwritten = b->overwritten;
+	if (b->overwrite) {
+		full = produced < keep ? produced : keep;
+		/* the events committed before the oldest packet the ring still holds */
+		uint64_t oldest = produced - full;
+		const struct rb_subbuf_state *st = &h->sb[oldest % b->nsub];
+		if (full && atomic_load_explicit(&st->seq, memory_order_acquire) == oldest + 1)
+			u->overwritten =
+			    atomic_load_explicit(&st->events_begin, memory_order_relaxed);
+	} else {
+		full = produced - b->consumed < keep ? produced - b->consumed : keep;
+	}
+	u->used = full * b->subbuf_size + (pos < b->subbuf_size ? pos : b->subbuf_size);
+	uint64_t dropped = atomic_load_explicit(&h->discarded, memory_order_relaxed);
+	u->discarded = dropped > b->dropped ? dropped : b->dropped;
 }
 
 void rec_buffer_set_log(struct rec_buffer *b, const struct rec_log *log)
@@ -466,7 +632,8 @@ void rec_buffer_close(struct rec_buffer *b, struct record_totals *t)
 	}
 	if (b->out_fd >= 0)
 		close(b->out_fd);
-	munmap(b->h, b->map_size);
+	if (!b->borrowed)
+		munmap(b->h, b->map_size);
 	free(b->copy);
 	free(b->path);
 	free(b);
