@@ -341,8 +341,11 @@ static bool take_closed(struct rec_buffer *b, uint64_t n, struct record_totals *
 	if (b->part_pos && b->part_seq == n) { /* its head went out in slices: the rest */
 		uint64_t hs = sizeof(struct rb_packet_start), from = b->part_pos;
 		b->part_pos = 0;
-		if (bytes <= from || bytes > b->subbuf_size)
+		if (bytes <= from || bytes > b->subbuf_size) {
+			if (!b->live) /* no rest: its number goes to the next packet */
+				b->seq_shift--;
 			return true;
+		}
 		memmove(b->copy + hs, b->copy + from, bytes - from);
 		bytes = hs + bytes - from;
 		p.begin = true;
