@@ -13,17 +13,16 @@
 #define PIPE_WANT (1u << 20)
 
 int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, struct kbuffer *kb,
-              const char *out_path, const uint8_t uuid[16], char *err, size_t errlen)
+              char *err, size_t errlen)
 {
 	char path[900];
-	*c = (struct kcpu){
-	    .cpu = cpu, .raw_fd = -1, .pipe_fd = {-1, -1}, .subbuf = subbuf, .kb = kb};
-	int rc =
-	    kpacket_open(&c->pkt, out_path, uuid, (uint64_t) cpu, (uint32_t) cpu, KCPU_PACKET_CAP);
-	if (rc) {
-		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
-		return rc;
-	}
+	int rc;
+	*c = (struct kcpu){.cpu = cpu,
+	                   .raw_fd = -1,
+	                   .pipe_fd = {-1, -1},
+	                   .subbuf = subbuf,
+	                   .kb = kb,
+	                   .pkt = {.fd = -1}};
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", inst_dir, cpu);
 	c->raw_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->raw_fd < 0) {

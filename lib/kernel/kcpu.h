@@ -31,9 +31,10 @@ struct kcpu {
 	uint64_t records, unknown, malformed, missed, missed_unknown, unwritten;
 };
 
-/* Open cpuN of the instance at inst_dir, and the stream file out_path. kb is taken. */
+/* Open cpuN of the instance at inst_dir (kb is taken); its stream, c->pkt, is opened by the
+ * caller (kpacket_open), with the rights of the trace's owner. */
 int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, struct kbuffer *kb,
-              const char *out_path, const uint8_t uuid[16], char *err, size_t errlen);
+              char *err, size_t errlen);
 /* Convert what the buffer holds now; with final (tracing is off), also the partial
  * sub-buffer. */
 void kcpu_drain(struct kcpu *c, const struct kclasses *cs, bool final);

@@ -18,15 +18,8 @@
 #include "ksession-int.h"
 #include "partitions.h"
 
-/* A new trace's files: one stream per CPU, the state dump's, and its metadata. */
-struct outputs {
-	struct kpacket *cpu;
-	struct kpacket dump;
-	int meta_fd;
-};
-
 /* DIR for a new trace: made, or there already and empty (never mixed with another). */
-static int make_dir(const char *dir, char *err, size_t errlen)
+static int make_dir(const char *dir, bool fresh, char *err, size_t errlen)
 {
 	if (!mkdir(dir, 0755))
 		return 0;
@@ -39,14 +32,18 @@ static int make_dir(const char *dir, char *err, size_t errlen)
 				empty = false;
 		if (d)
 			closedir(d);
-		if (empty)
+		if (empty || (!fresh && d))
 			return 0;
-		snprintf(err, errlen,
-		         "%s is not empty: a new kernel trace needs a directory of its own", dir);
-		return -EEXIST;
+		if (d)
+			e = ENOTEMPTY;
+		else
+			e = errno;
 	}
-	snprintf(err, errlen, "%s: %s", dir, strerror(e));
-	return -e;
+	snprintf(err, errlen,
+	         e == ENOTEMPTY ? "%s is not empty: a new kernel trace needs a directory of its own"
+	                        : "%s: %s",
+	         dir, strerror(e));
+	return e == ENOTEMPTY ? -EEXIST : -e;
 }
 
 static void unlink_in(const char *dir, const char *name)
@@ -56,32 +53,51 @@ static void unlink_in(const char *dir, const char *name)
 	unlink(path);
 }
 
-/* Close and remove what open_outputs made. */
-static void discard_outputs(struct ksession *k, struct outputs *o, const char *dir)
+void ksession_remove_files(struct ksession *k, const char *dir)
 {
 	char name[32];
-	for (int i = 0; o->cpu && i < k->ncpus; i++) {
-		kpacket_close(&o->cpu[i]);
+	krights_caller(&k->caller);
+	for (int i = 0; i < k->ncpus; i++) {
 		snprintf(name, sizeof(name), "cpu%d", k->cpus[i].cpu);
 		unlink_in(dir, name);
 	}
+	unlink_in(dir, "statedump");
+	unlink_in(dir, "metadata");
+	unlink_in(dir, PARTITIONS_FILE);
+	rmdir(dir);
+	krights_own();
+}
+
+/* Close and remove what ksession_open_outputs made. */
+static void discard_outputs(struct ksession *k, struct ksession_outputs *o, const char *dir)
+{
+	for (int i = 0; o->cpu && i < k->ncpus; i++)
+		kpacket_close(&o->cpu[i]);
 	free(o->cpu);
 	o->cpu = NULL;
 	kpacket_close(&o->dump);
 	if (o->meta_fd >= 0)
 		close(o->meta_fd);
 	o->meta_fd = -1;
-	unlink_in(dir, "statedump");
-	unlink_in(dir, "metadata");
-	unlink_in(dir, PARTITIONS_FILE);
-	rmdir(dir);
+	ksession_remove_files(k, dir);
 }
 
-static int open_outputs(struct ksession *k, const char *dir, struct outputs *o, char *err,
-                        size_t errlen)
+static int open_stream(struct kpacket *p, const char *dir, const char *name, const uint8_t *uuid,
+                       uint64_t id, uint32_t cpu, char *err, size_t errlen)
 {
-	*o = (struct outputs){.meta_fd = -1, .dump.fd = -1};
-	int rc = make_dir(dir, err, errlen);
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int rc = kpacket_open(p, path, uuid, id, cpu, KCPU_PACKET_CAP);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+static int make_outputs(struct ksession *k, const char *dir, bool fresh, struct ksession_outputs *o,
+                        char *err, size_t errlen)
+{
+	*o = (struct ksession_outputs){.meta_fd = -1, .dump.fd = -1};
+	int rc = make_dir(dir, fresh, err, errlen);
 	if (rc)
 		return rc;
 	o->cpu = calloc((size_t) k->ncpus + 1, sizeof(*o->cpu));
@@ -96,22 +112,40 @@ static int open_outputs(struct ksession *k, const char *dir, struct outputs *o, 
 	if (!rc)
 		partitions_write(dir); /* device names for spoor disk */
 	for (int i = 0; !rc && i < k->ncpus; i++) {
-		char path[4200];
+		char name[32];
 		int cpu = k->cpus[i].cpu;
-		snprintf(path, sizeof(path), "%s/cpu%d", dir, cpu);
-		rc = kpacket_open(&o->cpu[i], path, k->uuid, (uint64_t) cpu, (uint32_t) cpu,
-		                  KCPU_PACKET_CAP);
-		if (rc)
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		rc = open_stream(&o->cpu[i], dir, name, k->uuid, (uint64_t) cpu, (uint32_t) cpu,
+		                 err, errlen);
 	}
 	if (!rc)
-		rc = ksession_open_dump(k, dir, &o->dump, err, errlen);
-	if (rc)
+		rc = open_stream(&o->dump, dir, "statedump", k->uuid, KSESSION_MAX_CPUS, 0, err,
+		                 errlen);
+	return rc;
+}
+
+int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh,
+                          struct ksession_outputs *o, char *err, size_t errlen)
+{
+	krights_caller(&k->caller);
+	int rc = make_outputs(k, dir, fresh, o, err, errlen);
+	krights_own();
+	if (rc && o->cpu)
 		discard_outputs(k, o, dir);
 	return rc;
 }
 
-static char *kernel_dir(const char *outdir)
+void ksession_adopt_outputs(struct ksession *k, struct ksession_outputs *o)
+{
+	for (int i = 0; i < k->ncpus; i++)
+		k->cpus[i].pkt = o->cpu[i];
+	free(o->cpu);
+	o->cpu = NULL;
+	k->dump = o->dump;
+	k->meta_fd = o->meta_fd;
+}
+
+char *ksession_kernel_dir(const char *outdir)
 {
 	size_t n = strlen(outdir) + 8;
 	char *dir = malloc(n);
@@ -128,6 +162,8 @@ static void keep_error(struct kernel_totals *t, int rc)
 
 int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t errlen)
 {
+	KRIGHTS_OWN(caller);
+	k->caller = caller;
 	if (k->stopped || k->overwrite) {
 		snprintf(err, errlen,
 		         k->stopped ? "kernel tracing of this session has ended"
@@ -135,13 +171,13 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		                      "rings are written out by snapshots");
 		return k->stopped ? -EINVAL : -ENOTSUP;
 	}
-	char *dir = kernel_dir(newoutdir);
-	struct outputs o;
+	char *dir = ksession_kernel_dir(newoutdir);
+	struct ksession_outputs o;
 	if (!dir) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = open_outputs(k, dir, &o, err, errlen);
+	int rc = ksession_open_outputs(k, dir, true, &o, err, errlen);
 	if (rc) {
 		free(dir);
 		return rc;
@@ -153,15 +189,12 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		if (!k->paused)
 			kcpu_flush(c, &k->classes);
 		ksession_end_stream(k, c, true, &k->done, NULL, NULL);
-		c->pkt = o.cpu[i];
 	}
-	free(o.cpu);
 	k->done.bytes += k->dump.bytes;
 	keep_error(&k->done, kpacket_close(&k->dump));
-	k->dump = o.dump;
 	if (close(k->meta_fd))
 		keep_error(&k->done, -errno);
-	k->meta_fd = o.meta_fd;
+	ksession_adopt_outputs(k, &o);
 	free(k->dir);
 	k->dir = dir;
 	/* names for the new trace read alone (stamped before its first events were read) */
@@ -188,6 +221,8 @@ static void read_snapshot_buffer(struct ksession *k, struct kcpu *c)
 int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_totals *t, char *err,
                       size_t errlen)
 {
+	KRIGHTS_OWN(caller);
+	k->caller = caller;
 	*t = (struct kernel_totals){0};
 	if (k->stopped || !k->overwrite) {
 		snprintf(err, errlen,
@@ -196,13 +231,13 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 		                      "this one writes its events as they come");
 		return -EINVAL;
 	}
-	char *dir = kernel_dir(snapdir);
-	struct outputs o;
+	char *dir = ksession_kernel_dir(snapdir);
+	struct ksession_outputs o;
 	if (!dir) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = open_outputs(k, dir, &o, err, errlen);
+	int rc = ksession_open_outputs(k, dir, true, &o, err, errlen);
 	/* the kernel's snapshot: the ring swapped with a spare one, in one step for all CPUs */
 	bool swap = kinstance_has(k->inst, "snapshot");
 	if (!rc && swap && (rc = kinstance_write(k->inst, "snapshot", "1", false, err, errlen)))

@@ -80,6 +80,7 @@ static int check_running(const struct ksession *k, char *err, size_t errlen)
 int ksession_enable(struct ksession *k, const char *const *events, size_t n,
                     const char *const *filters, size_t nf, char *err, size_t errlen)
 {
+	KRIGHTS_OWN(caller);
 	int rc;
 	if ((rc = check_running(k, err, errlen)) || (rc = refuse_libc(events, n, err, errlen)))
 		return rc;
@@ -107,6 +108,7 @@ int ksession_enable(struct ksession *k, const char *const *events, size_t n,
 int ksession_disable(struct ksession *k, const char *const *events, size_t n, char *err,
                      size_t errlen)
 {
+	KRIGHTS_OWN(caller);
 	int rc;
 	if ((rc = check_running(k, err, errlen)) || (rc = refuse_libc(events, n, err, errlen)))
 		return rc;

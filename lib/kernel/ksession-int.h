@@ -10,6 +10,7 @@
 #include "kclass.h"
 #include "kcpu.h"
 #include "kpacket.h"
+#include "krights.h"
 #include "ksession.h"
 #include "record/clock.h"
 #include "select.h"
@@ -31,7 +32,29 @@ struct ksession {
 	uint8_t uuid[16];
 	bool overwrite, paused, stopped;
 	struct kernel_totals done; /* what the chunks closed by rotation hold */
+	struct krights caller;     /* whose rights the trace's files are made with */
 };
+
+#define KSESSION_MAX_CPUS 1024
+
+/* A trace's files: one stream per CPU, the state dump's, and its metadata (open for the
+ * classes declared later). */
+struct ksession_outputs {
+	struct kpacket *cpu;
+	struct kpacket dump;
+	int meta_fd;
+};
+
+/* DIR/kernel (malloc'd), or NULL. */
+char *ksession_kernel_dir(const char *outdir);
+/* Make them in DIR with the caller's rights: a new directory, or an empty one (fresh), or
+ * one that may exist (the first trace: spoor record's choice). On failure nothing is left. */
+int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh,
+                          struct ksession_outputs *o, char *err, size_t errlen);
+/* The CPUs' streams, the dump and the metadata become the session's current ones. */
+void ksession_adopt_outputs(struct ksession *k, struct ksession_outputs *o);
+/* Remove a trace's files from DIR, and DIR when empty (the caller's rights). */
+void ksession_remove_files(struct ksession *k, const char *dir);
 
 /* Always recorded: what keeps thread names current after the state dump. */
 #define KSESSION_NNAME_EVENTS 5
@@ -41,9 +64,6 @@ extern const char *const ksession_name_events[KSESSION_NNAME_EVENTS];
 int ksession_load_format(struct ksession *k, const struct kevent_ref *r, char *err, size_t errlen);
 /* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR" for an event of the session. */
 int ksession_apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen);
-/* DIR/statedump, the stream of the state dumps. */
-int ksession_open_dump(struct ksession *k, const char *dir, struct kpacket *dump, char *err,
-                       size_t errlen);
 /* The threads alive now into dump, stamped ts; how many. */
 uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts);
 /* End CPU c's current stream: what the kernel's counters lost beyond the sub-buffers'

@@ -20,7 +20,6 @@
 #include "statedump.h"
 #include "upaths.h"
 
-#define MAX_CPUS       1024
 #define BUFFER_PERCENT "25"
 
 /* Always recorded: what keeps thread names current after the state dump (task_newtask: a
@@ -220,8 +219,8 @@ static int open_cpus(struct ksession *k, char *err, size_t errlen)
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	if (n < 1)
 		n = 1;
-	if (n > MAX_CPUS)
-		n = MAX_CPUS;
+	if (n > KSESSION_MAX_CPUS)
+		n = KSESSION_MAX_CPUS;
 	k->cpus = calloc((size_t) n, sizeof(*k->cpus));
 	if (!k->cpus)
 		return -ENOMEM;
@@ -234,25 +233,12 @@ static int open_cpus(struct ksession *k, char *err, size_t errlen)
 		struct kbuffer *kb = tep_kbuffer(k->tep);
 		if (!kb)
 			return -ENOMEM;
-		snprintf(path, sizeof(path), "%s/cpu%d", k->dir, cpu);
 		struct kcpu *c = &k->cpus[k->ncpus++];
-		int rc =
-		    kcpu_open(c, kinstance_dir(k->inst), cpu, sub, kb, path, k->uuid, err, errlen);
+		int rc = kcpu_open(c, kinstance_dir(k->inst), cpu, sub, kb, err, errlen);
 		if (rc)
 			return rc;
 	}
 	return 0;
-}
-
-int ksession_open_dump(struct ksession *k, const char *dir, struct kpacket *dump, char *err,
-                       size_t errlen)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/statedump", dir);
-	int rc = kpacket_open(dump, path, k->uuid, (uint64_t) MAX_CPUS, 0, 256u << 10);
-	if (rc)
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-	return rc;
 }
 
 uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts)
@@ -319,14 +305,6 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 		return -EIO;
 	k->uuid[6] = (uint8_t) ((k->uuid[6] & 0x0f) | 0x40);
 	k->uuid[8] = (uint8_t) ((k->uuid[8] & 0x3f) | 0x80);
-	if (mkdir(k->dir, 0755) && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", k->dir, strerror(errno));
-		return rc;
-	}
-	if ((rc = kmeta_write(k->dir, &k->classes, k->uuid, clock, &k->meta_fd, err, errlen)))
-		return rc;
-	partitions_write(k->dir); /* device names for spoor disk; without them, major:minor */
 	for (size_t i = 0; i < k->events.n; i++) {
 		const struct kevent_ref *r = &k->events.v[i];
 		if (!strcmp(r->system, "ftrace"))
@@ -349,30 +327,25 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 		return rc;
 	if ((rc = open_cpus(k, err, errlen)))
 		return rc;
-	if ((rc = ksession_open_dump(k, k->dir, &k->dump, err, errlen)))
+	struct ksession_outputs out;
+	if ((rc = ksession_open_outputs(k, k->dir, false, &out, err, errlen)))
 		return rc;
+	ksession_adopt_outputs(k, &out);
 	return start_tracing(k, err, errlen);
 }
 
 /* A session that failed to start leaves no half-made trace behind. */
 static void remove_partial_trace(struct ksession *k)
 {
-	char path[4200];
-	for (int i = 0; i < k->ncpus; i++) {
-		kcpu_close(&k->cpus[i]);
-		snprintf(path, sizeof(path), "%s/cpu%d", k->dir, k->cpus[i].cpu);
-		unlink(path);
-	}
-	k->ncpus = 0;
-	if (k->dump.fd >= 0)
-		kpacket_close(&k->dump);
-	snprintf(path, sizeof(path), "%s/statedump", k->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/metadata", k->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/" PARTITIONS_FILE, k->dir);
-	unlink(path);
-	rmdir(k->dir);
+	if (k->dump.fd < 0)
+		return; /* its files were not made (a directory that was there stays as it was) */
+	for (int i = 0; i < k->ncpus; i++)
+		kpacket_close(&k->cpus[i].pkt);
+	kpacket_close(&k->dump);
+	if (k->meta_fd >= 0)
+		close(k->meta_fd);
+	k->meta_fd = -1;
+	ksession_remove_files(k, k->dir);
 }
 
 int ksession_start(struct ksession **out, const struct kernel_opts *o,
@@ -386,13 +359,13 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 	k->meta_fd = -1;
 	k->clock = *clock;
 	k->overwrite = o->overwrite;
-	size_t dl = strlen(outdir) + 8;
-	k->dir = malloc(dl);
+	k->dir = ksession_kernel_dir(outdir);
 	if (!k->dir) {
 		free(k);
 		return -ENOMEM;
 	}
-	snprintf(k->dir, dl, "%s/kernel", outdir);
+	KRIGHTS_OWN(caller);
+	k->caller = caller;
 	int rc = setup(k, o, clock, err, errlen);
 	if (rc) {
 		if (rc == -ENOMEM)
@@ -463,6 +436,7 @@ static void read_stats(struct ksession *k, int cpu, struct cpu_stats *s)
 
 void ksession_usage(struct ksession *k, struct kernel_usage *u)
 {
+	KRIGHTS_OWN(caller);
 	*u = (struct kernel_usage){0};
 	if (k->stopped)
 		return;
@@ -521,6 +495,7 @@ void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, stru
 
 void ksession_stop(struct ksession *k, struct kernel_totals *t)
 {
+	KRIGHTS_OWN(caller);
 	*t = (struct kernel_totals){0};
 	if (k->stopped)
 		return;
@@ -559,6 +534,7 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 
 int ksession_pause(struct ksession *k)
 {
+	KRIGHTS_OWN(caller);
 	if (k->stopped)
 		return -EINVAL;
 	if (k->paused)
@@ -575,6 +551,7 @@ int ksession_pause(struct ksession *k)
 
 int ksession_resume(struct ksession *k)
 {
+	KRIGHTS_OWN(caller);
 	char err[256];
 	if (k->stopped)
 		return -EINVAL;
@@ -590,6 +567,7 @@ void ksession_free(struct ksession *k)
 {
 	if (!k)
 		return;
+	KRIGHTS_OWN(caller);
 	for (int i = 0; i < k->ncpus; i++)
 		kcpu_close(&k->cpus[i]);
 	free(k->cpus);

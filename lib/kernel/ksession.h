@@ -4,6 +4,10 @@
  * chosen tracepoints (and the function tracer where the kernel allows it), read per CPU
  * into a CTF trace at DIR/kernel/ on the session's clock, so that kernel and user-space
  * events share one timeline.
+ *
+ * A daemon may call every function with its file-system identity set to a session's owner
+ * (setfsuid): the trace's files are made with the caller's, tracefs is reached with the
+ * process's own rights (krights.h).
  */
 #ifndef KERNEL_KSESSION_H
 #define KERNEL_KSESSION_H

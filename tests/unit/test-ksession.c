@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -535,6 +536,79 @@ static void snapshots(void)
 	free(s);
 }
 
+static bool owned_by(const char *dir, const char *name, uid_t uid)
+{
+	char path[700];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	CHECK_CTX("owner of %s", path);
+	return CHECK(lstat(path, &st) == 0) && CHECK_EQ_U64(st.st_uid, uid);
+}
+
+static void as_user(uid_t uid)
+{
+	setfsgid(uid);
+	setfsuid(uid);
+}
+
+/* 5. A system daemon's session of a user (of the tracing group): the daemon calls with its
+ * file-system identity set to the owner. The trace's files are the owner's, tracefs is
+ * still reached, and a symlink the owner planted is not followed with root's rights. */
+static void owner_rights(void)
+{
+	const uid_t user = 65534;
+	char out[300], kdir[320], chunk[340], trap[300], out2[300], link[320], err[512] = "";
+	chmod(tmp, 0755);
+	snprintf(out, sizeof(out), "%s/owner", tmp);
+	snprintf(kdir, sizeof(kdir), "%s/kernel", out);
+	snprintf(chunk, sizeof(chunk), "%s/chunk-000", out);
+	mkdir(out, 0755);
+	CHECK(chown(out, user, user) == 0);
+	as_user(user);
+	struct ksession *k = start(out, "unit-owner", "syscalls:sys_enter_close", false, 0);
+	if (k) {
+		ask(OP_CLOSE, 0, 100);
+		enable(k, "sched:sched_switch", NULL);
+		mkdir(chunk, 0755);
+		strcat(chunk, "/kernel");
+		CHECK(rename(kdir, chunk) == 0);
+		CHECK_CTX("rotation as the owner");
+		if (!CHECK_EQ_S64(ksession_rotate(k, out, err, sizeof(err)), 0))
+			printf("  %s\n", err);
+		ask(OP_CLOSE, 100, 100);
+		CHECK(ksession_pause(k) == 0 && ksession_resume(k) == 0);
+		stop(k);
+	}
+	as_user(0);
+	const char *files[] = {"metadata", "cpu0", "statedump"};
+	for (int i = 0; k && i < 3; i++) {
+		owned_by(kdir, files[i], user);
+		owned_by(chunk, files[i], user);
+	}
+	struct seen *s = read_trace(chunk);
+	CHECK_CTX("the owner's first chunk");
+	CHECK(!s->bad && s->closes == 100 && once_each(s->close_n, 0, 100));
+	free(s);
+	s = read_trace(kdir);
+	CHECK_CTX("the owner's second chunk");
+	CHECK(!s->bad && s->closes == 100 && once_each(s->close_n, 100, 100));
+	free(s);
+
+	snprintf(trap, sizeof(trap), "%s/root-only", tmp);
+	snprintf(out2, sizeof(out2), "%s/owner-link", tmp);
+	snprintf(link, sizeof(link), "%s/kernel", out2);
+	mkdir(trap, 0755);
+	mkdir(out2, 0755);
+	CHECK(chown(out2, user, user) == 0 && symlink(trap, link) == 0);
+	struct kernel_opts o = {0};
+	as_user(user);
+	int rc = ksession_start(&k, &o, &clock_, out2, err, sizeof(err));
+	as_user(0);
+	CHECK_CTX("the owner's symlink to a directory of root's");
+	CHECK(rc == -EACCES && k == NULL);
+	CHECK(rmdir(trap) == 0); /* nothing was written there */
+}
+
 static int skip(const char *why)
 {
 	printf("SKIP: %s\n", why);
@@ -567,6 +641,7 @@ int main(void)
 	two_sessions();
 	rotation();
 	snapshots();
+	owner_rights();
 	stop_child();
 	if (!check_failed) {
 		snprintf(err, sizeof(err), "rm -rf '%s'", tmp);
