@@ -338,7 +338,8 @@ static inline struct tbuf *tbuf_of(unsigned long s)
 {
 	struct tbuf *b = tl.slot[s];
 
-	if (__builtin_expect(!b || b->gen != ust_slot_gen[s], 0))
+	if (__builtin_expect(!b || b->gen != __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED),
+	                     0))
 		return tbuf_setup(s);
 	return b;
 }

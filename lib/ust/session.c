@@ -46,6 +46,7 @@ struct slot {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct slot slots[PROTO_MAX_SLOTS];
 static unsigned next_gen = 2;
+static char procname[16]; /* the program's thread name at start, not the listener's */
 static struct spoor_event_desc **events; /* registered, by id */
 static size_t nevents, cap_events;
 
@@ -401,7 +402,7 @@ int ust_conn_open(int ci, const char *path, bool blocking)
 	}
 	struct proto_hello hello = {ipc_head(MSG_HELLO, sizeof(hello)), getpid(), getppid(),
 	                            getuid(), ""};
-	prctl(PR_GET_NAME, hello.procname);
+	memcpy(hello.procname, procname, sizeof(hello.procname));
 	c->state = CONN_HELLO;
 	if (conn_send(c, &hello, sizeof(hello), -1)) {
 		ust_conn_drop(ci);
@@ -433,11 +434,16 @@ void spoor_register_events(struct spoor_event_desc *const *evs, size_t n)
 		evs[i]->id = (uint32_t) nevents;
 		events[nevents++] = evs[i];
 	}
-	/* every server that has the earlier ones (dlopen) */
-	for (int ci = 0; ci < UST_MAX_CONNS; ci++)
-		if (ust_conns[ci].state == CONN_READY && send_events(&ust_conns[ci], from) &&
-		    ust_conns[ci].sock >= 0)
-			shutdown(ust_conns[ci].sock, SHUT_RDWR); /* its reader drops it */
+	/* every server that has the earlier ones (dlopen); one that cannot take them goes */
+	for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
+		struct ust_conn *c = &ust_conns[ci];
+		if (c->state != CONN_READY || !send_events(c, from))
+			continue;
+		if (c->blocking)
+			ust_conn_drop(ci);
+		else
+			shutdown(c->sock, SHUT_RDWR); /* its listener drops it, off its poll */
+	}
 	set_enabled(from);
 	pthread_mutex_unlock(&lock);
 }
@@ -472,6 +478,7 @@ static bool start_session(void)
 static void start(void)
 {
 	ust_pid = getpid();
+	prctl(PR_GET_NAME, procname);
 	pthread_mutex_lock(&lock);
 	if (!start_session())
 		ust_daemons_start();
