@@ -93,8 +93,8 @@ static int open_stream(struct kpacket *p, const char *dir, const char *name, con
 	return rc;
 }
 
-static int make_outputs(struct ksession *k, const char *dir, bool fresh, struct ksession_outputs *o,
-                        char *err, size_t errlen)
+static int make_outputs(struct ksession *k, const char *dir, bool fresh, const uint8_t uuid[16],
+                        struct ksession_outputs *o, char *err, size_t errlen)
 {
 	*o = (struct ksession_outputs){.meta_fd = -1, .dump.fd = -1};
 	int rc = make_dir(dir, fresh, err, errlen);
@@ -108,27 +108,27 @@ static int make_outputs(struct ksession *k, const char *dir, bool fresh, struct 
 	}
 	for (int i = 0; i < k->ncpus; i++)
 		o->cpu[i].fd = -1;
-	rc = kmeta_write(dir, &k->classes, k->uuid, &k->clock, &o->meta_fd, err, errlen);
+	rc = kmeta_write(dir, &k->classes, uuid, &k->clock, &o->meta_fd, err, errlen);
 	if (!rc)
 		partitions_write(dir); /* device names for spoor disk */
 	for (int i = 0; !rc && i < k->ncpus; i++) {
 		char name[32];
 		int cpu = k->cpus[i].cpu;
 		snprintf(name, sizeof(name), "cpu%d", cpu);
-		rc = open_stream(&o->cpu[i], dir, name, k->uuid, (uint64_t) cpu, (uint32_t) cpu,
-		                 err, errlen);
+		rc = open_stream(&o->cpu[i], dir, name, uuid, (uint64_t) cpu, (uint32_t) cpu, err,
+		                 errlen);
 	}
 	if (!rc)
-		rc = open_stream(&o->dump, dir, "statedump", k->uuid, KSESSION_MAX_CPUS, 0, err,
+		rc = open_stream(&o->dump, dir, "statedump", uuid, KSESSION_MAX_CPUS, 0, err,
 		                 errlen);
 	return rc;
 }
 
-int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh,
+int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh, const uint8_t uuid[16],
                           struct ksession_outputs *o, char *err, size_t errlen)
 {
 	krights_caller(&k->caller);
-	int rc = make_outputs(k, dir, fresh, o, err, errlen);
+	int rc = make_outputs(k, dir, fresh, uuid, o, err, errlen);
 	krights_own();
 	if (rc && o->cpu)
 		discard_outputs(k, o, dir);
@@ -177,7 +177,7 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = ksession_open_outputs(k, dir, true, &o, err, errlen);
+	int rc = ksession_open_outputs(k, dir, true, k->uuid, &o, err, errlen);
 	if (rc) {
 		free(dir);
 		return rc;
@@ -189,7 +189,12 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		if (!k->paused)
 			kcpu_flush(c, &k->classes);
 		ksession_end_stream(k, c, true, &k->done, NULL, NULL);
+		/* one stream across chunks, as LTTng's rotation: readers that merge the chunks
+		 * of one trace uuid see its packets and losses continue */
+		o.cpu[i].seq = c->pkt.seq;
+		o.cpu[i].discarded = o.cpu[i].discarded_written = c->pkt.discarded;
 	}
+	o.dump.seq = k->dump.seq;
 	k->done.bytes += k->dump.bytes;
 	keep_error(&k->done, kpacket_close(&k->dump));
 	if (close(k->meta_fd))
@@ -237,7 +242,14 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	int rc = ksession_open_outputs(k, dir, true, &o, err, errlen);
+	/* A trace of its own: readers that merge the chunks of one uuid (babeltrace2) would
+	 * take its streams, which begin their counts again, for the session's. */
+	uint8_t uuid[16];
+	int rc = ksession_new_uuid(uuid);
+	if (rc)
+		snprintf(err, errlen, "cannot make a trace uuid for the snapshot");
+	else
+		rc = ksession_open_outputs(k, dir, true, uuid, &o, err, errlen);
 	/* the kernel's snapshot: the ring swapped with a spare one, in one step for all CPUs */
 	bool swap = kinstance_has(k->inst, "snapshot");
 	if (!rc && swap && (rc = kinstance_write(k->inst, "snapshot", "1", false, err, errlen)))

@@ -49,8 +49,10 @@ struct ksession_outputs {
 char *ksession_kernel_dir(const char *outdir);
 /* Make them in DIR with the caller's rights: a new directory, or an empty one (fresh), or
  * one that may exist (the first trace: spoor record's choice). On failure nothing is left. */
-int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh,
+int ksession_open_outputs(struct ksession *k, const char *dir, bool fresh, const uint8_t uuid[16],
                           struct ksession_outputs *o, char *err, size_t errlen);
+/* A random (version 4) trace uuid. */
+int ksession_new_uuid(uint8_t uuid[16]);
 /* The CPUs' streams, the dump and the metadata become the session's current ones. */
 void ksession_adopt_outputs(struct ksession *k, struct ksession_outputs *o);
 /* Remove a trace's files from DIR, and DIR when empty (the caller's rights). */

@@ -248,6 +248,15 @@ uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t t
 	return n > 0 ? (uint64_t) n : 0;
 }
 
+int ksession_new_uuid(uint8_t uuid[16])
+{
+	if (getrandom(uuid, 16, 0) != 16)
+		return -EIO;
+	uuid[6] = (uint8_t) ((uuid[6] & 0x0f) | 0x40); /* version 4, random */
+	uuid[8] = (uint8_t) ((uuid[8] & 0x3f) | 0x80);
+	return 0;
+}
+
 /* Tracing on, with the threads alive then in the state dump (at the start, and after a
  * pause: threads born meanwhile would have no name). */
 static int start_tracing(struct ksession *k, char *err, size_t errlen)
@@ -301,10 +310,8 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	if (dump_id < 0)
 		return -ENOMEM;
 	k->dump_id = (uint32_t) dump_id;
-	if (getrandom(k->uuid, 16, 0) != 16)
+	if (ksession_new_uuid(k->uuid))
 		return -EIO;
-	k->uuid[6] = (uint8_t) ((k->uuid[6] & 0x0f) | 0x40);
-	k->uuid[8] = (uint8_t) ((k->uuid[8] & 0x3f) | 0x80);
 	for (size_t i = 0; i < k->events.n; i++) {
 		const struct kevent_ref *r = &k->events.v[i];
 		if (!strcmp(r->system, "ftrace"))
@@ -328,7 +335,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	if ((rc = open_cpus(k, err, errlen)))
 		return rc;
 	struct ksession_outputs out;
-	if ((rc = ksession_open_outputs(k, k->dir, false, &out, err, errlen)))
+	if ((rc = ksession_open_outputs(k, k->dir, false, k->uuid, &out, err, errlen)))
 		return rc;
 	ksession_adopt_outputs(k, &out);
 	return start_tracing(k, err, errlen);
