@@ -37,6 +37,9 @@ void cmd_bash_completion(FILE *out, const struct command *const *cmds, size_t n)
 /* Print "spoor NAME: message" to stderr; returns the exit code for usage errors. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...);
 int cmd_error(const struct command *cmd, const char *fmt, ...);
+/* path as an absolute one (it need not exist: the cwd in front) into buf; 0 or -errno. A
+ * daemon works from / and on behalf of clients elsewhere. */
+int cmd_absolute_path(const char *path, char *buf, size_t cap);
 /* Parse a time: integer nanoseconds, seconds with a fraction, or [-+]NN{s,ms,us,ns}. */
 int cmd_parse_time(const char *s, int64_t *ns);
 struct spoor_reader;

@@ -2,10 +2,12 @@
 /* options.c: turns a command's option table into getopt_long, help text and errors. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 
@@ -86,6 +88,16 @@ int cmd_error(const struct command *cmd, const char *fmt, ...)
 	vreport(cmd, fmt, ap);
 	va_end(ap);
 	return 1;
+}
+
+int cmd_absolute_path(const char *path, char *buf, size_t cap)
+{
+	char cwd[PATH_MAX];
+	if (path[0] == '/')
+		return snprintf(buf, cap, "%s", path) < (int) cap ? 0 : -ENAMETOOLONG;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	return snprintf(buf, cap, "%s/%s", cwd, path) < (int) cap ? 0 : -ENAMETOOLONG;
 }
 
 int cmd_parse_time(const char *s, int64_t *ns)

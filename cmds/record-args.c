@@ -14,7 +14,7 @@
 #include "record/outdir.h"
 #include "util/lossadvice.h"
 
-static int parse_size(const char *s, uint64_t *out)
+int record_parse_size(const char *s, uint64_t *out)
 {
 	char *end;
 	errno = 0;
@@ -147,12 +147,12 @@ int record_take_option(const struct command *cmd, struct record_args *a, int row
 	case OPT_FORCE: a->force = true; return 0;
 	case OPT_OVERWRITE: a->o.overwrite = true; return 0;
 	case OPT_BUFFER_SIZE:
-		if (parse_size(arg, &a->buffer_total))
+		if (record_parse_size(arg, &a->buffer_total))
 			return cmd_usage_error(cmd, "invalid size '%s'", arg);
 		return 0;
 	case OPT_KERNEL_BUFFER: {
 		uint64_t bytes;
-		if (parse_size(arg, &bytes) || bytes < 4096 || bytes > (4ull << 30))
+		if (record_parse_size(arg, &bytes) || bytes < 4096 || bytes > (4ull << 30))
 			return cmd_usage_error(cmd, "invalid kernel buffer size '%s' (4k to 4g)",
 			                       arg);
 		a->k.buffer_kb = (unsigned long) (bytes >> 10);
@@ -171,10 +171,8 @@ int record_take_option(const struct command *cmd, struct record_args *a, int row
 	}
 }
 
-int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc)
+int record_check_geometry(const struct command *cmd, struct record_args *a)
 {
-	a->o.patterns = a->patterns;
-	a->o.npatterns = a->npatterns;
 	a->o.subbuf_size = a->buffer_total / a->o.num_subbufs;
 	if (!power_of_two(a->o.subbuf_size) || a->o.subbuf_size < 4096 ||
 	    a->o.subbuf_size > (64u << 20))
@@ -182,6 +180,16 @@ int record_check_args(const struct command *cmd, struct record_args *a, int firs
 		                       "buffer size / sub-buffers must be a power of two from "
 		                       "4k to 64m (got %llu)",
 		                       (unsigned long long) a->o.subbuf_size);
+	return 0;
+}
+
+int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc)
+{
+	a->o.patterns = a->patterns;
+	a->o.npatterns = a->npatterns;
+	int rc = record_check_geometry(cmd, a);
+	if (rc)
+		return rc;
 	bool kernel = a->nkevents || a->nfunctions;
 	if ((a->nfilters || a->npids || a->k.buffer_kb) && !kernel)
 		return cmd_usage_error(cmd, "--filter, --pid and --kernel-buffer need -k or -F");

@@ -30,18 +30,49 @@ enum {
 	OPT_RECORD_COUNT /* a command's own options follow */
 };
 
+/* Rows that spoor session takes too (cmds/cmd-session.c). */
+#define ROW_KERNEL                                                                                 \
+	{                                                                                          \
+		"kernel", 'k', "EVENTS",                                                           \
+		    "record kernel tracepoints: comma-separated SYSTEM, SYSTEM:EVENT or EVENT, "   \
+		    "wildcards allowed (e.g. sched,irq:*,syscalls:sys_enter_openat)"               \
+	}
+#define ROW_FILTER                                                                                 \
+	{                                                                                          \
+		"filter", 0, "EVENT:EXPR",                                                         \
+		    "kernel filter for EVENT in the kernel's syntax, e.g. "                        \
+		    "'sched_switch:prev_pid != 0' (repeatable)"                                    \
+	}
+#define ROW_OVERWRITE                                                                              \
+	{                                                                                          \
+		"overwrite", 0, NULL,                                                              \
+		    "flight recorder: keep the latest data, overwriting the oldest"                \
+	}
+#define ROW_BUFFER_SIZE                                                                            \
+	{                                                                                          \
+		"buffer-size", 'b', "SIZE",                                                        \
+		    "ring buffer per thread, e.g. 256k, 4m (default 256k; spoor watch: 1m)"        \
+	}
+#define ROW_SUBBUFFERS                                                                             \
+	{                                                                                          \
+		"subbuffers", 0, "N", "sub-buffers per ring buffer, a power of two (default 4)"    \
+	}
+#define ROW_KERNEL_BUFFER                                                                          \
+	{                                                                                          \
+		"kernel-buffer", 0, "SIZE",                                                        \
+		    "kernel ring buffer per CPU, e.g. 4m (default: the kernel's)"                  \
+	}
+#define ROW_HELP                                                                                   \
+	{                                                                                          \
+		"help", 'h', NULL, "show this help"                                                \
+	}
+
 /* The rows of the option table, in the order of the enum (a command adds its own after). */
 #define RECORD_OPTION_ROWS                                                                         \
 	[OPT_EVENT] =                                                                              \
 	    {"event", 'e', "PATTERN",                                                              \
 	     "record events whose provider:name matches PATTERN (repeatable; default: all)"},      \
-	[OPT_KERNEL] =                                                                             \
-	    {"kernel", 'k', "EVENTS",                                                              \
-	     "record kernel tracepoints: comma-separated SYSTEM, SYSTEM:EVENT or EVENT, "          \
-	     "wildcards allowed (e.g. sched,irq:*,syscalls:sys_enter_openat)"},                    \
-	[OPT_FILTER] = {"filter", 0, "EVENT:EXPR",                                                 \
-	                "kernel filter for EVENT in the kernel's syntax, e.g. "                    \
-	                "'sched_switch:prev_pid != 0' (repeatable)"},                              \
+	[OPT_KERNEL] = ROW_KERNEL, [OPT_FILTER] = ROW_FILTER,                                      \
 	[OPT_FUNCTION] = {"function", 'F', "PATTERN",                                              \
 	                  "run the kernel's function tracer on functions matching PATTERN "        \
 	                  "(begin*, *middle*, *end, :mod:NAME; '*' for all; repeatable)"},         \
@@ -57,16 +88,9 @@ enum {
 	[OPT_FORCE] = {"force", 0, NULL,                                                           \
 	               "replace the trace already in -o DIR (only a trace; it is removed once "    \
 	               "the recording has started)"},                                              \
-	[OPT_OVERWRITE] = {"overwrite", 0, NULL,                                                   \
-	                   "flight recorder: keep the latest data, overwriting the oldest"},       \
-	[OPT_BUFFER_SIZE] =                                                                        \
-	    {"buffer-size", 'b', "SIZE",                                                           \
-	     "ring buffer per thread, e.g. 256k, 4m (default 256k; spoor watch: 1m)"},             \
-	[OPT_SUBBUFFERS] = {"subbuffers", 0, "N",                                                  \
-	                    "sub-buffers per ring buffer, a power of two (default 4)"},            \
-	[OPT_KERNEL_BUFFER] = {"kernel-buffer", 0, "SIZE",                                         \
-	                       "kernel ring buffer per CPU, e.g. 4m (default: the kernel's)"},     \
-	[OPT_HELP] = {"help", 'h', NULL, "show this help"},
+	[OPT_OVERWRITE] = ROW_OVERWRITE, [OPT_BUFFER_SIZE] = ROW_BUFFER_SIZE,                      \
+	[OPT_SUBBUFFERS] = ROW_SUBBUFFERS, [OPT_KERNEL_BUFFER] = ROW_KERNEL_BUFFER,                \
+	[OPT_HELP] = ROW_HELP,
 
 struct record_args {
 	struct record_opts o;
@@ -96,6 +120,10 @@ bool record_push(const char ***v, size_t *n, const char *s);
 int record_parse_duration(const char *s, uint64_t *ns);
 /* -k sched,irq: each comma-separated part is a pattern; false when out of room. */
 bool record_push_kernel(struct record_args *a, const char *list);
+/* 256k, 4m, 1g, or bytes. */
+int record_parse_size(const char *s, uint64_t *out);
+/* -b and --subbuffers: a->o.subbuf_size, a power of two from 4k to 64m; 0 or the exit code. */
+int record_check_geometry(const struct command *cmd, struct record_args *a);
 /* After the options: check them and fill a->o (and a->k with kernel events). */
 int record_check_args(const struct command *cmd, struct record_args *a, int first, int argc);
 /* Claim a->o.outdir (outdir.h: new, empty, or an old trace replaced with --force), or

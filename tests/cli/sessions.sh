@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# spoor daemon and spoor session: a real daemon on a private socket, stopped by its pid,
+# tracing tests/programs/service (emits only when told, so the counts are known), the
+# traces compared with babeltrace2. Kernel parts need root and tracefs.
+. "$(dirname "$0")/lib.sh"
+: "${SERVICE:?}"
+need babeltrace2 babeltrace2
+need python3 python3
+
+SOCK=$TMP/run/daemon.sock
+mkdir -p "$TMP/run" "$TMP/home"
+export HOME=$TMP/home SPOOR_DAEMON_SOCKET=$SOCK
+# programs find this daemon (and no other) as their user daemon
+export SPOOR_USER_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$TMP/run/none.sock
+unset SPOOR_SESSION XDG_RUNTIME_DIR
+S() { "$SPOOR" session "$@"; }
+daemon_pid() { cat "$TMP/run/daemon.pid" 2>/dev/null; }
+start_daemon() { "$SPOOR" daemon --socket "$SOCK" "$@"; }
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_gone() { # wait_gone PID: until the process has ended
+	while ! gone "$1"; do sleep 0.05; done
+}
+stop_daemon() { # SIGTERM, and wait until it has finished every session
+	local pid
+	pid=$(daemon_pid)
+	[ -n "$pid" ] && kill "$pid" && wait_gone "$pid"
+}
+PROGRAMS=()
+trap 'stop_daemon; for p in "${PROGRAMS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+
+# service STATUSFILE [OPTIONS]: start one, wait for its status line; its pid in $svc
+service() {
+	rm -f "$1"
+	"$SERVICE" "${@:2}" "$1" &
+	svc=$!
+	PROGRAMS+=("$svc")
+	while ! grep -q "^pid $svc " "$1" 2>/dev/null; do sleep 0.02; done
+}
+# batch STATUSFILE PID N: one more batch (SIGUSR1), then wait until it is emitted
+batch() {
+	local want
+	want=$(($(awk '{print $4}' "$1") + 1))
+	kill -USR1 "$2"
+	while [ "$(awk '{print $4}' "$1" 2>/dev/null)" != "$want" ]; do sleep 0.02; done
+}
+rounds() { awk '{print $6}' "$1"; }
+# count TRACE EVENT: events of that name babeltrace2 reads
+count() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: " || true; }
+# wait until `spoor session list NAME` shows the text
+wait_list() {
+	while ! S list "$1" 2>/dev/null | grep -q -- "$2"; do sleep 0.02; done
+}
+
+# ---- the daemon as a process ----
+start_daemon
+check "daemon: detached, it returns once the socket listens" test -S "$SOCK"
+pid=$(daemon_pid)
+check "daemon: pid file next to the socket, the daemon's pid" kill -0 "$pid"
+check "daemon: log next to the pid file" grep -q "listening on $SOCK" "$TMP/run/daemon.log"
+start_daemon 2>"$TMP/twice.err"
+check "daemon: a second one on the same socket fails" test $? -eq 1
+check "daemon: ... saying which runs" grep -q "a daemon already runs (pid $pid)" "$TMP/twice.err"
+stop_daemon
+check "daemon: SIGTERM ends it, its socket and pid file removed" \
+	test ! -e "$SOCK" -a ! -e "$TMP/run/daemon.pid"
+# a stale socket (nobody listens) is replaced
+python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.bind(sys.argv[1])' "$SOCK"
+start_daemon
+check "daemon: a stale socket is replaced" S list
+stop_daemon
+"$SPOOR" daemon --frobnicate 2>"$TMP/bad.err"
+check "daemon: a bad option is a usage error" test $? -eq 2
+S list 2>"$TMP/nod.err"
+check "session: no daemon: exit 1" test $? -eq 1
+check "session: no daemon: says so" grep -q "no session daemon listens on $SOCK" "$TMP/nod.err"
+
+# ---- sessions without programs: the verbs and their errors ----
+start_daemon
+S create s1 >"$TMP/create.out"
+check "create: default directory ~/spoor-traces/NAME-DATE-TIME" \
+	grep -q "^session s1 created: trace in $HOME/spoor-traces/s1-[0-9]\{8\}-[0-9]\{6\}$" "$TMP/create.out"
+S create s1 2>"$TMP/dup.err"
+check "create: a name taken is an error" test $? -eq 1
+check "create: ... said" grep -q "a session named 's1' exists" "$TMP/dup.err"
+mkdir -p "$TMP/full" && touch "$TMP/full/x"
+S create s2 -o "$TMP/full" 2>"$TMP/full.err"
+check "create: -o DIR not empty is refused" test $? -eq 1
+S create s2 -b 3k 2>/dev/null
+check "create: a bad -b is a usage error" test $? -eq 2
+S create s2 --subbuffers 3 2>/dev/null
+check "create: a bad --subbuffers is a usage error" test $? -eq 2
+S create s2 --rotate-every 3x 2>/dev/null
+check "create: a bad --rotate-every is a usage error" test $? -eq 2
+S create 'bad/name' 2>/dev/null
+check "create: a bad name is a usage error" test $? -eq 2
+S create 2>/dev/null
+check "create: no name is a usage error" test $? -eq 2
+S start nosuch 2>"$TMP/nosuch.err"
+check "start: an unknown session: exit 1" test $? -eq 1
+check "start: ... said" grep -q "no session 'nosuch'" "$TMP/nosuch.err"
+S start s1 2>"$TMP/noev.err"
+check "start: a session without events is refused" test $? -eq 1
+S enable s1 2>/dev/null
+check "enable: nothing to enable is a usage error" test $? -eq 2
+S enable s1 --filter 'x:y' -u 'a:*' 2>/dev/null
+check "enable: --filter without -k is a usage error" test $? -eq 2
+S disable s1 -u 'svc:*' 2>"$TMP/dis.err"
+check "disable: a pattern not enabled is an error" test $? -eq 1
+S frob s1 2>/dev/null
+check "session: an unknown verb is a usage error" test $? -eq 2
+S list nosuch 2>/dev/null
+check "list: an unknown session: exit 1" test $? -eq 1
+S destroy s1 >/dev/null
+check "destroy: the session is gone" test "$(S list)" = "no sessions"
+
+# ---- hostile clients: the daemon stays up, answers, and closes what misbehaves ----
+python3 - "$SOCK" <<'EOF' >"$TMP/hostile.out" 2>&1
+import os, socket, struct, sys
+path = sys.argv[1]
+def conn():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(path)
+    return s
+MAGIC, VERSION = 0x53504f53, 2
+def closed(s):  # the daemon closed it: recv gives EOF (or the reset)
+    s.settimeout(10)
+    try:
+        while s.recv(1 << 20):
+            pass
+    except ConnectionResetError:
+        pass
+    return True
+# random bytes, a huge length, half a head, a head whose length lies, a message too long
+for payload in [os.urandom(1000), struct.pack("<4I", MAGIC, VERSION, 1, 0xFFFFFFFF),
+                b"\x53\x4f", struct.pack("<4I", MAGIC, VERSION, 16, 64) + b"verb list\n",
+                struct.pack("<4I", MAGIC, VERSION, 3, 16), b"x" * (300 << 10)]:
+    s = conn()
+    try:
+        s.send(payload)
+    except OSError:
+        pass
+    closed(s)
+# a request that is not lines; one with too many lines; a control reply sent to it
+for body in [b"verb list", b"verb list\n" + b"k v\n" * 300, b"\0\0\0\n"]:
+    s = conn()
+    s.send(struct.pack("<4I", MAGIC, VERSION, 16, 16 + len(body)) + body)
+    r = s.recv(1 << 20)
+    status = struct.unpack("<i", r[16:20])[0]
+    print("status", status)
+    closed(s)
+# a thousand idle connections, then more: the oldest go, the daemon still answers
+idle = [conn() for _ in range(1000)]
+more = [conn() for _ in range(100)]
+s = conn()
+body = b"verb list\n"
+s.send(struct.pack("<4I", MAGIC, VERSION, 16, 16 + len(body)) + body)
+r = s.recv(1 << 20)
+print("answered", struct.unpack("<i", r[16:20])[0], r[24:].decode())
+gone = sum(1 for c in idle[:200] if closed(c))
+print("oldest idle closed", gone)
+EOF
+check "hostile: malformed requests get a usage error" \
+	test "$(grep -c '^status 2$' "$TMP/hostile.out")" -eq 3
+check "hostile: 1100 idle connections, a request is still answered" \
+	grep -q '^answered 0 no sessions' "$TMP/hostile.out"
+check "hostile: the oldest idle connections were closed" \
+	grep -q '^oldest idle closed 200$' "$TMP/hostile.out"
+check "hostile: the daemon is still up" kill -0 "$(daemon_pid)"
+S list >/dev/null
+check "hostile: and answers" test $? -eq 0
+stop_daemon
+
+# ---- programs ----
+# the change reaches a program's listener thread asynchronously (the bound is 10 ms)
+settle() { sleep 0.2; }
+# attached STATUSFILE [OPTIONS]: a service that registers with the daemon at its start (its socket
+# as SPOOR_SESSION: the handshake alone, no listener thread), its pid in $svc
+attached() { SPOOR_SESSION=$SOCK service "$@"; }
+
+start_daemon
+S create s1 -o "$TMP/s1" >/dev/null && S enable s1 -u 'svc:*' && S start s1 >/dev/null
+attached "$TMP/b.status"
+B=$svc
+wait_list s1 "service (pid $B,"
+check "a program started after the session is attached" true
+batch "$TMP/b.status" "$B"
+batch "$TMP/b.status" "$B"
+S stop s1 >/dev/null
+babeltrace2 "$TMP/s1" >/dev/null 2>"$TMP/s1.err"
+check "stop: babeltrace2 reads the trace" test $? -eq 0 -a ! -s "$TMP/s1.err"
+check "stop: every event of its two batches (svc:request)" \
+	test "$(count "$TMP/s1/ust/pid/service-$B" svc:request)" -eq "$(rounds "$TMP/b.status")"
+check "stop: every event of its two batches (svc:tick)" \
+	test "$(count "$TMP/s1/ust/pid/service-$B" svc:tick)" -eq "$(rounds "$TMP/b.status")"
+check "spoor reads what babeltrace2 reads" \
+	test "$("$SPOOR" dump "$TMP/s1" | wc -l)" -eq "$(babeltrace2 "$TMP/s1" | wc -l)"
+S destroy s1 >"$TMP/destroy.out"
+check "destroy: the summary" grep -q "session s1 destroyed: 1 process(es)" "$TMP/destroy.out"
+
+# Two sessions at once: a discard one with svc:*, a flight recorder with svc:request only;
+# each trace holds exactly its own events.
+S create disc -o "$TMP/disc" >/dev/null && S enable disc -u 'svc:*'
+S create fly -o "$TMP/fly" --overwrite -b 1m >/dev/null && S enable fly -u 'svc:request'
+S start disc >/dev/null && S start fly >/dev/null
+attached "$TMP/a.status"
+A=$svc
+wait_list fly "service (pid $A,"
+batch "$TMP/a.status" "$A"
+batch "$TMP/a.status" "$A"
+n=$(rounds "$TMP/a.status")
+S stop disc >/dev/null && S stop fly >/dev/null
+S list fly >"$TMP/fly.list"
+check "list: the flight recorder shows the program and its buffer" \
+	grep -q "service (pid $A, uid $(id -u)): 1 buffer" "$TMP/fly.list"
+S destroy disc >/dev/null && S destroy fly >/dev/null
+check "two sessions: the discard one has svc:request" \
+	test "$(count "$TMP/disc/ust/pid/service-$A" svc:request)" -eq "$n"
+check "two sessions: the discard one has svc:tick" \
+	test "$(count "$TMP/disc/ust/pid/service-$A" svc:tick)" -eq "$n"
+check "two sessions: the flight recorder has svc:request" \
+	test "$(count "$TMP/fly/ust/pid/service-$A" svc:request)" -eq "$n"
+check "two sessions: the flight recorder has no svc:tick" \
+	test "$(count "$TMP/fly" svc:tick)" -eq 0
+
+# A program killed mid-session loses none of its committed events.
+S create die -o "$TMP/die" >/dev/null && S enable die -u 'svc:*' && S start die >/dev/null
+attached "$TMP/c.status"
+C=$svc
+wait_list die "service (pid $C,"
+batch "$TMP/c.status" "$C"
+kill -9 "$C" && wait_gone "$C"
+S stop die >/dev/null
+check "program killed: every committed event is in the trace" \
+	test "$(count "$TMP/die/ust/pid/service-$C" svc:tick)" -eq "$(rounds "$TMP/c.status")"
+S destroy die >/dev/null
+
+# A live reader (spoor watch --session): the first reply names the trace, then watermarks;
+# a flight recorder cannot be read live.
+S create w -o "$TMP/w" >/dev/null && S enable w -u 'svc:*' && S start w >/dev/null
+S create fr -o "$TMP/fr" --overwrite >/dev/null && S enable fr -u 'svc:*' && S start fr >/dev/null
+cat >"$TMP/watch.py" <<'EOF'
+import socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+body = ("verb watch\nname %s\nperiod-ns 5000000\n" % sys.argv[2]).encode()
+s.send(struct.pack("<4I", 0x53504f53, 2, 16, 16 + len(body)) + body)
+for _ in range(int(sys.argv[3])):
+    r = s.recv(65536)
+    status, outlen = struct.unpack("<iI", r[16:24])
+    print(status, (r[24:24 + outlen] + r[24 + outlen:]).decode().strip())
+EOF
+python3 "$TMP/watch.py" "$SOCK" w 3 >"$TMP/watch.out" 2>&1
+check "watch: the trace, then watermarks" \
+	test "$(sed -n 1p "$TMP/watch.out")" = "0 trace $TMP/w" -a \
+	"$(grep -c '^0 flushed [0-9]*$' "$TMP/watch.out")" -eq 2
+python3 "$TMP/watch.py" "$SOCK" fr 1 >"$TMP/watchfr.out" 2>&1
+check "watch: a flight recorder is refused" grep -q "^1 .*cannot be read live" "$TMP/watchfr.out"
+S destroy w >/dev/null && S destroy fr >/dev/null
+
+# Kernel events beside user-space ones, on the same clock (root and tracefs).
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
+	S create ks -o "$TMP/ks" >/dev/null
+	S enable ks -u 'svc:*' -k sched_switch && S start ks >/dev/null
+	attached "$TMP/d.status"
+	D=$svc
+	wait_list ks "service (pid $D,"
+	batch "$TMP/d.status" "$D"
+	S stop ks >/dev/null
+	S destroy ks >"$TMP/ks.out"
+	check "kernel: the summary counts the kernel's events" grep -q "session ks: kernel: [1-9]" "$TMP/ks.out"
+	babeltrace2 "$TMP/ks" >"$TMP/ks.bt2" 2>"$TMP/ks.err"
+	check "kernel: babeltrace2 reads both, no error" test $? -eq 0 -a ! -s "$TMP/ks.err"
+	check "kernel: the service's switches are in it" grep -q "next_pid = $D," "$TMP/ks.bt2"
+	check "kernel: and its user-space events, every one" \
+		test "$(grep -c ' svc:tick: ' "$TMP/ks.bt2")" -eq "$(rounds "$TMP/d.status")"
+	check "kernel: spoor reads them as babeltrace2 does" \
+		test "$("$SPOOR" dump "$TMP/ks" | wc -l)" -eq "$(wc -l <"$TMP/ks.bt2")"
+	S create ku -o "$TMP/ku" >/dev/null
+	S enable ku -k no_such_event_at_all 2>"$TMP/ku.err"
+	check "kernel: an unknown event: exit 1" test $? -eq 1
+	S destroy ku >/dev/null
+else
+	echo "# kernel events: skipped (needs root and tracefs)"
+fi
+
+# A full disk stops the session with a clear message; what was written stays readable.
+if [ "$(id -u)" = 0 ] && mkdir -p "$TMP/small" && mount -t tmpfs -o size=256k tmpfs "$TMP/small" 2>/dev/null; then
+	trap 'umount "$TMP/small" 2>/dev/null; stop_daemon; for p in "${PROGRAMS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+	S create full -o "$TMP/small/t" >/dev/null && S enable full -u 'svc:*' && S start full >/dev/null
+	attached "$TMP/e.status" --batch 5000 # about 170 KB a batch
+	E=$svc
+	wait_list full "service (pid $E,"
+	for i in $(seq 40); do
+		S list full | grep -q '^session full: failed' && break
+		batch "$TMP/e.status" "$E"
+	done
+	S list full >"$TMP/full.list"
+	check "full disk: the session failed" grep -q '^session full: failed' "$TMP/full.list"
+	check "full disk: list says why" grep -q 'error: No space left on device: the session stopped' "$TMP/full.list"
+	check "full disk: the log says it" grep -q 'session full: No space left on device' "$TMP/run/daemon.log"
+	S start full 2>"$TMP/full.err"
+	check "full disk: a failed session cannot start again" test $? -eq 1
+	S destroy full >/dev/null
+	babeltrace2 "$TMP/small/t" >/dev/null 2>"$TMP/full.bt2err"
+	check "full disk: babeltrace2 reads what was written" test $? -eq 0 -a ! -s "$TMP/full.bt2err"
+	umount "$TMP/small"
+else
+	echo "# full disk: skipped (needs root to mount a small tmpfs)"
+fi
+
+stop_daemon
+finish
