@@ -147,8 +147,16 @@ static void count_losses(struct ctf_stream *s, uint32_t root, const int *role)
 		s->overwritten += c - s->overwritten_counter;
 		s->overwritten_counter = c;
 	}
+	if (!s->packets) {
+		s->first_discarded = s->discarded_counter;
+		s->first_overwritten = s->overwritten_counter;
+	}
 	if (role[ROLE_PACKET_SEQ_NUM] >= 0) {
 		uint64_t seq = root_value(&s->pkt_table, root, role[ROLE_PACKET_SEQ_NUM]);
+		if (!s->packets) {
+			s->first_seq = seq;
+			s->has_first_seq = true;
+		}
 		if (s->packets && seq > s->seq_next)
 			s->packets_lost += seq - s->seq_next;
 		s->seq_next = seq + 1;
@@ -313,6 +321,16 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 	}
 	rc = packet_open(s);
 	return rc < 0 ? rc : 0;
+}
+
+void ctf_stream_scan_to_end(struct ctf_stream *s)
+{
+	while (s->in_packet && !s->done && !s->damaged) {
+		s->in_packet = false;
+		s->pkt_off += s->pkt_bytes;
+		if (packet_open(s))
+			break;
+	}
 }
 
 int ctf_stream_grow(struct ctf_stream *s)

@@ -52,6 +52,10 @@ struct ctf_stream {
 	uint64_t overwritten_counter, overwritten; /* the same for events_overwritten */
 	uint64_t seq_next;                         /* the packet_seq_num expected next */
 	uint64_t packets_lost;                     /* gaps in packet_seq_num */
+	/* the first packet's counters, as it said them: a stream continued from an earlier
+	 * chunk counts from that one's last values instead (reader.c: chain_chunks) */
+	uint64_t first_discarded, first_overwritten, first_seq;
+	bool has_first_seq;
 	uint64_t first_begin;          /* timestamp_begin of the first packet (cycles) */
 	uint64_t prev_end;             /* timestamp_end of the last packet (cycles) */
 	bool lost_range;               /* losses were found between... */
@@ -89,6 +93,9 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 void ctf_stream_close(struct ctf_stream *s);
 /* A stream that ended at the end of its file, remapped if the file grew since (a live
  * trace, written a whole packet at a time): 1 when there is more to read. */
+/* Step over every packet left, reading only their headers and contexts, so that the loss
+ * counters stand as after the last one (for a stream just opened: reader.c). */
+void ctf_stream_scan_to_end(struct ctf_stream *s);
 int ctf_stream_grow(struct ctf_stream *s);
 /* After an event id the metadata did not declare (-SPOOR_ENOEVENT): the stream stopped on
  * that event's header; once the id is declared (ctf_trace_graft), it can go on from it. */

@@ -207,6 +207,74 @@ static heap_ent *heap_alloc(size_t n)
 	return h;
 }
 
+/* Chunks of one stream (a rotated session: the same trace UUID, stream class and instance
+ * in several folders) carry running loss counts, as babeltrace2, which reads them as one
+ * stream, wants. A stream continued from an earlier chunk counts its first packet's
+ * losses from where that chunk's last packet left them, not from zero. */
+static int chunk_cmp(const void *pa, const void *pb)
+{
+	const struct ctf_stream *x = &sort_reader->streams[*(const uint32_t *) pa];
+	const struct ctf_stream *y = &sort_reader->streams[*(const uint32_t *) pb];
+	int c = memcmp(x->trace->meta.uuid, y->trace->meta.uuid, 16);
+	if (c)
+		return c;
+	if (x->stream_id != y->stream_id)
+		return x->stream_id < y->stream_id ? -1 : 1;
+	if (x->instance_id != y->instance_id)
+		return x->instance_id < y->instance_id ? -1 : 1;
+	if (x->first_begin != y->first_begin)
+		return x->first_begin < y->first_begin ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static bool same_chunked_stream(const struct ctf_stream *x, const struct ctf_stream *y)
+{
+	return x->trace != y->trace && !memcmp(x->trace->meta.uuid, y->trace->meta.uuid, 16) &&
+	       x->stream_id == y->stream_id && x->instance_id == y->instance_id;
+}
+
+/* s has read only its first packet: its counts are that packet's, from zero. */
+static void continue_counts(struct ctf_stream *s, const struct ctf_stream *before)
+{
+	struct ctf_stream end;
+
+	if (ctf_stream_open(&end, before->trace, before->path, before->index) == 0) {
+		ctf_stream_scan_to_end(&end);
+		if (end.discarded_counter <= s->first_discarded &&
+		    s->discarded >= end.discarded_counter)
+			s->discarded -= end.discarded_counter;
+		if (end.overwritten_counter <= s->first_overwritten &&
+		    s->overwritten >= end.overwritten_counter)
+			s->overwritten -= end.overwritten_counter;
+		if (s->has_first_seq && end.has_first_seq && s->first_seq > end.seq_next)
+			s->packets_lost += s->first_seq - end.seq_next;
+		if (!s->discarded && !s->packets_lost)
+			s->lost_range = false;
+		s->lost_any = s->discarded != 0;
+	}
+	ctf_stream_close(&end);
+}
+
+static int chain_chunks(struct spoor_reader *r)
+{
+	uint32_t *order = malloc((r->nstreams + 1) * sizeof(*order));
+	size_t n = 0;
+
+	if (!order)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < r->nstreams; i++)
+		if (r->streams[i].has_instance_id && r->streams[i].trace->meta.has_uuid &&
+		    r->streams[i].packets && !r->streams[i].damaged)
+			order[n++] = i;
+	sort_reader = r;
+	qsort(order, n, sizeof(*order), chunk_cmp);
+	for (size_t k = 1; k < n; k++)
+		if (same_chunked_stream(&r->streams[order[k]], &r->streams[order[k - 1]]))
+			continue_counts(&r->streams[order[k]], &r->streams[order[k - 1]]);
+	free(order);
+	return 0;
+}
+
 static int open_streams(struct spoor_reader *r)
 {
 	size_t total = 0, k = 0;
@@ -233,7 +301,7 @@ static int open_streams(struct spoor_reader *r)
 	for (uint32_t i = 0; i < total; i++)
 		r->rank[order[i]] = i;
 	free(order);
-	return 0;
+	return chain_chunks(r);
 }
 
 /* Number the classes of the traces from `first` on (live mode: of the traces just found). */

@@ -178,13 +178,16 @@ static void *emit_until_stopped(void *arg)
 
 /* ---- readers ---- */
 
-/* A thread's events as a reader delivers them. The loss counts of a thread's stream are
- * cumulative, across chunks too (as LTTng's): each event's number, less the events before
- * it and the losses reported up to its packet, is the same for all of a thread's events
- * (`offset`): 0 for a whole trace or a snapshot, the events of the chunks before for a
- * chunk read alone. */
+/* A thread's events as a reader delivers them. The loss counts in a thread's packets are
+ * cumulative, across chunks too (as LTTng's); spoor's reader, given several chunks, counts
+ * each chunk's stream from where the one before ended (`base`: the losses of the thread's
+ * earlier streams). Each event's number, less the events before it and the losses reported
+ * up to its packet, is the same for all of a thread's events (`offset`): 0 for a whole
+ * trace, a snapshot or all the chunks, the events of the chunks before for a chunk read
+ * alone. */
 struct thread_check {
-	uint64_t tid, events, lost, last_num, offset;
+	uint64_t tid, events, lost, last_num, offset, base;
+	size_t stream;
 	bool any, bad;
 };
 
@@ -231,7 +234,13 @@ static struct read_result read_spoor(const char *const *paths, size_t n)
 		struct thread_check *s = thread_of(&r, (uint64_t) tid);
 		if (!CHECK(s))
 			break;
-		uint64_t offset = (uint64_t) num - s->events - spoor_event_discarded(ev);
+		if (s->any && spoor_event_stream(ev) != s->stream) {
+			struct spoor_stream_info before;
+			spoor_reader_stream_info(rd, s->stream, &before);
+			s->base += before.discarded;
+		}
+		s->stream = spoor_event_stream(ev);
+		uint64_t offset = (uint64_t) num - s->events - s->base - spoor_event_discarded(ev);
 		if (!s->any)
 			s->offset = offset;
 		else if (offset != s->offset)
@@ -244,14 +253,14 @@ static struct read_result read_spoor(const char *const *paths, size_t n)
 		s->any = true;
 		r.events++;
 	}
-	/* a thread's losses: those its last stream reports (cumulative), to its end */
+	/* a thread's losses: those of all its streams, to their ends */
 	for (size_t i = 0; i < spoor_reader_stream_count(rd); i++) {
 		struct spoor_stream_info info;
 		spoor_reader_stream_info(rd, i, &info);
 		const char *tid = strrchr(info.path, '_');
 		struct thread_check *s = tid ? thread_of(&r, strtoull(tid + 1, NULL, 10)) : NULL;
-		if (s && info.discarded > s->lost)
-			s->lost = info.discarded;
+		if (s)
+			s->lost += info.discarded;
 	}
 	for (size_t i = 0; i < r.ns; i++)
 		r.lost += r.s[i].lost;
