@@ -36,8 +36,9 @@ struct daemon {
 	bool fallback;           /* its folder is /tmp/spoor-UID: checked before use */
 	int wd;                  /* inotify watch of `watched`, or -1 */
 	char watched[IPC_PATH_MAX];
-	int retries;      /* connections refused since the socket was seen */
-	int64_t retry_at; /* ms on CLOCK_MONOTONIC, 0: none */
+	int retries;          /* connections refused, or ended at once, in a row */
+	int64_t retry_at;     /* ms on CLOCK_MONOTONIC, 0: none */
+	int64_t connected_at; /* ms */
 };
 
 static struct daemon daemons[UST_MAX_CONNS]; /* by connection: system, user */
@@ -48,6 +49,12 @@ static int64_t now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void retry_later(struct daemon *d)
+{
+	if (d->retries < RETRY_MAX)
+		d->retry_at = now_ms() + ((int64_t) RETRY_FIRST_MS << d->retries++);
 }
 
 /* Register with daemon ci if its socket is there and not yet connected. Lock held. */
@@ -64,12 +71,10 @@ static void try_connect(int ci)
 		d->retries = 0; /* the next inotify event says when to look again */
 		return;
 	}
-	if (!ust_conn_open(ci, d->path, false)) {
-		d->retries = 0;
-		return;
-	}
-	if ((errno == ECONNREFUSED || errno == EAGAIN) && d->retries < RETRY_MAX)
-		d->retry_at = now_ms() + ((int64_t) RETRY_FIRST_MS << d->retries++);
+	if (!ust_conn_open(ci, d->path, false))
+		d->connected_at = now_ms();
+	else if (errno == ECONNREFUSED || errno == EAGAIN)
+		retry_later(d);
 }
 
 /* The deepest existing folder on the way to d's socket, into dir. */
@@ -143,6 +148,19 @@ static void on_inotify(void)
 	}
 }
 
+/* The connection to daemon ci ended: wait for the daemon again. Soon, unless connections
+ * keep ending at once (a daemon that breaks the protocol): then less and less often, and
+ * after RETRY_MAX only when its socket is made again. */
+static void gone(int ci)
+{
+	struct daemon *d = &daemons[ci];
+
+	if (now_ms() - d->connected_at >= 1000)
+		d->retries = 0;
+	update_watch(ci);
+	retry_later(d);
+}
+
 static void *listen_main(void *unused)
 {
 	(void) unused;
@@ -174,8 +192,7 @@ static void *listen_main(void *unused)
 				on_inotify();
 			} else if (ust_conns[conn_of[k]].sock == pfd[k].fd &&
 			           ust_conn_take(conn_of[k], -1) < 0) {
-				update_watch(conn_of[k]); /* the daemon went: wait for it again */
-				try_connect(conn_of[k]);
+				gone(conn_of[k]);
 			}
 		}
 		t = now_ms();

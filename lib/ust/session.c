@@ -138,30 +138,42 @@ static void describe(FILE *out, const struct spoor_event_desc *d)
 	}
 }
 
-/* Describe events [from, nevents) to a server. Lock held. */
+/* Describe events [from, nevents) to a server, in as many messages as it takes, each of
+ * whole events and at most EVENTS_MSG bytes: a datagram must fit in the socket's send
+ * buffer (about 208 KiB by default), whatever PROTO_MAX_MSG allows. Lock held. */
+#define EVENTS_MSG (64u << 10)
 static int send_events(struct ust_conn *c, size_t from)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
+	const size_t head = sizeof(struct proto_head);
+	char *msg = malloc(EVENTS_MSG), *one = NULL;
+	size_t len = head, n = 0;
+	int rc = msg ? 0 : -1;
 
-	if (!out)
-		return -1;
-	struct proto_head h = ipc_head(MSG_EVENTS, 0);
-	fwrite(&h, sizeof(h), 1, out);
-	for (size_t i = from; i < nevents; i++)
-		if (events[i])
-			describe(out, events[i]);
-	if (fclose(out) || !text) {
-		free(text);
-		return -1;
+	for (size_t i = from; !rc && i <= nevents; i++) {
+		n = 0;
+		if (i < nevents && events[i]) {
+			FILE *out = open_memstream(&one, &n);
+			if (!out)
+				rc = -1;
+			else
+				describe(out, events[i]);
+			if (out && (fclose(out) || !one || n > EVENTS_MSG - head))
+				rc = -1; /* an event larger than a message: the server cannot have
+				            it */
+		}
+		if (!rc && len > head && (i == nevents || len + n > EVENTS_MSG)) {
+			struct proto_head h = ipc_head(MSG_EVENTS, len);
+			memcpy(msg, &h, head);
+			rc = conn_send(c, msg, len, -1);
+			len = head;
+		}
+		if (!rc && n)
+			memcpy(msg + len, one, n);
+		len += n;
+		free(one);
+		one = NULL;
 	}
-	int rc = 0;
-	if (len > sizeof(h)) {
-		((struct proto_head *) text)->length = (uint32_t) len;
-		rc = len > PROTO_MAX_MSG ? -1 : conn_send(c, text, len, -1);
-	}
-	free(text);
+	free(msg);
 	return rc;
 }
 

@@ -2,7 +2,7 @@
 # spoor record end to end: programs instrumented with SPOOR_EVENT, traced through shared-
 # memory ring buffers, read back by spoor and by babeltrace2.
 . "$(dirname "$0")/lib.sh"
-: "${HELLO:?}" "${DL_LOADER:?}" "${DL_PROVIDER:?}" "${SCRIBBLER:?}"
+: "${HELLO:?}" "${DL_LOADER:?}" "${DL_PROVIDER:?}" "${SCRIBBLER:?}" "${MANY_EVENTS:?}"
 here=$(dirname "$0")
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
@@ -289,6 +289,17 @@ if mount -t tmpfs -o size=128k spoor-test "$TMP/full" 2>/dev/null; then
 else
 	echo "# skipped: disk full (cannot mount a tmpfs here: not root?)"
 fi
+
+# 19. descriptions larger than one message (64 events with long enum labels: 440 KiB of
+# metadata) go in several; every event is recorded, with its labels
+"$SPOOR" record -o "$TMP/many-ev" -- "$MANY_EVENTS" 2>"$TMP/many-ev.err"
+check "descriptions over several messages: record exits 0" test $? -eq 0
+"$SPOOR" dump --format=babeltrace "$TMP/many-ev" >"$TMP/many-ev.sp" 2>/dev/null
+check "descriptions over several messages: all 64 events" test "$(wc -l <"$TMP/many-ev.sp")" -eq 64
+check "descriptions over several messages: the last event's label" \
+	grep -q 'many:e87: .* { v = ( "a_label_long_enough_that_the_descriptions_outgrow_one_message_87" : container = 87 ) }' "$TMP/many-ev.sp"
+babeltrace2 "$TMP/many-ev" >"$TMP/many-ev.bt2" 2>/dev/null
+check "descriptions over several messages: the same in babeltrace2" cmp -s "$TMP/many-ev.sp" "$TMP/many-ev.bt2"
 
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1
