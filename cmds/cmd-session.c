@@ -18,6 +18,7 @@
 #include "command.h"
 #include "ipc/ctl.h"
 #include "ipc/paths.h"
+#include "daemon-socket.h"
 #include "record-args.h"
 
 #define ROW_SOCKET                                                                                 \
@@ -205,9 +206,7 @@ static int add_recording(const struct command *cmd, const char *verb, struct rec
 	return 0;
 }
 
-/* The daemon to ask: --socket, $SPOOR_DAEMON_SOCKET, the user's daemon if its socket is
- * there, else the system's. */
-static int pick_socket(const char *given, char *buf, size_t cap)
+int session_pick_socket(const char *given, char *buf, size_t cap)
 {
 	const char *env = getenv("SPOOR_DAEMON_SOCKET");
 	struct stat st;
@@ -303,7 +302,7 @@ static int run_verb(const struct verb *v, int argc, char **argv)
 		return cmd_usage_error(cmd,
 		                       "the request is too long (or has a newline in a value)");
 	char sockpath[PATH_MAX];
-	if (pick_socket(sock, sockpath, sizeof(sockpath)))
+	if (session_pick_socket(sock, sockpath, sizeof(sockpath)))
 		return cmd_error(cmd, "the socket path is too long");
 	return ask(cmd, sockpath, &r);
 }

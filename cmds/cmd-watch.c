@@ -22,6 +22,7 @@
 #include "record-args.h"
 #include "record/outdir.h"
 #include "script/script.h"
+#include "watch-live.h"
 
 /* An event stamped this long before a flush is in it (--late, by default): what a tracer
  * has stamped and not yet committed (a few hundred ns, unless preempted in between) has
@@ -30,7 +31,7 @@
 /* How long the script runs before the recorder drains the buffers again. */
 #define SLICE_NS 2000000
 
-enum { OPT_PERIOD = OPT_RECORD_COUNT, OPT_LATE };
+enum { OPT_PERIOD = OPT_RECORD_COUNT, OPT_LATE, OPT_SESSION, OPT_SOCKET };
 
 static const struct cmd_option watch_options[] = {
     RECORD_OPTION_ROWS[OPT_PERIOD] = {"period", 0, "TIME",
@@ -39,6 +40,12 @@ static const struct cmd_option watch_options[] = {
     [OPT_LATE] = {"late", 0, "TIME",
                   "read only events stamped this long before each flush; later ones wait "
                   "for the next (default 5ms; at most 1s)"},
+    [OPT_SESSION] = {"session", 0, "NAME",
+                     "watch the session daemon's running session NAME instead of recording "
+                     "(no command; Ctrl-C detaches, the session goes on)"},
+    [OPT_SOCKET] = {"socket", 0, "PATH",
+                    "the session daemon's socket, for --session and spoor.snapshot() (default: "
+                    "$SPOOR_DAEMON_SOCKET, else the user's daemon, else the system's)"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -49,22 +56,9 @@ static void on_signal(int sig)
 	stop_requested = sig;
 }
 
-struct watch {
-	int64_t until;      /* the watermark of the last flush */
-	int64_t late;       /* --late, ns */
-	int64_t read_until; /* the one the reader has */
-	struct spoor_reader *r;
-	struct an_engine *e;
-	struct script *s;
-	bool failed; /* a handler failed: reported, the recording goes on */
-	int rc;      /* a reader or engine error */
-	char err[1200];
-};
-
-/* Hand the script what the session has written, up to `until`, for at most SLICE_NS
- * (all: to the end): the rest waits on disk while the recorder drains the buffers, so a
- * script slower than the traced programs delays its events but loses none. */
-static int pump(struct watch *w, int64_t until, bool all)
+/* At most SLICE_NS (all: to the end): the rest waits on disk while the recorder drains the
+ * buffers, so a script slower than the traced programs delays its events but loses none. */
+int watch_pump(struct watch *w, int64_t until, bool all)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -89,11 +83,24 @@ static int pump(struct watch *w, int64_t until, bool all)
 		fprintf(stderr, "spoor watch: %s\nspoor watch: the recording goes on to its end\n",
 		        w->err);
 	}
-	if (script_stopped(w->s)) {
-		stop_requested = RECORD_STOP_SELF; /* the command gets SIGTERM */
+	if (script_stopped(w->s))
 		return RECORD_LIVE_STOP;
-	}
 	return more > 0 ? RECORD_LIVE_MORE : 0;
+}
+
+bool watch_finish(struct watch *w)
+{
+	if (!w->failed && script_finish(w->s, w->err, sizeof(w->err))) {
+		fprintf(stderr, "spoor watch: %s\n", w->err);
+		w->failed = true;
+	}
+	uint64_t nlate = spoor_reader_live_late(w->r);
+	if (nlate)
+		fprintf(stderr,
+		        "spoor watch: warning: %llu events reached the script after later ones "
+		        "(written more than %g ms after they happened; see --late)\n",
+		        (unsigned long long) nlate, (double) w->late / 1e6);
+	return w->failed;
 }
 
 static int on_live(void *arg, int64_t flushed)
@@ -101,7 +108,10 @@ static int on_live(void *arg, int64_t flushed)
 	struct watch *w = arg;
 	if (flushed != INT64_MIN)
 		w->until = flushed - w->late;
-	return pump(w, w->until, false);
+	int rc = watch_pump(w, w->until, false);
+	if (rc == RECORD_LIVE_STOP)
+		stop_requested = RECORD_STOP_SELF; /* the command gets SIGTERM */
+	return rc;
 }
 
 /* Without -k: the kernel events the script has handlers for; on("*", ...) alone does not
@@ -139,7 +149,13 @@ static int choose_kernel_events(const struct command *cmd, struct record_args *a
 
 /* Options, then SCRIPT, then options again, then -- CMD: both `spoor watch -a s.lua` and
  * `spoor watch s.lua -a` read as meant. */
-static int parse(const struct command *cmd, struct record_args *a, uint64_t *period, uint64_t *late,
+struct watch_args {
+	uint64_t period, late;
+	const char *session, *socket;
+	bool recording; /* a recording option was given: not with --session */
+};
+
+static int parse(const struct command *cmd, struct record_args *a, struct watch_args *wa,
                  int argc, char **argv, int *script_at, int *first)
 {
 	const char *arg;
@@ -153,15 +169,19 @@ static int parse(const struct command *cmd, struct record_args *a, uint64_t *per
 				cmd_help(cmd, stdout);
 				return -1;
 			}
+			if (row == OPT_SESSION || row == OPT_SOCKET) {
+				*(row == OPT_SESSION ? &wa->session : &wa->socket) = arg;
+				continue;
+			}
 			if (row == OPT_PERIOD) {
-				if (record_parse_duration(arg, period) || *period < 1000000 ||
-				    *period > 1000000000)
+				if (record_parse_duration(arg, &wa->period) || wa->period < 1000000 ||
+				    wa->period > 1000000000)
 					return cmd_usage_error(
 					    cmd, "invalid period '%s' (1ms to 1s)", arg);
 				continue;
 			}
 			if (row == OPT_LATE) {
-				if (record_parse_duration(arg, late) || *late > 1000000000)
+				if (record_parse_duration(arg, &wa->late) || wa->late > 1000000000)
 					return cmd_usage_error(
 					    cmd, "invalid --late '%s' (at most 1s)", arg);
 				continue;
@@ -172,6 +192,7 @@ static int parse(const struct command *cmd, struct record_args *a, uint64_t *per
 				                       "not live: no --overwrite here");
 			if ((rc = row < 0 ? 2 : record_take_option(cmd, a, row, arg)))
 				return rc;
+			wa->recording = true;
 		}
 		if (pass || *first >= argc || !strcmp(argv[*first - 1], "--"))
 			break;
@@ -189,17 +210,30 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	a.buffer_total = 1 << 20; /* the recorder shares its thread with the script: more room */
 	struct watch w = {0};
 	struct record_session *session = NULL;
-	uint64_t period = 20000000, late = LATE_NS;
+	struct watch_args wa = {.period = 20000000, .late = LATE_NS};
 	char tmpdir[] = "/tmp/spoor-watch-XXXXXX", err[1200], patterns[1024];
 	int script_at, first, rc;
 	bool recorded = false;
 
-	if ((rc = parse(cmd, &a, &period, &late, argc, argv, &script_at, &first)))
+	if ((rc = parse(cmd, &a, &wa, argc, argv, &script_at, &first)))
 		goto out_args;
-	w.late = (int64_t) late;
+	if (wa.session && (wa.recording || first < argc)) {
+		rc = cmd_usage_error(cmd, "--session watches a session as spoor session made it: "
+		                          "no command, and no recording options");
+		goto out_args;
+	}
+	w.late = (int64_t) wa.late;
 	if (script_open(argv[script_at], &w.s, err, sizeof(err))) {
 		rc = cmd_error(cmd, "%s", err);
 		goto out_args;
+	}
+	if ((rc = watch_allow_snapshots(cmd, w.s, wa.socket)))
+		goto out_script;
+	if (wa.session) {
+		rc = watch_session(cmd, &w, wa.session, wa.period);
+		an_engine_free(w.e);
+		spoor_reader_close(w.r);
+		goto out_script;
 	}
 	if (!a.npatterns) {
 		size_t n = script_event_patterns(w.s, patterns, sizeof(patterns));
@@ -219,7 +253,7 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "cannot make a directory in /tmp: %s", strerror(errno));
 	if (rc)
 		goto out_script;
-	a.o.live_ns = period;
+	a.o.live_ns = wa.period;
 	a.o.on_live = on_live;
 	a.o.live_arg = &w;
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -254,19 +288,10 @@ static int run_watch(const struct command *cmd, int argc, char **argv)
 	}
 	/* the session is over and everything is written: the rest, up to the last event */
 	if (!script_stopped(w.s))
-		pump(&w, INT64_MAX, true);
-	if (!w.failed && script_finish(w.s, err, sizeof(err))) {
-		fprintf(stderr, "spoor watch: %s\n", err);
-		w.failed = true;
-	}
+		watch_pump(&w, INT64_MAX, true);
+	watch_finish(&w);
 	struct record_totals t;
 	record_session_totals(session, &t);
-	uint64_t nlate = spoor_reader_live_late(w.r);
-	if (nlate)
-		fprintf(stderr,
-		        "spoor watch: warning: %llu events reached the script after later ones "
-		        "(written more than %g ms after they happened; see --late)\n",
-		        (unsigned long long) nlate, (double) w.late / 1e6);
 	if (a.o.outdir != tmpdir)
 		record_report("spoor watch", &a.o, &t);
 	else if (t.discarded || (t.kernel && t.k.lost))

@@ -33,6 +33,8 @@ struct script {
 	char error[1024];
 	unsigned long long calls;
 	bool stopped;    /* spoor.stop() */
+	script_snapshot_fn *snapshot; /* spoor.snapshot(NAME): the host's, or none */
+	void *snapshot_arg;
 	int defined_ref; /* the global functions the script itself defines: name -> true */
 };
 
@@ -212,6 +214,33 @@ static int l_stop(lua_State *L)
 	return 0;
 }
 
+/* spoor.snapshot(NAME): session NAME's flight recorder written out now, by the host (spoor
+ * watch asks the session daemon). Returns the host's report, or nil and why. */
+static int l_snapshot(lua_State *L)
+{
+	struct script *s = self(L);
+	const char *name = luaL_checkstring(L, 1);
+	char text[1024];
+	if (!s->snapshot) {
+		lua_pushnil(L);
+		lua_pushstring(L, "spoor.snapshot works in spoor watch only");
+		return 2;
+	}
+	if (s->snapshot(s->snapshot_arg, name, text, sizeof(text))) {
+		lua_pushnil(L);
+		lua_pushstring(L, text);
+		return 2;
+	}
+	lua_pushstring(L, text);
+	return 1;
+}
+
+void script_on_snapshot(struct script *s, script_snapshot_fn *fn, void *arg)
+{
+	s->snapshot = fn;
+	s->snapshot_arg = arg;
+}
+
 static int l_comm(lua_State *L)
 {
 	struct script *s = self(L);
@@ -276,6 +305,7 @@ static void open_api(struct script *s)
 	lua_newtable(L);
 	add_closure(L, s, "stop", l_stop);
 	add_closure(L, s, "comm", l_comm);
+	add_closure(L, s, "snapshot", l_snapshot);
 	add_closure(L, s, "pid", l_pid);
 	lua_pushcfunction(L, l_now);
 	lua_setfield(L, -2, "now");

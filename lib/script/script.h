@@ -11,7 +11,8 @@
  * An event reads as e.name, e.ts (ns since the first event read), e.time (seconds since
  * the epoch), e.cpu, e.tid, e.pid, e.comm (from the trace), and its fields by name
  * (payload first, then the contexts). `spoor.stop()` ends the pass, `spoor.comm(tid)`
- * names a thread from the trace; `map(NAME)` gives an aggregation (prelude.c).
+ * names a thread from the trace, `spoor.snapshot(NAME)` has the host write out session
+ * NAME's flight recorder (script_on_snapshot); `map(NAME)` gives an aggregation (prelude.c).
  * Only classes with a handler are decoded.
  */
 #ifndef SCRIPT_SCRIPT_H
@@ -41,6 +42,9 @@ bool script_handles(struct script *s, const char *name, bool catch_all);
 /* The user-space event patterns its handlers stand for, each ended by a NUL, into out;
  * the length, or 0 when they do not fit (then take every event). */
 size_t script_event_patterns(struct script *s, char *out, size_t cap);
+/* spoor.snapshot(NAME)'s work: 0 with a report in text, or -1 with why (cap bytes). */
+typedef int script_snapshot_fn(void *arg, const char *name, char *text, size_t cap);
+void script_on_snapshot(struct script *s, script_snapshot_fn *fn, void *arg);
 /* Whether it called spoor.stop(). */
 bool script_stopped(const struct script *s);
 /* After the pass: 0, or -1 with err set when a handler failed during it (the pass stopped
