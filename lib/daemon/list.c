@@ -10,6 +10,7 @@
 
 #include "dstate.h"
 #include "list.h"
+#include "kernel/ksession.h"
 #include "record/apptrace.h"
 
 static const char *state_name(const struct dsession *s)
@@ -40,6 +41,16 @@ static void print_patterns(FILE *out, const char *const *v, size_t n, const char
 		fprintf(out, "%s%s", any ? ", " : "", nul_list + at);
 	if (!any)
 		fprintf(out, "none");
+	fputc('\n', out);
+}
+
+/* One buffer's use and losses. */
+static void print_use(FILE *out, const struct apptrace_usage *u, bool overwrite)
+{
+	fprintf(out, "%" PRIu64 " of %" PRIu64 " bytes in use, %" PRIu64 " events discarded",
+	        u->bytes_used, u->bytes_size, u->discarded);
+	if (overwrite)
+		fprintf(out, ", %" PRIu64 " overwritten", u->overwritten);
 	fputc('\n', out);
 }
 
@@ -88,11 +99,28 @@ static void print_one(const struct daemon *d, const struct dsession *s, FILE *ou
 	size_t it = 0;
 	for (const struct app_slot *sl; (sl = slot_next(d, s, &a, &it));) {
 		fprintf(out, "    %s (pid %d, uid %u): ", a->procname, a->pid, (unsigned) a->uid);
-		if (!sl->t)
+		if (!sl->t) {
 			fprintf(out, "%s\n",
 			        sl->failed ? "its trace could not be made" : "no buffer yet");
-		else
-			fprintf(out, "%u buffer(s)\n", sl->buffers); /* USAGE-LATER */
+			continue;
+		}
+		struct apptrace_usage u;
+		apptrace_usage(sl->t, &u);
+		fprintf(out, "%u buffer(s)\n", u.buffers);
+		for (size_t b = 0; b < apptrace_buffers(sl->t); b++) {
+			int tid = 0;
+			apptrace_buffer_usage(sl->t, b, &tid, &u);
+			fprintf(out, "      thread %d: ", tid);
+			print_use(out, &u, s->overwrite);
+		}
+	}
+	if (s->kernel) {
+		struct kernel_usage k;
+		ksession_usage(s->kernel, &k);
+		fprintf(out,
+		        "  kernel: %u CPU(s), %" PRIu64 " of %" PRIu64 " bytes unread, %" PRIu64
+		        " events overwritten, %" PRIu64 " dropped\n",
+		        k.cpus, k.bytes_used, k.bytes_size, k.overrun, k.dropped);
 	}
 	const struct record_totals *t = &s->totals;
 	fprintf(out,
