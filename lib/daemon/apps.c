@@ -177,7 +177,12 @@ static int on_events(struct daemon *d, struct app *a, const char *text, size_t l
 {
 	char err[300];
 	struct rec_events check = {0};
-	if (a->events_len + len > APP_MAX_EVENTS_TEXT) {
+	size_t of_uid = len; /* one user's programs cannot hold the daemon's memory either */
+	for (size_t i = 0; i < d->nconns; i++)
+		if (d->conns[i]->kind == CONN_APP && d->conns[i]->app &&
+		    d->conns[i]->app->uid == a->uid)
+			of_uid += d->conns[i]->app->events_len;
+	if (a->events_len + len > APP_MAX_EVENTS_TEXT || of_uid > UID_MAX_EVENTS_TEXT) {
 		daemon_log("%s (pid %d) describes too many events; dropping it", a->procname,
 		           a->pid);
 		return -1;

@@ -16,6 +16,7 @@
 #define DAEMON_MAX_SESSIONS 256
 #define DAEMON_IDLE_NS      (5 * 1000000000ll) /* a connection that says nothing is closed */
 #define APP_MAX_EVENTS_TEXT (4u << 20)         /* event descriptions of one program */
+#define UID_MAX_EVENTS_TEXT (64u << 20)        /* ... of all the programs of one uid */
 #define APP_MAX_BUFFERS     4096               /* threads of one program, per session */
 #define SESSION_NAME_MAX    64
 #define SESSION_MAX_KERNEL  64 /* -k patterns and --filter expressions, each */

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,10 @@ static void say(int to, const char *text)
 static int run_daemon(const struct daemon_opts *o, int pidfd, const char *pidpath,
                       const char *logpath, int ready, char *err, size_t errlen)
 {
+	/* a system daemon writes a user's files with the user's fsuid and fsgid: root's
+	 * supplementary groups must not open anything more to them */
+	if (geteuid() == 0 && setgroups(0, NULL))
+		daemon_log("setgroups: %s", strerror(errno));
 	struct daemon *d = daemon_new();
 	int rc = d ? 0 : -ENOMEM;
 	if (!rc && server_signals(d))

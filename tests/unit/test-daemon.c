@@ -184,6 +184,22 @@ int main(void)
 	if (efd >= 0)
 		close(efd);
 
+	/* a program describing events without end is dropped past 4 MiB, not kept */
+	static char ev[200 << 10];
+	struct proto_head eh = {PROTO_MAGIC, PROTO_VERSION, MSG_EVENTS, 0};
+	size_t len = sizeof(eh);
+	int id = 0;
+	while (len + 300 < sizeof(ev))
+		len += (size_t) snprintf(ev + len, sizeof(ev) - len, "event %d %0120d e 1 0\n",
+		                         id++, 0);
+	eh.length = (uint32_t) len;
+	memcpy(ev, &eh, sizeof(eh));
+	int rc = 0, sent = 0;
+	for (; sent < 40 && !rc; sent++)
+		rc = daemon_conn_message(d, mine, ev, len, -1);
+	CHECK_EQ_S64(rc, -1);
+	CHECK_EQ_S64(sent, (4 << 20) / (long) (len - sizeof(eh)) + 1);
+
 	/* malformed: a second HELLO, an unknown type, a control request on a program's
 	 * connection, random bytes on a new one */
 	CHECK_EQ_S64(hello(d, mine, 2000), -1);
