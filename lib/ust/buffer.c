@@ -55,6 +55,7 @@ struct tbuf {
 	int efd;
 	bool open;
 	uint8_t uuid[16];
+	struct tbuf *next, **pprev; /* in rings[slot], with the lock; pprev NULL: not */
 };
 
 /* A thread's state: its rings by slot (in one mapping made at its first recorded event),
@@ -68,6 +69,9 @@ struct tstate {
 };
 
 static __thread struct tstate tl __attribute__((tls_model("initial-exec")));
+/* Every thread's ring of each slot, so that a slot's memory goes back as soon as its session
+ * ends, while the rings' owners are busy elsewhere (ust_rings_drop). Guarded by the lock. */
+static struct tbuf *rings[PROTO_MAX_SLOTS];
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
@@ -181,11 +185,45 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	}
 }
 
+static void ring_unlist(struct tbuf *b)
+{
+	if (b->pprev) {
+		*b->pprev = b->next;
+		if (b->next)
+			b->next->pprev = b->pprev;
+		b->pprev = NULL;
+	}
+}
+
+void ust_rings_drop(unsigned s)
+{
+	for (struct tbuf *b = rings[s], *next; b; b = next) {
+		next = b->next;
+		/* the pages go; the owner may still write a little (an event in progress), into
+		 * new zero pages, until it unmaps the ring */
+		madvise(b->h, b->map_size, MADV_REMOVE);
+		b->pprev = NULL;
+	}
+	rings[s] = NULL;
+}
+
+void ust_rings_forget(void)
+{
+	for (unsigned s = 0; s < PROTO_MAX_SLOTS; s++) {
+		for (struct tbuf *b = rings[s]; b; b = b->next)
+			b->pprev = NULL;
+		rings[s] = NULL;
+	}
+}
+
 /* A ring's mapping goes; its owner thread is not inside an emit on it. */
 static void ring_release(struct tbuf *b)
 {
 	struct rb_header *h = b->h;
 
+	ust_lock();
+	ring_unlist(b);
+	ust_unlock();
 	b->h = NULL;
 	__asm__ volatile("" ::: "memory");
 	if (h)
@@ -268,16 +306,23 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 	b->tid = (uint32_t) gettid();
 	h->tid = b->tid;
 	h->data_offset = hdr;
-	if (ust_send_buffer(s, c->gen, fd, (int) b->tid, b->map_size)) {
-		munmap(m, b->map_size);
-		close(fd);
-		return false;
+	ust_lock();
+	bool sent = !ust_send_buffer(s, c->gen, fd, (int) b->tid, b->map_size);
+	if (sent) {
+		b->data = (char *) m + hdr;
+		b->h = h;
+		b->gen = c->gen;
+		b->next = rings[s];
+		b->pprev = &rings[s];
+		if (b->next)
+			b->next->pprev = &b->next;
+		rings[s] = b;
 	}
+	ust_unlock();
 	close(fd);
-	b->data = (char *) m + hdr;
-	b->h = h;
-	b->gen = c->gen;
-	return true;
+	if (!sent)
+		munmap(m, b->map_size);
+	return sent;
 }
 
 /* The thread's ring of slot s, made if need be; NULL if there is none to write into. */

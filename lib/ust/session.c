@@ -193,6 +193,7 @@ static void slot_free(struct slot *sl)
 
 	sl->conn = -1;
 	__atomic_store_n(&ust_slot_gen[s], UST_GEN_FREE, __ATOMIC_RELEASE);
+	ust_rings_drop(s);
 }
 
 static bool power_of_two(uint64_t x)
@@ -254,16 +255,12 @@ int ust_slot_cfg(unsigned s, struct ust_ring_cfg *c)
 
 int ust_send_buffer(unsigned s, unsigned gen, int memfd, int tid, uint64_t size)
 {
-	int rc = -1;
-
-	pthread_mutex_lock(&lock);
 	const struct slot *sl = &slots[s];
-	if (sl->conn >= 0 && sl->cfg.gen == gen) {
-		struct proto_buffer b = {ipc_head(MSG_BUFFER, sizeof(b)), tid, sl->remote, size};
-		rc = conn_send(&ust_conns[sl->conn], &b, sizeof(b), memfd);
-	}
-	pthread_mutex_unlock(&lock);
-	return rc;
+
+	if (sl->conn < 0 || sl->cfg.gen != gen)
+		return -1;
+	struct proto_buffer b = {ipc_head(MSG_BUFFER, sizeof(b)), tid, sl->remote, size};
+	return conn_send(&ust_conns[sl->conn], &b, sizeof(b), memfd);
 }
 
 /* ---- connections ---- */
@@ -513,6 +510,7 @@ static void after_fork_in_child(void)
 	 * slots' generations change, so every ring of the parent's is stale). Its only thread
 	 * is this one, not inside an emit. */
 	pthread_mutex_init(&lock, NULL);
+	ust_rings_forget(); /* the parent's rings: the child leaves their memory alone */
 	ust_daemons_forget();
 	for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
 		struct ust_conn *c = &ust_conns[ci];

@@ -29,8 +29,6 @@ struct ust_conn {
 /* Guarded by the lock (ust_lock), as is everything else of session.c. */
 extern struct ust_conn ust_conns[UST_MAX_CONNS];
 
-void ust_lock(void);
-void ust_unlock(void);
 /* Connect connection ci to path and say hello: 0 or -1 (errno: ECONNREFUSED, ...). */
 int ust_conn_open(int ci, const char *path, bool blocking);
 /* Take the messages the server sent, waiting up to timeout_ms (-1: none, or for ever on a

@@ -35,11 +35,20 @@ struct ust_ring_cfg {
 	int efd; /* the server's doorbell: a number that stays valid for the process's life */
 };
 
+/* The runtime's one lock (session.c): its connections, slots and descriptors, and the list
+ * of rings by slot (buffer.c). */
+void ust_lock(void);
+void ust_unlock(void);
 /* Slot s's settings if it is live: 0, else -1. */
 int ust_slot_cfg(unsigned s, struct ust_ring_cfg *c);
-/* Hand a thread's ring of slot s (generation gen) to its server: 0, or -1 (the slot has
- * gone or changed meanwhile, or the server did not take it). */
+/* Hand a thread's ring of slot s (generation gen) to its server, lock held: 0, or -1 (the
+ * slot has gone or changed meanwhile, or the server did not take it). */
 int ust_send_buffer(unsigned s, unsigned gen, int memfd, int tid, uint64_t size);
+/* buffer.c, lock held: slot s has ended: the memory of every thread's ring of it goes back
+ * now (each thread unmaps its ring later, when it next makes one or ends). */
+void ust_rings_drop(unsigned s);
+/* In a forked child, lock held: the list of rings is the parent's; forget it. */
+void ust_rings_forget(void);
 void ust_call_probes(const struct spoor_event_desc *ev, const void *payload, size_t size);
 
 #endif

@@ -55,6 +55,7 @@ struct app {
 	char *events; /* every EVENTS text so far, for sessions added later */
 	size_t events_len;
 	bool eof;
+	int ring_fd[PROTO_MAX_SLOTS]; /* the first ring of each slot: is its memory there? */
 };
 
 static char tmp[200];
@@ -97,6 +98,8 @@ static bool accept_app(int lfd, struct app *a)
 
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
+	for (int s = 0; s < PROTO_MAX_SLOTS; s++)
+		a->ring_fd[s] = -1;
 	if (!CHECK(readable(lfd, WAIT_MS)))
 		return false;
 	a->fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
@@ -188,6 +191,8 @@ static void pump(struct app *a)
 			CHECK_CTX("buffer of slot %u", b->slot);
 			if (CHECK(s && fd >= 0))
 				CHECK(!apptrace_add_buffer(s->t, fd, b->tid, err, sizeof(err)));
+			if (s && fd >= 0 && a->ring_fd[b->slot] < 0)
+				a->ring_fd[b->slot] = dup(fd);
 			CHECK_CTX("%s", "");
 		}
 		if (fd >= 0)
@@ -260,17 +265,40 @@ static void settle(int pid, int fd)
 	CHECK(!"the program took its messages in");
 }
 
-static void end_sessions(struct app *a)
+static void close_traces(struct app *a)
 {
 	for (int i = 0; i < a->ns; i++) {
 		apptrace_close(a->s[i].t, &totals);
 		a->s[i].t = NULL;
 	}
+}
+
+/* The sessions' traces written and closed, and the connection. */
+static void end_sessions(struct app *a)
+{
+	close_traces(a);
 	free(a->events);
 	a->events = NULL;
 	if (a->fd >= 0)
 		close(a->fd);
 	a->fd = -1;
+}
+
+static void close_rings(struct app *a)
+{
+	for (int s = 0; s < PROTO_MAX_SLOTS; s++)
+		if (a->ring_fd[s] >= 0)
+			close(a->ring_fd[s]);
+}
+
+/* The memory of slot's first ring: bytes the program has in it (the server has unmapped
+ * its own by then). */
+static long long ring_bytes(const struct app *a, uint32_t slot)
+{
+	struct stat st;
+	if (a->ring_fd[slot] < 0 || fstat(a->ring_fd[slot], &st))
+		return -1;
+	return (long long) st.st_blocks * 512;
 }
 
 static void session_end(struct app *a, uint32_t slot)
@@ -424,6 +452,7 @@ static void stop_service(pid_t pid, int lfd, struct app *a, struct app *b)
 		if (x->fd >= 0)
 			pump(x);
 		end_sessions(x);
+		close_rings(x);
 	}
 	if (lfd >= 0)
 		close(lfd);
@@ -463,21 +492,26 @@ static void test_service(const char *service)
 	settle(pid, a.fd);
 	batch(pid, status, &nb); /* 50-99 */
 	pump(&a);
-	/* slot 3 ends, slot 9 records the requests again, a session joins in slot 5 */
+	/* slot 3 ends (its memory goes back), slot 9 records the requests again, a session
+	 * joins in slot 5 */
+	CHECK(ring_bytes(&a, 3) > 0);
 	session_end(&a, 3);
 	session(&a, 9, true, true, "svc:request", NULL);
 	session(&a, 5, true, false, "svc:tick", at("a5"));
 	settle(pid, a.fd);
+	CHECK_EQ_S64(ring_bytes(&a, 3), 0);
 	batch(pid, status, &nb); /* 100-149 */
 	pump(&a);
-	/* the daemon goes: nothing is recorded, the program runs on */
+	/* the daemon goes, having written what the rings held: the program gives their memory
+	 * back, records nothing more, and runs on */
+	end_sessions(&a);
 	unlink(sock);
 	close(lfd);
-	close(a.fd);
-	a.fd = -1;
 	settle(pid, -1);
+	CHECK_EQ_S64(ring_bytes(&a, 5), 0);
+	CHECK_EQ_S64(ring_bytes(&a, 9), 0);
+	close_rings(&a);
 	batch(pid, status, &nb); /* 150-199 */
-	end_sessions(&a);
 	/* a new daemon: the program registers again */
 	lfd = listen_at(sock);
 	if (!CHECK(lfd >= 0 && accept_app(lfd, &b)))
@@ -556,6 +590,7 @@ static void test_hostile(const char *service)
 	settle(pid, a.fd);
 	batch(pid, status, &nb); /* rounds 10-19 */
 	pump(&a);
+	close_traces(&a); /* written, then a SESSION cut short */
 	CHECK(!ipc_send(a.fd, &m, sizeof(m) - 8, -1, 0));
 	/* the program hangs up, and comes back (the socket is still there) */
 	for (int i = 0; i < WAIT_MS && !a.eof; i++) {
