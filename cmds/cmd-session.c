@@ -213,8 +213,13 @@ int session_pick_socket(const char *given, char *buf, size_t cap)
 	if (given || (env && *env))
 		return snprintf(buf, cap, "%s", given ? given : env) < (int) cap ? 0 : -1;
 	int rc = ipc_daemon_socket(IPC_USER, buf, cap);
-	if (rc >= 0 && !stat(buf, &st) && (rc == 0 || !ipc_private_folder(buf)))
-		return 0;
+	if (rc >= 0 && !stat(buf, &st) && (rc == 0 || !ipc_private_folder(buf))) {
+		int fd = ctl_connect(buf); /* a user daemon killed leaves its socket */
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+	}
 	return ipc_daemon_socket(IPC_SYSTEM, buf, cap) < 0 ? -1 : 0;
 }
 

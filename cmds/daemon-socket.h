@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* The daemon to ask: given (--socket), else $SPOOR_DAEMON_SOCKET, else the user's daemon
- * if its socket is there, else the system's; into buf. 0, or -1 when it does not fit. */
+ * if one listens on its socket, else the system's; into buf. 0, or -1 when it does not fit. */
 int session_pick_socket(const char *given, char *buf, size_t cap);
 
 #endif

@@ -68,6 +68,16 @@ python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_SEQPA
 start_daemon
 check "daemon: a stale socket is replaced" S list
 stop_daemon
+# spoor session without --socket: the user's daemon when one listens, else the system's
+mkdir -p "$TMP/sys"
+python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.bind(sys.argv[1])' "$TMP/run/stale.sock"
+"$SPOOR" daemon --socket "$TMP/sys/daemon.sock"
+SPOOR_DAEMON_SOCKET= SPOOR_USER_SOCKET=$TMP/run/stale.sock SPOOR_SYSTEM_SOCKET=$TMP/sys/daemon.sock \
+	"$SPOOR" session list >"$TMP/pick.out" 2>&1
+check "session: a stale user socket, the system daemon answers" grep -q "^no sessions" "$TMP/pick.out"
+sys=$(cat "$TMP/sys/daemon.pid")
+kill "$sys" && wait_gone "$sys"
+rm -f "$TMP/run/stale.sock"
 "$SPOOR" daemon --frobnicate 2>"$TMP/bad.err"
 check "daemon: a bad option is a usage error" test $? -eq 2
 S list 2>"$TMP/nod.err"
