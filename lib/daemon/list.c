@@ -124,8 +124,8 @@ static void print_one(const struct daemon *d, const struct dsession *s, FILE *ou
 	}
 	const struct record_totals *t = &s->totals;
 	fprintf(out,
-	        "  written: %" PRIu64 " packets, %" PRIu64 " bytes; %" PRIu64
-	        " events discarded, %" PRIu64 " overwritten (programs gone or drained)\n",
+	        "  written: %" PRIu64 " packets, %" PRIu64 " bytes; buffers closed: %" PRIu64
+	        " events discarded, %" PRIu64 " overwritten\n",
 	        t->packets, t->bytes, t->discarded, t->overwritten);
 }
 

@@ -464,4 +464,7 @@ else
 fi
 
 stop_daemon
+# under the sanitizers (tests/run-sanitizers.sh) a detached daemon reports into its log
+check "the daemons' log has no sanitizer report" \
+	test -z "$(grep -E 'ERROR: (Address|Leak)Sanitizer|runtime error' "$TMP/run/daemon.log" "$TMP/sys/daemon.log")"
 finish
