@@ -32,8 +32,8 @@
 #                `sessions-app-T fill 2 --fill-events` (two threads, pinned to CPUs 0
 #                and 1), the program still running; the snapshot's bytes and events too.
 #
-# Each measure runs --runs times (3; start-up: --spawns programs, 200) and the median is
-# kept. The Markdown result goes to stdout, progress to stderr; with --update-doc it
+# Each measure runs --runs times (3; start-up: --spawns programs, 200, a share in each run,
+# where the daemons are started anew) and the median is kept. The Markdown result goes to stdout, progress to stderr; with --update-doc it
 # replaces the section between <!-- sessions:begin --> and <!-- sessions:end --> of
 # docs/PERFORMANCE.md (added at its end if absent).
 #
@@ -243,7 +243,7 @@ first_a() {
 # startup_case TRACER CASE: --spawns runs of sessions-app-TRACER start
 startup_case() {
 	local app=$work/bin/sessions-app-$1
-	run_nice "$startup" "$spawns" "$app" start >"$work/startup.out" 2>"$work/startup.err" ||
+	run_nice "$startup" "$per_run" "$app" start >"$work/startup.out" 2>"$work/startup.err" ||
 		die "start-up of $1 ($2) failed: $(cat "$work/startup.err")"
 	sed -n 's/^RUN main_ns=\([0-9]*\) exit_ns=\([0-9]*\)$/\1\t\2/p' "$work/startup.out" |
 		while IFS=$'\t' read -r m e; do
@@ -255,6 +255,7 @@ startup_case() {
 # ---- the daemons, and each tracer's session commands ------------------------------------
 lttng_daemon_start() {
 	note "starting a private lttng-sessiond (LTTNG_HOME=$LTTNG_HOME)"
+	rm -f "$work/sessiond.pid"
 	run_nice lttng-sessiond --daemonize --no-kernel --pidfile="$work/sessiond.pid" >/dev/null 2>&1 ||
 		die "lttng-sessiond failed to start"
 	for _ in $(seq 100); do
@@ -422,14 +423,17 @@ snapshot_time() { # TRACER RUN
 tracers=()
 [ -z "$do_spoor" ] || tracers+=(spoor)
 [ -z "$do_lttng" ] || tracers+=(lttng)
-note "start-up, no daemon ($spawns programs each)"
-for t in "${tracers[@]}"; do startup_case "$t" "no daemon"; done
-[ -z "$do_lttng" ] || lttng_daemon_start
-[ -z "$do_spoor" ] || spoor_daemon_start
-note "start-up with a daemon, then with a started session"
-for t in "${tracers[@]}"; do startup_sessions "$t"; done
+# The start-up cases a share of the programs in each run, the daemons started again for
+# it, so that a busy spell of the machine does not fall on one case alone.
+per_run=$(((spawns + runs - 1) / runs))
 for run in $(seq "$runs"); do
-	note "run $run of $runs: start to first event, emit cost, snapshot"
+	note "run $run of $runs: start-up ($per_run programs a case), start to first event, emit cost, snapshot"
+	[ -z "$sessiond_pid" ] || { stop_pid "$sessiond_pid" lttng-sessiond; sessiond_pid=; }
+	[ -z "$spoord_pid" ] || { stop_pid "$spoord_pid" "spoor daemon"; wait "$spoord_pid" || true; spoord_pid=; }
+	for t in "${tracers[@]}"; do startup_case "$t" "no daemon"; done
+	[ -z "$do_lttng" ] || lttng_daemon_start
+	[ -z "$do_spoor" ] || spoor_daemon_start
+	for t in "${tracers[@]}"; do startup_sessions "$t"; done
 	for t in "${tracers[@]}"; do start_latency "$t" "$run"; done
 	for n in 0 1 2; do
 		for t in "${tracers[@]}"; do emit_cost "$t" "$n" "$run"; done
@@ -464,7 +468,7 @@ report=$work/report.md
 	echo "$(nproc) CPUs ($cpu), Linux $(uname -r). Load before: \`${uptime_before#*load average: }\`, after: \`${uptime_after#*load average: }\`."
 	[ "$nice_val" = 0 ] || echo "The daemons and programs at nice $nice_val."
 	echo
-	echo "**Start-up** of a program (\`sessions-app-T start\`: emits one event), $(num "$spawns") programs per row,"
+	echo "**Start-up** of a program (\`sessions-app-T start\`: emits one event), $(num "$((per_run * runs))") programs per row ($per_run a run, the daemons started anew each run),"
 	echo "median (10th–90th percentile), ms: from fork to main's first line, and to its exit."
 	echo
 	echo "| case | spoor to main | LTTng-UST to main | ratio LTTng/spoor | spoor to exit | LTTng-UST to exit |"
@@ -478,11 +482,19 @@ report=$work/report.md
 			"$(ratio "$sm" "$lm")" "$(ms "$se")" "$(ms "$le")"
 	done
 	echo
+	awk -v s0="$(median startup spoor "no daemon" 5)" -v s1="$(median startup spoor "with a daemon" 5)" \
+		-v s2="$(median startup spoor "with a session" 5)" -v l0="$(median startup lttng "no daemon" 5)" \
+		-v l1="$(median startup lttng "with a daemon" 5)" -v l2="$(median startup lttng "with a session" 5)" 'BEGIN {
+		if (s0 == "" || l0 == "") exit
+		printf "Registration, the medians to main against no daemon: spoor %+.2f ms with a daemon, %+.2f ms with a started session (goal: under 1 ms: %s); LTTng-UST %+.2f ms and %+.2f ms.\n",
+			(s1 - s0) / 1e6, (s2 - s0) / 1e6, ((s1 - s0 < 1e6 && s2 - s0 < 1e6) ? "**met**" : "not met"), (l1 - l0) / 1e6, (l2 - l0) / 1e6
+	}'
+	echo
 	c="start to first event"
 	sf=$(median start spoor "$c" 5) lf=$(median start lttng "$c" 5)
-	echo "**Start to first event** (a program already registered, emitting every 20 µs; median of $runs runs), ms:"
-	echo "spoor $(ms "$sf") (\`spoor session start\` itself $(ms "$(median start spoor "$c" 6)")),"
-	echo "LTTng $(ms "$lf") (\`lttng start\` itself $(ms "$(median start lttng "$c" 6)")); ratio LTTng/spoor $(ratio "$sf" "$lf")."
+	echo "**Start to first event** (a program already registered, emitting every 20 µs; median (min–max) of $runs runs), ms:"
+	echo "spoor $(ms "$sf") ($(ms "$(pct start spoor "$c" 5 0)")–$(ms "$(pct start spoor "$c" 5 100)"); \`spoor session start\` itself $(ms "$(median start spoor "$c" 6)")),"
+	echo "LTTng $(ms "$lf") ($(ms "$(pct start lttng "$c" 5 0)")–$(ms "$(pct start lttng "$c" 5 100)"); \`lttng start\` itself $(ms "$(median start lttng "$c" 6)")); ratio LTTng/spoor $(ratio "$sf" "$lf")."
 	echo
 	echo "**Emit cost** by sessions enabling the event (\`ust-emit-T ints 1 $(num "$events")\`, 1 thread; median of $runs runs),"
 	echo "ns/event, wall (thread CPU time):"
@@ -501,8 +513,8 @@ report=$work/report.md
 	c="2 x 64 MiB"
 	ss=$(median snapshot spoor "$c" 5) ls=$(median snapshot lttng "$c" 5)
 	echo "**Snapshot** of a flight recorder holding 2 × 64 MiB (median of $runs runs), ms:"
-	echo "\`spoor session snapshot\` $(ms "$ss") ($(mib "$(median snapshot spoor "$c" 6)") MiB written, $(notes snapshot spoor "$c" | sed 's/run [0-9]*: //; s/;.*//')),"
-	echo "\`lttng snapshot record\` $(ms "$ls") ($(mib "$(median snapshot lttng "$c" 6)") MiB, $(notes snapshot lttng "$c" | sed 's/run [0-9]*: //; s/;.*//')); ratio LTTng/spoor $(ratio "$ss" "$ls")."
+	echo "\`spoor session snapshot\` $(ms "$ss") ($(ms "$(pct snapshot spoor "$c" 5 0)")–$(ms "$(pct snapshot spoor "$c" 5 100)"); $(mib "$(median snapshot spoor "$c" 6)") MiB written, $(notes snapshot spoor "$c" | sed 's/run [0-9]*: //; s/;.*//')),"
+	echo "\`lttng snapshot record\` $(ms "$ls") ($(ms "$(pct snapshot lttng "$c" 5 0)")–$(ms "$(pct snapshot lttng "$c" 5 100)"); $(mib "$(median snapshot lttng "$c" 6)") MiB, $(notes snapshot lttng "$c" | sed 's/run [0-9]*: //; s/;.*//')); ratio LTTng/spoor $(ratio "$ss" "$ls")."
 	echo
 	echo "Commands:"
 	echo
