@@ -243,6 +243,34 @@ int app_on_message(struct daemon *d, struct dconn *c, const void *msg, size_t le
 }
 
 /* The trace of one slot finished (the program is gone, or the session is). */
+/* A flight recorder's trace of a program that ended, kept for the next snapshots. */
+static void keep_ended(struct daemon *d, struct dsession *s, const struct app *a,
+                       struct apptrace *t)
+{
+	if (s->nended == SESSION_MAX_ENDED) { /* the oldest goes to OUTDIR */
+		fsuid_begin(d, s);
+		apptrace_close(s->ended[0].t, &s->totals);
+		fsuid_end(d);
+		memmove(s->ended, s->ended + 1, (SESSION_MAX_ENDED - 1) * sizeof(s->ended[0]));
+		s->nended--;
+		session_check_write(d, s);
+	}
+	struct ended *e = &s->ended[s->nended++];
+	e->t = t;
+	e->pid = a->pid;
+	memcpy(e->procname, a->procname, sizeof(e->procname));
+}
+
+void apps_close_ended(struct daemon *d, struct dsession *s)
+{
+	fsuid_begin(d, s);
+	for (size_t i = 0; i < s->nended; i++)
+		apptrace_close(s->ended[i].t, &s->totals);
+	fsuid_end(d);
+	s->nended = 0;
+	session_check_write(d, s);
+}
+
 static void close_slot(struct daemon *d, struct app_slot *sl)
 {
 	if (sl->t) {
@@ -259,9 +287,15 @@ void app_gone(struct daemon *d, struct dconn *c)
 	struct app *a = c->app;
 	if (!a)
 		return;
-	for (int i = 0; i < PROTO_MAX_SLOTS; i++)
-		if (a->slots[i].s)
-			close_slot(d, &a->slots[i]);
+	for (int i = 0; i < PROTO_MAX_SLOTS; i++) {
+		struct app_slot *sl = &a->slots[i];
+		if (sl->s && sl->t && sl->s->overwrite && sl->s->state != SESSION_FAILED) {
+			keep_ended(d, sl->s, a, sl->t);
+			*sl = (struct app_slot){0};
+		} else if (sl->s) {
+			close_slot(d, sl);
+		}
+	}
 	free(a->events);
 	free(a);
 	c->app = NULL;

@@ -193,6 +193,11 @@ int session_snapshot(struct daemon *d, struct dsession *s, const char *dir, char
 			rc = apptrace_snapshot(sl->t, done, &packets, &lost, err, errlen);
 		*overwritten += lost;
 	}
+	for (size_t i = 0; !rc && i < s->nended; i++) {
+		uint64_t packets = 0, lost = 0;
+		rc = apptrace_snapshot(s->ended[i].t, done, &packets, &lost, err, errlen);
+		*overwritten += lost;
+	}
 	if (!rc && s->kernel) {
 		struct kernel_totals kt = {0};
 		rc = ksession_snapshot(s->kernel, done, &kt, err, errlen);

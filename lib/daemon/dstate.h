@@ -20,6 +20,7 @@
 #define APP_MAX_BUFFERS     4096               /* threads of one program, per session */
 #define SESSION_NAME_MAX    64
 #define SESSION_MAX_KERNEL  64 /* -k patterns and --filter expressions, each */
+#define SESSION_MAX_ENDED   64 /* programs ended whose rings a flight recorder keeps */
 
 enum conn_kind { CONN_NEW, CONN_APP, CONN_CTL, CONN_WATCH };
 
@@ -79,6 +80,15 @@ struct dsession {
 	enum session_state state;
 	char error[300]; /* why it failed */
 	unsigned chunks, snapshots;
+	/* A flight recorder keeps the rings of the programs that ended, oldest first, for
+	 * the snapshots to come (a crash is what one is taken for); at destroy, or when more
+	 * end, they are written into OUTDIR */
+	struct ended {
+		struct apptrace *t;
+		int pid;
+		char procname[17];
+	} ended[SESSION_MAX_ENDED];
+	size_t nended;
 	struct record_totals totals;
 	uint64_t chunk_bytes; /* totals.bytes when the current chunk began */
 	struct dsession *next;
@@ -113,6 +123,8 @@ void app_gone(struct daemon *d, struct dconn *c);
 void apps_update_session(struct daemon *d, struct dsession *s);
 /* Take s out of every program (its traces finished first). */
 void apps_drop_session(struct daemon *d, struct dsession *s);
+/* A flight recorder's programs that ended: their traces finished into OUTDIR. */
+void apps_close_ended(struct daemon *d, struct dsession *s);
 /* The doorbell: every discard session's closed packets out. */
 void apps_drain(struct daemon *d);
 /* What the programs' buffers hold now, packets in progress too (stop). */

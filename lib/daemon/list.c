@@ -114,6 +114,12 @@ static void print_one(const struct daemon *d, const struct dsession *s, FILE *ou
 			print_use(out, &u, s->overwrite);
 		}
 	}
+	for (size_t i = 0; i < s->nended; i++) {
+		struct apptrace_usage u;
+		apptrace_usage(s->ended[i].t, &u);
+		fprintf(out, "    %s (pid %d, ended): %u buffer(s) kept for the snapshots\n",
+		        s->ended[i].procname, s->ended[i].pid, u.buffers);
+	}
 	if (s->kernel) {
 		struct kernel_usage k;
 		ksession_usage(s->kernel, &k);

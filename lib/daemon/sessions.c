@@ -256,6 +256,7 @@ void session_check_write(struct daemon *d, struct dsession *s)
 void session_wind_up(struct daemon *d, struct dsession *s)
 {
 	apps_drop_session(d, s);
+	apps_close_ended(d, s);
 	watch_end(d, s);
 	session_kernel_finish(d, s);
 	if (s->rotate_timer >= 0)

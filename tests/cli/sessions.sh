@@ -307,7 +307,24 @@ check "snapshot -o DIR, the session still running: recorded + overwritten = emit
 	test $((got + ow)) -eq $(($(rounds "$TMP/a.status") - r0))
 S snapshot snap -o "$TMP/snap2" 2>/dev/null
 check "snapshot -o an existing trace: exit 1" test $? -eq 1
+# a program that crashed: the flight recorder keeps its rings for the next snapshot
+service "$TMP/f.status"
+F=$svc
+for i in $(seq 10); do batch "$TMP/f.status" "$F"; done
+kill -9 "$F" && wait_gone "$F"
+while S list snap | grep -q "service (pid $F, uid"; do sleep 0.02; done # its end seen
+S list snap >"$TMP/snap.list"
+check "list: the flight recorder's ended program" grep -q "service (pid $F, ended): 1 buffer" "$TMP/snap.list"
+S snapshot snap -o "$TMP/snap3" >"$TMP/snap3.out"
+ow=$(sed -n 's/.*: \([0-9]*\) events overwritten before it$/\1/p' "$TMP/snap3.out")
+got=$(count "$TMP/snap3" svc:request)
+check "snapshot after a crash: the program's last events are in it" \
+	test "$(count "$TMP/snap3/ust/pid/service-$F" svc:request)" -gt 0
+check "snapshot after a crash: recorded + overwritten = emitted, both programs" \
+	test $((got + ow)) -eq $(($(rounds "$TMP/a.status") - r0 + $(rounds "$TMP/f.status")))
 S destroy snap >/dev/null
+check "destroy: the ended program's rings are written into the trace" \
+	test "$(count "$TMP/snap/ust/pid/service-$F" svc:request)" -gt 0
 
 # Rotation: each chunk reads alone in babeltrace2, and the chunks hold every event once.
 S create rot -o "$TMP/rot" >/dev/null && S enable rot -u 'svc:*' && S start rot >/dev/null
