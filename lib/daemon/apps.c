@@ -86,6 +86,15 @@ static bool wants(const struct dsession *s, const struct app *a)
 
 static int on_hello(struct daemon *d, struct dconn *c, const struct proto_hello *h)
 {
+	unsigned of_uid = 0; /* one user cannot take every connection from the others */
+	for (size_t i = 0; i < d->nconns; i++)
+		of_uid += d->conns[i]->kind == CONN_APP && d->conns[i]->app &&
+		          d->conns[i]->app->uid == c->cr.uid;
+	if (of_uid >= UID_MAX_APPS) {
+		daemon_log("uid %u has %u programs registered: pid %d refused",
+		           (unsigned) c->cr.uid, of_uid, (int) c->cr.pid);
+		return -1;
+	}
 	struct app *a = calloc(1, sizeof(*a));
 	if (!a)
 		return -1;

@@ -13,6 +13,7 @@
 #include "record/record.h"
 
 #define DAEMON_MAX_CONNS    1024
+#define UID_MAX_APPS        768 /* programs of one uid (root's too): room left for others */
 #define DAEMON_MAX_SESSIONS 256
 #define DAEMON_IDLE_NS      (5 * 1000000000ll) /* a connection that says nothing is closed */
 #define APP_MAX_EVENTS_TEXT (4u << 20)         /* event descriptions of one program */
