@@ -8,9 +8,12 @@
  * from main()'s first line. Then one thread, with every signal blocked, sleeps in poll()
  * on the daemon connections and on an inotify fd watching the sockets' folders (or their
  * nearest existing ancestor, while a folder is missing): it takes the daemons' messages,
- * and registers with a daemon whose socket appears. It never wakes up on a timer, but for
- * a few retries, over about a second, when a socket refuses connections (a daemon between
- * bind and listen, or a stale socket). A daemon gone (end of file) takes its sessions with
+ * and registers with a daemon whose socket appears. The watches are made WATCH_DELAY_MS
+ * after start, looking for sockets again then: a process with an inotify watch waits, as
+ * it ends, for the kernel to release the watch (an RCU grace period: 10 to 20 ms on a busy
+ * machine), which a short-lived program should not pay. Besides that one wake-up the
+ * thread has no timer, but for a few retries when a socket refuses connections (a daemon
+ * between bind and listen, or a stale socket). A daemon gone (end of file) takes its sessions with
  * it, and the thread waits for its socket again.
  */
 #include <errno.h>
@@ -29,6 +32,7 @@
 #define UST_REPLY_MS   100 /* the longest a program's start waits for a daemon */
 #define RETRY_FIRST_MS 10  /* a refusing socket: tried again after 10, 20, 40 ... ms */
 #define RETRY_MAX      8   /* ... until about 2.5 s have passed */
+#define WATCH_DELAY_MS 200 /* the watches are made then (see the top) */
 #define WATCH_EVENTS   (IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
 struct daemon {
@@ -161,14 +165,28 @@ static void gone(int ci)
 	retry_later(d);
 }
 
+/* The watches made, and the sockets looked for again. Lock held. */
+static void start_watching(void)
+{
+	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
+		update_watch(ci);
+		if (!daemons[ci].retry_at)
+			try_connect(ci);
+	}
+}
+
 static void *listen_main(void *unused)
 {
+	int64_t watch_at = now_ms() + WATCH_DELAY_MS;
+
 	(void) unused;
 	ust_lock();
 	for (;;) {
 		struct pollfd pfd[1 + UST_MAX_CONNS];
-		int conn_of[1 + UST_MAX_CONNS], n = 0, timeout = -1;
+		int conn_of[1 + UST_MAX_CONNS], n = 0;
 		int64_t t = now_ms();
+		int timeout = watch_at ? (int) (watch_at > t ? watch_at - t : 0) : -1;
 		pfd[n] = (struct pollfd){ino, POLLIN, 0};
 		conn_of[n++] = -1;
 		for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
@@ -199,6 +217,10 @@ static void *listen_main(void *unused)
 		for (int ci = 0; ci < UST_MAX_CONNS; ci++)
 			if (daemons[ci].retry_at && daemons[ci].retry_at <= t)
 				try_connect(ci);
+		if (watch_at && watch_at <= t) {
+			watch_at = 0;
+			start_watching();
+		}
 	}
 	ust_unlock();
 	return NULL;
@@ -244,9 +266,6 @@ void ust_daemons_start(void)
 	for (int ci = 0; ci < UST_MAX_CONNS; ci++)
 		try_connect(ci);
 	wait_replies();
-	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	for (int ci = 0; ci < UST_MAX_CONNS; ci++)
-		update_watch(ci);
 	/* the listener takes no signal: they are the program's */
 	sigset_t all, old;
 	pthread_attr_t attr;
