@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dstate.h"
@@ -98,6 +101,11 @@ static int on_hello(struct daemon *d, struct dconn *c, const struct proto_hello 
 	struct app *a = calloc(1, sizeof(*a));
 	if (!a)
 		return -1;
+	a->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (a->bell < 0) {
+		free(a);
+		return -1;
+	}
 	/* who it is: the kernel's word (SO_PEERCRED) over the program's */
 	a->pid = c->cr.pid > 0 ? c->cr.pid : h->pid;
 	a->uid = c->cr.uid;
@@ -115,7 +123,7 @@ static int on_hello(struct daemon *d, struct dconn *c, const struct proto_hello 
 			n++;
 	struct proto_hello_reply r = {
 	    {PROTO_MAGIC, PROTO_VERSION, MSG_HELLO_REPLY, sizeof(r)}, d->clock.kind, n};
-	if (dconn_send(c, &r, sizeof(r), d->efd))
+	if (dconn_send(c, &r, sizeof(r), a->bell))
 		return -1;
 	for (int i = 0; i < PROTO_MAX_SLOTS; i++)
 		if (a->slots[i].s && send_session(c, i))
@@ -305,6 +313,7 @@ void app_gone(struct daemon *d, struct dconn *c)
 			close_slot(d, sl);
 		}
 	}
+	close(a->bell);
 	free(a->events);
 	free(a);
 	c->app = NULL;
@@ -343,11 +352,20 @@ void apps_drop_session(struct daemon *d, struct dsession *s)
 	}
 }
 
-void apps_drain(struct daemon *d)
+void app_bell_reset(int bell)
 {
 	uint64_t count;
-	if (d->efd >= 0 && read(d->efd, &count, sizeof(count)) < 0) /* reset the doorbell */
-		count = 0;
+	struct iovec v = {&count, sizeof(count)};
+	/* RWF_NOWAIT: never blocks, whatever the program did to the file's O_NONBLOCK */
+	if (preadv2(bell, &v, 1, -1, RWF_NOWAIT) < 0 && errno == EOPNOTSUPP) {
+		fcntl(bell, F_SETFL, O_NONBLOCK); /* before Linux 5.12: the best there is */
+		if (read(bell, &count, sizeof(count)) < 0)
+			count = 0;
+	}
+}
+
+void apps_drain(struct daemon *d)
+{
 	for (size_t i = 0; i < d->nconns; i++) {
 		struct app *a = d->conns[i]->kind == CONN_APP ? d->conns[i]->app : NULL;
 		for (int k = 0; a && k < PROTO_MAX_SLOTS; k++) {

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,11 +46,6 @@ struct daemon *daemon_new(void)
 	if (!d)
 		return NULL;
 	d->listen_fd = d->sigfd = d->idle_timer = -1;
-	d->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); /* the programs' doorbell */
-	if (d->efd < 0) {
-		free(d);
-		return NULL;
-	}
 	d->is_root = geteuid() == 0;
 	struct group *g = getgrnam("tracing");
 	if (g) {

@@ -21,6 +21,8 @@
 #define APP_MAX_BUFFERS     4096               /* threads of one program, per session */
 #define SESSION_NAME_MAX    64
 #define SESSION_MAX_KERNEL  64 /* -k patterns and --filter expressions, each */
+#define ROTATE_MIN_NS       10000000ull /* --rotate-every TIME, as the client checks */
+#define ROTATE_MIN_BYTES    4096ull     /* --rotate-every SIZE */
 #define SESSION_MAX_ENDED   64 /* programs ended whose rings a flight recorder keeps */
 
 enum conn_kind { CONN_NEW, CONN_APP, CONN_CTL, CONN_WATCH };
@@ -41,6 +43,8 @@ struct app {
 	int pid;
 	uid_t uid;
 	char procname[17];
+	int bell;     /* its doorbell: an eventfd of its own (a program may clear its
+	               * O_NONBLOCK or read it: it stalls only itself) */
 	char *events; /* every EVENTS text it sent, in order */
 	size_t events_len;
 	struct app_slot slots[PROTO_MAX_SLOTS];
@@ -96,7 +100,7 @@ struct dsession {
 };
 
 struct daemon {
-	int listen_fd, efd, sigfd, idle_timer;
+	int listen_fd, sigfd, idle_timer;
 	bool is_root;
 	gid_t tracing_gid;
 	bool have_tracing; /* a group `tracing` exists */
@@ -126,7 +130,9 @@ void apps_update_session(struct daemon *d, struct dsession *s);
 void apps_drop_session(struct daemon *d, struct dsession *s);
 /* A flight recorder's programs that ended: their traces finished into OUTDIR. */
 void apps_close_ended(struct daemon *d, struct dsession *s);
-/* The doorbell: every discard session's closed packets out. */
+/* Reset a program's doorbell without ever waiting on it (the program holds it too). */
+void app_bell_reset(int bell);
+/* A doorbell rang: every discard session's closed packets out. */
 void apps_drain(struct daemon *d);
 /* What the programs' buffers hold now, packets in progress too (stop). */
 void apps_flush_session(struct daemon *d, struct dsession *s);

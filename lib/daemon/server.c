@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * server.c: the daemon's loop. One poll() over the listening socket, the doorbell eventfd
- * the programs ring, a signalfd (SIGTERM, SIGINT: finish every session and end), a timer
+ * of each program, a signalfd (SIGTERM, SIGINT: finish every session and end), a timer
  * for connections that say nothing, the sessions' timers and kernel buffers, and the
  * connections. It sleeps until one of them has something.
  *
@@ -183,12 +183,13 @@ static bool close_done(struct daemon *d)
 	return closed;
 }
 
-/* A readable timerfd or signalfd is read, or it stays readable. */
-static void consume(int fd, size_t size)
+/* A readable timerfd is read, or it stays readable: once (a timer that fired again since
+ * is read at the next turn, after the other descriptors had theirs). */
+static void consume(int fd)
 {
-	char buf[sizeof(struct signalfd_siginfo)];
-	while (read(fd, buf, size) > 0)
-		;
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof(expirations)) < 0)
+		expirations = 0;
 }
 
 void server_take_registrations(struct daemon *d)
@@ -198,25 +199,25 @@ void server_take_registrations(struct daemon *d)
 			serve(d, d->conns[i]);
 }
 
-#define FIXED          4
+#define FIXED          3
 #define MAX_KERNEL_FDS 1024 /* a CPU buffer each, over every session */
 
 int server_run(struct daemon *d)
 {
 	static struct pollfd
-	    pfd[FIXED + DAEMON_MAX_SESSIONS + MAX_KERNEL_FDS + 2 * DAEMON_MAX_CONNS];
+	    pfd[FIXED + DAEMON_MAX_SESSIONS + MAX_KERNEL_FDS + 3 * DAEMON_MAX_CONNS];
 	static struct {
 		struct dsession *s;
 		size_t at, n;
 	} kern[DAEMON_MAX_SESSIONS];
 	static struct dconn *polled[DAEMON_MAX_CONNS], *watchers[DAEMON_MAX_CONNS];
+	static int bells[DAEMON_MAX_CONNS];
 	static struct dsession *timed[DAEMON_MAX_SESSIONS];
 
 	bool listening = true;
 	for (;;) {
 		size_t n = 0, nt = 0;
 		pfd[n++] = (struct pollfd){listening ? d->listen_fd : -1, POLLIN, 0};
-		pfd[n++] = (struct pollfd){d->efd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){d->sigfd, POLLIN, 0};
 		pfd[n++] = (struct pollfd){d->idle_timer, POLLIN, 0};
 		for (struct dsession *s = d->sessions; s && nt < DAEMON_MAX_SESSIONS; s = s->next)
@@ -240,6 +241,12 @@ int server_run(struct daemon *d)
 				watchers[nw++] = d->conns[i];
 				pfd[n++] = (struct pollfd){d->conns[i]->timer, POLLIN, 0};
 			}
+		size_t bells_at = n, nb = 0;
+		for (size_t i = 0; i < d->nconns; i++)
+			if (d->conns[i]->kind == CONN_APP && d->conns[i]->app) {
+				bells[nb++] = d->conns[i]->app->bell;
+				pfd[n++] = (struct pollfd){d->conns[i]->app->bell, POLLIN, 0};
+			}
 		size_t conns_at = n, np = d->nconns;
 		for (size_t i = 0; i < np; i++) {
 			polled[i] = d->conns[i];
@@ -251,7 +258,7 @@ int server_run(struct daemon *d)
 			daemon_log("poll: %s", strerror(errno));
 			return -1;
 		}
-		if (pfd[2].revents) {
+		if (pfd[1].revents) {
 			struct signalfd_siginfo si;
 			if (read(d->sigfd, &si, sizeof(si)) == sizeof(si) &&
 			    (si.ssi_signo == SIGTERM || si.ssi_signo == SIGINT)) {
@@ -262,10 +269,16 @@ int server_run(struct daemon *d)
 		/* timers first: a request served below may destroy their session */
 		for (size_t i = 0; i < nt; i++)
 			if (pfd[FIXED + i].revents) {
-				consume(timed[i]->rotate_timer, sizeof(uint64_t));
+				consume(timed[i]->rotate_timer);
 				session_on_timer(d, timed[i]);
 			}
-		if (pfd[1].revents)
+		bool rang = false;
+		for (size_t i = 0; i < nb; i++)
+			if (pfd[bells_at + i].revents) {
+				app_bell_reset(bells[i]);
+				rang = true;
+			}
+		if (rang)
 			apps_drain(d);
 		for (size_t i = 0; i < nk; i++)
 			if (kern[i].s->kernel) {
@@ -274,7 +287,7 @@ int server_run(struct daemon *d)
 			}
 		for (size_t i = 0; i < nw; i++)
 			if (pfd[watch_at + i].revents && !watchers[i]->done) {
-				consume(watchers[i]->timer, sizeof(uint64_t));
+				consume(watchers[i]->timer);
 				watch_tick(d, watchers[i]);
 			}
 		for (size_t i = 0; i < np; i++)
@@ -283,8 +296,8 @@ int server_run(struct daemon *d)
 		listening |= close_done(d);
 		if (pfd[0].revents)
 			listening = accept_all(d);
-		if (pfd[3].revents)
-			consume(d->idle_timer, sizeof(uint64_t));
+		if (pfd[2].revents)
+			consume(d->idle_timer);
 		idle_check(d);
 		listening |= close_done(d);
 	}

@@ -84,6 +84,11 @@ static int verb_create(struct daemon *d, const struct dconn *c, const struct ctl
 		return fail(a, 2,
 		            "invalid buffer geometry: sub-buffers of 4k to 64m, 2 to 1024 "
 		            "of them, powers of two");
+	/* the client's floors (cmd-session.c), for a request that did not come through it: a
+	 * timer of a microsecond would keep the daemon rotating and nothing else */
+	if ((sp.rotate_ns && sp.rotate_ns < ROTATE_MIN_NS) ||
+	    (sp.rotate_bytes && sp.rotate_bytes < ROTATE_MIN_BYTES))
+		return fail(a, 2, "invalid --rotate-every: 10ms or more, or a size of 4k or more");
 	if (sp.overwrite && (sp.rotate_bytes || sp.rotate_ns))
 		return fail(a, 2,
 		            "--rotate-every needs a discard session: a flight recorder "
