@@ -85,7 +85,9 @@ fi
 tsan_status="skipped"
 if [ "$SKIP_TESTS" != 1 ]; then
 	section "user-space tracer tests with -Db_sanitize=thread (build-tsan)"
-	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+	# die_after_fork=0: a forked child of a traced program starts its own listener thread
+	# (lib/ust/daemons.c), which TSan refuses by default after a multi-threaded fork
+	export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:die_after_fork=0
 	setup build-tsan -Db_sanitize=thread -Db_lundef=false
 	meson compile -C build-tsan
 	if meson test -C build-tsan --suite ust --print-errorlogs; then
