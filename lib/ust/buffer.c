@@ -230,14 +230,17 @@ static void ring_release(struct tbuf *b)
 		munmap(h, b->map_size);
 }
 
-/* A thread's last packets are published when the thread ends. Signal handlers that emit
- * meanwhile find the thread busy, or ended, and their events are counted as dropped or
- * not recorded. */
+/* A thread's last packets are published when the thread ends. Its signals stay blocked
+ * from here on (glibc blocks them a little later anyway): a handler's event could no longer
+ * be recorded or counted once the ring is gone, so another thread takes the signal. */
 static void thread_exit(void *unused)
 {
 	struct tstate *t = &tl;
+	sigset_t all;
 
 	(void) unused;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	t->ended = true;
 	for (unsigned s = 0; t->bufs && s < PROTO_MAX_SLOTS; s++) {
 		struct tbuf *b = &t->bufs[s];

@@ -4,7 +4,7 @@
 # that emits (and is sometimes dropped, when it interrupts an emit). Readers warn once per
 # stream that lost events and exit 0.
 . "$(dirname "$0")/lib.sh"
-: "${HELLO:?}"
+: "${HELLO:?}" "${EXIT_SIGNAL:?}"
 need babeltrace2 babeltrace2
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
@@ -89,4 +89,19 @@ check "discard: babeltrace2: printed + discarded $bt_lost = emitted $emitted" \
 check "discard: events were discarded ($disc)" test "$disc" -gt 0
 check "discard: record's summary has stats' count" grep -q " $disc events discarded" "$TMP/dc.err"
 check "discard: record advises a buffer" grep -q 'would have kept them' "$TMP/dc.err"
+
+# A signal handler that emits as its thread ends, after the tracer let go of the thread's
+# ring (exit-signal: a thread key's destructor sends the process the signal, in 4 rounds):
+# the ending thread keeps its signals out, so the main thread takes them and records the
+# handler's events (before: the thread took them, and their events were neither recorded
+# nor counted).
+"$SPOOR" record -o "$TMP/ex" -- "$EXIT_SIGNAL" 4 >"$TMP/ex.out" 2>"$TMP/ex.err"
+check "exit-signal: record exits 0" test $? -eq 0
+h=$(awk '/handler emits/ {print $3}' "$TMP/ex.out")
+check "exit-signal: the handler ran in every round ($h)" test "$h" = 4
+"$SPOOR" stats --json "$TMP/ex" >"$TMP/ex.json" 2>/dev/null
+rec=$(json 'd["events"]' <"$TMP/ex.json")
+disc=$(json 'd["discarded"]' <"$TMP/ex.json")
+check "exit-signal: recorded $rec + discarded $disc = emitted $((1 + 4 + h))" \
+	test $((rec + disc)) -eq $((1 + 4 + h))
 finish
