@@ -24,13 +24,14 @@
 
 static long iterations = 10;
 static int slow, pause_middle;
-static volatile sig_atomic_t in_handler_emits;
+/* handlers run on any thread, two at once on two CPUs: counted with an atomic add */
+static long in_handler_emits;
 
 static void on_timer(int sig)
 {
 	(void) sig;
-	spoor_trace(hello, tick, 999, (uint64_t) in_handler_emits);
-	in_handler_emits++;
+	long n = __atomic_fetch_add(&in_handler_emits, 1, __ATOMIC_RELAXED);
+	spoor_trace(hello, tick, 999, (uint64_t) n);
 }
 
 static void *worker(void *arg)
@@ -103,7 +104,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "signal")) {
 		struct itimerval off = {{0, 0}, {0, 0}};
 		setitimer(ITIMER_PROF, &off, NULL);
-		printf("handler emits: %ld\n", (long) in_handler_emits);
+		printf("handler emits: %ld\n",
+		       __atomic_load_n(&in_handler_emits, __ATOMIC_RELAXED));
 	}
 	spoor_printf("hello done");
 	if (!strcmp(mode, "kill"))
