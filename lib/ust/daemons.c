@@ -169,6 +169,11 @@ static void gone(int ci)
 static void start_watching(void)
 {
 	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	/* The user daemon's /tmp/spoor-UID made now if missing, as the daemon would make it:
+	 * else the watch would be on /tmp, and wake for every file made there. */
+	for (int ci = 0; ci < UST_MAX_CONNS; ci++)
+		if (daemons[ci].fallback && daemons[ci].path[0])
+			ipc_make_socket_folder(daemons[ci].path, true);
 	for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
 		update_watch(ci);
 		if (!daemons[ci].retry_at)

@@ -480,6 +480,21 @@ else
 	echo "# full disk: skipped (needs root to mount a small tmpfs)"
 fi
 
+# A program with no user daemon's socket to watch makes /tmp/spoor-UID itself, private,
+# rather than watch all of /tmp (docs/sessions.md, "In the traced program")
+fallback=/tmp/spoor-$(id -u)
+if [ ! -e "$fallback" ]; then
+	(unset SPOOR_USER_SOCKET XDG_RUNTIME_DIR && service "$TMP/fb.status")
+	fb=$(awk '{print $2}' "$TMP/fb.status")
+	for _ in $(seq 100); do [ -d "$fallback" ] && break; sleep 0.02; done
+	check "a program makes the user daemon's /tmp folder, 0700" \
+		test "$(stat -c %a "$fallback" 2>/dev/null)" = 700
+	kill "$fb"
+	rmdir "$fallback" 2>/dev/null
+else
+	echo "# the user daemon's /tmp folder: skipped ($fallback is there already)"
+fi
+
 stop_daemon
 # under the sanitizers (tests/run-sanitizers.sh) a detached daemon reports into its log
 check "the daemons' log has no sanitizer report" \
