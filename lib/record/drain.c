@@ -74,6 +74,26 @@ static void warn(struct rec_buffer *b, const char *what, unsigned long long n)
 		rec_log_warn(b->log, "%s: %s (%llu)", b->path, what, n);
 }
 
+/* Map the pages of m that its program has allocated, at once (a reader that faults them in
+ * one by one as it reads can lose the race with a fast producer over a small flight
+ * recorder), and not its holes: reading a hole of a memfd allocates a page, for the
+ * reader, and a sparse memfd must cost the reader nothing. */
+static void map_allocated(char *m, uint64_t len)
+{
+	size_t page = (size_t) sysconf(_SC_PAGESIZE), n = (size_t) ((len + page - 1) / page);
+	unsigned char *vec = malloc(n);
+
+	if (vec && !mincore(m, len, vec)) {
+		for (size_t i = 0, j; i < n; i = j + 1) {
+			for (j = i; j < n && (vec[j] & 1); j++)
+				;
+			if (j > i)
+				madvise(m + i * page, (j - i) * page, MADV_POPULATE_READ);
+		}
+	}
+	free(vec);
+}
+
 int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geometry *g,
                     const char *path, char *err, size_t errlen)
 {
@@ -82,18 +102,25 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	uint64_t want = hdr + (uint64_t) g->num_subbufs * g->subbuf_size;
 
 	*out = NULL;
+	/* Mapped by a more privileged reader: a ring its program could still shrink would
+	 * turn the reader's next access into a SIGBUS. */
+	int seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK)) {
+		snprintf(err, errlen, "not a memfd sealed against shrinking (F_SEAL_SHRINK)");
+		return -EINVAL;
+	}
 	if (fstat(fd, &st) || (uint64_t) st.st_size != want) {
 		snprintf(err, errlen, "size %lld, expected %llu", (long long) st.st_size,
 		         (unsigned long long) want);
 		return -EINVAL;
 	}
-	/* MAP_POPULATE: the consumer, not the traced thread, pays for allocating and zeroing
-	 * the buffer's pages (measured: a third of an event's cost when the thread did). */
-	void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	/* No MAP_POPULATE: the program allocates its ring's pages (lib/ust/buffer.c). */
+	void *m = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		snprintf(err, errlen, "mmap: %s", strerror(errno));
 		return -errno;
 	}
+	map_allocated(m, want);
 	struct rb_header *h = m;
 	/* The geometry must be the one the session gave: never take it from the buffer. */
 	if (h->magic != RB_MAGIC || h->abi_version != RB_ABI_VERSION ||

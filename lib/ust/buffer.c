@@ -22,6 +22,7 @@
  * previous one's time.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -289,12 +290,17 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 	memcpy(b->uuid, c->uuid, 16);
 	uint64_t hdr = rb_header_bytes((uint32_t) b->nsub);
 	b->map_size = hdr + b->nsub * b->subbuf_size;
-	int fd = memfd_create("spoor-ring", MFD_CLOEXEC);
+	int fd = memfd_create("spoor-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return false;
 	void *m = MAP_FAILED;
-	if (ftruncate(fd, (off_t) b->map_size) == 0)
-		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Sealed: the reader (maybe a root daemon) refuses a ring that could shrink under it.
+	 * MAP_POPULATE: the pages are allocated here, once per ring, not at the thread's
+	 * first touch of each page nor by the reader. */
+	if (ftruncate(fd, (off_t) b->map_size) == 0 &&
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0)
+		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
+		         0);
 	if (m == MAP_FAILED) {
 		close(fd);
 		return false;

@@ -2,7 +2,8 @@
 # spoor record end to end: programs instrumented with SPOOR_EVENT, traced through shared-
 # memory ring buffers, read back by spoor and by babeltrace2.
 . "$(dirname "$0")/lib.sh"
-: "${HELLO:?}" "${DL_LOADER:?}" "${DL_PROVIDER:?}" "${SCRIBBLER:?}" "${MANY_EVENTS:?}"
+: "${HELLO:?}"
+: "${HOSTILE_RING:?}" "${DL_LOADER:?}" "${DL_PROVIDER:?}" "${SCRIBBLER:?}" "${MANY_EVENTS:?}"
 here=$(dirname "$0")
 json() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
 
@@ -300,6 +301,23 @@ check "descriptions over several messages: the last event's label" \
 	grep -q 'many:e87: .* { v = ( "a_label_long_enough_that_the_descriptions_outgrow_one_message_87" : container = 87 ) }' "$TMP/many-ev.sp"
 babeltrace2 "$TMP/many-ev" >"$TMP/many-ev.bt2" 2>/dev/null
 check "descriptions over several messages: the same in babeltrace2" cmp -s "$TMP/many-ev.sp" "$TMP/many-ev.bt2"
+
+# A program that hands over a ring and shrinks it, then rings the doorbell: the reader would
+# die of SIGBUS at its next read of the ring. Refused (not sealed), with a warning naming the
+# program; the well-behaved program after it is recorded. Sealed, the ring cannot shrink.
+for mode in open sealed; do
+	d="$TMP/hostile-$mode"
+	"$SPOOR" record -o "$d" -- sh -c '"$1" "$2" "$3" "$4" >"$2.out" && "$5" 10 1' sh \
+		"$HOSTILE_RING" "$d" "$d.err" "$mode" "$HELLO" >/dev/null 2>"$d.err"
+	check "shrunk ring ($mode): record survives and exits 0" test $? -eq 0
+	"$SPOOR" dump "$d" >"$d.txt" 2>/dev/null
+	check "shrunk ring ($mode): the next program recorded" test "$(grep -c 'hello:' "$d.txt")" -eq 30
+done
+check "shrunk ring: the unsealed ring was shrunk" grep -q 'shrunk 1' "$TMP/hostile-open.out"
+check "shrunk ring: refused, the program named" \
+	grep -q 'hostile-ring (pid [0-9]*): ring buffer of thread [0-9]* refused: not a memfd sealed' "$TMP/hostile-open.err"
+check "shrunk ring: a sealed ring cannot shrink" grep -q 'shrunk 0' "$TMP/hostile-sealed.out"
+check "shrunk ring: a sealed ring is taken" test -f "$(echo "$TMP"/hostile-sealed/ust/pid/hostile-ring-*/stream_*)"
 
 # usage errors
 "$SPOOR" record -b 3k -- "$HELLO" >/dev/null 2>&1

@@ -121,10 +121,12 @@ static size_t confine(const unsigned char *msg, size_t len, char *out, size_t ca
 
 static int ring_fd(const unsigned char *top, size_t n)
 {
-	int fd = memfd_create("fuzz-ring", MFD_CLOEXEC);
+	int fd = memfd_create("fuzz-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -1;
-	if (ftruncate(fd, RING) || (n && pwrite(fd, top, n, 0) != (ssize_t) n)) {
+	/* sealed as lib/ust's rings: the daemon refuses the others */
+	if (ftruncate(fd, RING) || (n && pwrite(fd, top, n, 0) != (ssize_t) n) ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW)) {
 		close(fd);
 		return -1;
 	}

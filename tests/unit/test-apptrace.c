@@ -12,6 +12,7 @@
  * plus one is what the thread had committed by then.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -46,7 +47,7 @@ struct producer {
 	_Atomic bool stop; /* for a producer thread */
 };
 
-static void producer_make(struct producer *p, int tid, bool overwrite)
+static void producer_make_sealed(struct producer *p, int tid, bool overwrite, bool sealed)
 {
 	uint64_t hdr = rb_header_bytes(NSUB);
 
@@ -54,10 +55,13 @@ static void producer_make(struct producer *p, int tid, bool overwrite)
 	p->tid = tid;
 	p->clock = 1000000000;
 	p->map_size = hdr + (uint64_t) NSUB * SUBBUF;
-	p->fd = memfd_create("test-ring", MFD_CLOEXEC);
+	p->fd = memfd_create("test-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (!CHECK(p->fd >= 0 && ftruncate(p->fd, (off_t) p->map_size) == 0))
 		exit(check_done());
-	p->h = mmap(NULL, p->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
+	if (sealed) /* as lib/ust/buffer.c */
+		CHECK(fcntl(p->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0);
+	p->h = mmap(NULL, p->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, p->fd,
+	            0);
 	if (!CHECK(p->h != MAP_FAILED))
 		exit(check_done());
 	p->h->magic = RB_MAGIC;
@@ -69,6 +73,11 @@ static void producer_make(struct producer *p, int tid, bool overwrite)
 	p->h->tid = (uint32_t) tid;
 	p->h->data_offset = hdr;
 	p->data = (char *) p->h + hdr;
+}
+
+static void producer_make(struct producer *p, int tid, bool overwrite)
+{
+	producer_make_sealed(p, tid, overwrite, true);
 }
 
 static void producer_free(struct producer *p)
@@ -767,6 +776,36 @@ static void log_and_usage(void)
 	producer_free(&p);
 }
 
+/* ---- untrusted programs ---- */
+
+/* A ring its program could shrink would kill the reader (a root daemon) with SIGBUS at its
+ * next read: refused. The sealed ones cannot shrink, and are read on. */
+static void shrinkable_ring(void)
+{
+	struct producer bad, good;
+	struct record_totals t = {0};
+	char err[512];
+
+	CHECK_CTX("a ring that can shrink");
+	struct apptrace *a = open_trace("shrink", false, false);
+	producer_make_sealed(&bad, 701, false, false);
+	producer_make(&good, 702, false);
+	CHECK(apptrace_add_buffer(a, bad.fd, bad.tid, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "tester (pid 4242): ring buffer of thread 701 refused") != NULL);
+	CHECK(strstr(err, "sealed") != NULL);
+	add(a, &good);
+	emit_n(&bad, apptrace_uuid(a), 500);
+	emit_n(&good, apptrace_uuid(a), 500);
+	CHECK(ftruncate(bad.fd, 0) == 0);
+	CHECK(ftruncate(good.fd, 0) == -1 && errno == EPERM);
+	apptrace_close(a, &t);
+	struct read_result r = read_one(path("%s/%s/ust", "shrink"));
+	check_clean(&r);
+	CHECK_EQ_U64(r.events, 500);
+	producer_free(&good);
+	close(bad.fd); /* its mapping is beyond the end of the file now */
+}
+
 int main(void)
 {
 	if (!CHECK(mkdtemp(root)))
@@ -779,6 +818,7 @@ int main(void)
 	CHECK_EQ_U64(single_run(), 2640);
 	rotation_under_load();
 	log_and_usage();
+	shrinkable_ring();
 	if (!check_failed) {
 		char cmd[600];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test-drain.c: the consumer's side of a ring buffer, on rings laid out by hand. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -18,10 +21,11 @@ static struct record_totals drain_ring(uint64_t slot7_seq, const char *dir)
 {
 	struct record_totals t = {0};
 	uint64_t hdr = rb_header_bytes(NSUB), size = hdr + (uint64_t) NSUB * SUBBUF;
-	int fd = memfd_create("test-ring", MFD_CLOEXEC);
+	int fd = memfd_create("test-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	char path[256];
 
-	if (!CHECK(fd >= 0 && ftruncate(fd, (off_t) size) == 0))
+	if (!CHECK(fd >= 0 && ftruncate(fd, (off_t) size) == 0 &&
+	           fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) == 0))
 		return t;
 	struct rb_header *h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (!CHECK(h != MAP_FAILED))
@@ -52,9 +56,54 @@ static struct record_totals drain_ring(uint64_t slot7_seq, const char *dir)
 		rec_buffer_drain(b, true, &t);
 		rec_buffer_close(b, &t);
 	}
+	unlink(path); /* the next drain writes a stream of its own there */
 	munmap(h, size);
 	close(fd);
 	return t;
+}
+
+/* A program's ring that is sparse (a 64 MiB memfd of which it wrote the header only) costs
+ * the reader nothing: it maps only the pages the program allocated. And a ring not sealed
+ * against shrinking is refused: its program could shrink it under the reader (SIGBUS). */
+static void sparse_and_unsealed_rings(const char *dir)
+{
+	enum { BIG_SUB = 8 << 20, BIG_N = 8 };
+	uint64_t hdr = rb_header_bytes(BIG_N), size = hdr + (uint64_t) BIG_N * BIG_SUB;
+	struct rb_header h = {.magic = RB_MAGIC,
+	                      .abi_version = RB_ABI_VERSION,
+	                      .mode = RB_DISCARD,
+	                      .subbuf_size = BIG_SUB,
+	                      .num_subbufs = BIG_N,
+	                      .data_offset = hdr};
+	struct rec_buffer_geometry g = {BIG_SUB, BIG_N, false, false};
+	struct rec_buffer *b;
+	struct record_totals t = {0};
+	struct stat st;
+	char path[256], err[128];
+
+	snprintf(path, sizeof(path), "%s/sparse", dir);
+	for (int sealed = 0; sealed < 2; sealed++) {
+		CHECK_CTX("a sparse 64 MiB ring, %s", sealed ? "sealed" : "not sealed");
+		int fd = memfd_create("test-sparse", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (!CHECK(fd >= 0 && ftruncate(fd, (off_t) size) == 0 &&
+		           pwrite(fd, &h, sizeof(h), 0) == (ssize_t) sizeof(h)))
+			return;
+		if (sealed)
+			CHECK(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0);
+		int rc = rec_buffer_open(&b, fd, &g, path, err, sizeof(err));
+		if (!sealed) {
+			CHECK(rc == -EINVAL);
+			CHECK(strstr(err, "not a memfd sealed against shrinking") != NULL);
+		} else if (CHECK(rc == 0)) {
+			CHECK(fstat(fd, &st) == 0);
+			CHECK_CTX("allocated: %lld bytes", (long long) st.st_blocks * 512);
+			CHECK(st.st_blocks * 512 <= 64 << 10);
+			rec_buffer_drain(b, true, &t);
+			rec_buffer_close(b, &t);
+		}
+		close(fd);
+	}
+	unlink(path);
 }
 
 int main(void)
@@ -81,9 +130,7 @@ int main(void)
 	CHECK_EQ_U64(t.damaged, 1);
 	CHECK_EQ_U64(t.packets, 4);
 	CHECK_EQ_U64(t.overwritten, 80);
-	char path[300];
-	snprintf(path, sizeof(path), "%s/stream", dir);
-	unlink(path);
+	sparse_and_unsealed_rings(dir);
 	rmdir(dir);
 	return check_done();
 }
