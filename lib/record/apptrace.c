@@ -23,6 +23,7 @@
 struct stream {
 	struct rec_buffer *rb;
 	int tid;
+	int k; /* stream_TID-k: a thread id used again (recycled, or sent twice) */
 };
 
 struct apptrace {
@@ -222,9 +223,12 @@ int apptrace_events(struct apptrace *a, const char *text, size_t len, char *err,
 	return rc;
 }
 
-static void stream_path(const char *dir, int tid, char *path, size_t cap)
+static void stream_path(const char *dir, const struct stream *st, char *path, size_t cap)
 {
-	snprintf(path, cap, "%s/stream_%d", dir, tid);
+	if (st->k)
+		snprintf(path, cap, "%s/stream_%d-%d", dir, st->tid, st->k);
+	else
+		snprintf(path, cap, "%s/stream_%d", dir, st->tid);
 }
 
 int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_t errlen)
@@ -241,15 +245,20 @@ int apptrace_add_buffer(struct apptrace *a, int memfd, int tid, char *err, size_
 		return -ENOMEM;
 	}
 	a->bufs = bigger;
-	stream_path(a->dir, tid, path, sizeof(path));
-	struct rec_buffer *rb = NULL;
-	if (rec_buffer_open(&rb, memfd, &a->g, path, why, sizeof(why))) {
+	struct stream st = {NULL, tid, 0};
+	int rc;
+	/* as the directories: an earlier thread's stream is never truncated */
+	do {
+		stream_path(a->dir, &st, path, sizeof(path));
+		rc = rec_buffer_open(&st.rb, memfd, &a->g, path, why, sizeof(why));
+	} while (rc == -EEXIST && ++st.k < 1000);
+	if (rc) {
 		snprintf(err, errlen, "%s (pid %d): ring buffer of thread %d refused: %s",
 		         a->procname, a->pid, tid, why);
 		return -EINVAL;
 	}
-	rec_buffer_set_log(rb, &a->log);
-	a->bufs[a->nbufs++] = (struct stream){rb, tid};
+	rec_buffer_set_log(st.rb, &a->log);
+	a->bufs[a->nbufs++] = st;
 	return 0;
 }
 
@@ -282,7 +291,7 @@ int apptrace_snapshot(struct apptrace *a, const char *snapdir, uint64_t *recorde
 	if (!rc)
 		rc = write_metadata(a, dir, 0, err, errlen);
 	for (size_t i = 0; !rc && i < a->nbufs; i++) {
-		stream_path(dir, a->bufs[i].tid, path, sizeof(path));
+		stream_path(dir, &a->bufs[i], path, sizeof(path));
 		rc = rec_buffer_snapshot(a->bufs[i].rb, path, &t, err, errlen);
 	}
 	free(dir);
@@ -308,7 +317,7 @@ int apptrace_rotate(struct apptrace *a, const char *newoutdir, struct record_tot
 	if (!rc && a->events.n)
 		rc = write_metadata(a, dir, 0, err, errlen);
 	for (size_t i = 0; !rc && i < a->nbufs; i++) {
-		stream_path(dir, a->bufs[i].tid, path, sizeof(path));
+		stream_path(dir, &a->bufs[i], path, sizeof(path));
 		rc = rec_buffer_switch_file(a->bufs[i].rb, path, err, errlen);
 	}
 	if (rc) {

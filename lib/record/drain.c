@@ -146,11 +146,13 @@ int rec_buffer_open(struct rec_buffer **out, int fd, const struct rec_buffer_geo
 	b->overwrite = g->overwrite;
 	b->per_packet = (g->subbuf_size - sizeof(struct rb_packet_start)) / 4;
 	b->live = g->live && !g->overwrite;
-	b->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* never over an earlier stream: the caller picks another name on EEXIST */
+	b->out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (b->out_fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		int rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		rec_buffer_close(b, NULL);
-		return -errno;
+		return rc;
 	}
 	/* Producers ring the session's eventfd only while the consumer waits: always. */
 	atomic_store_explicit(&h->consumer_waiting, 1, memory_order_seq_cst);
@@ -601,7 +603,7 @@ void rec_buffer_end_chunk(struct rec_buffer *b, struct record_totals *t)
 int rec_buffer_switch_file(struct rec_buffer *b, const char *path, char *err, size_t errlen)
 {
 	char *p = strdup(path);
-	int fd = p ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+	int fd = p ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644) : -1;
 
 	if (fd < 0) {
 		int rc = p ? -errno : -ENOMEM;

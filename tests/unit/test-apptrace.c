@@ -806,6 +806,34 @@ static void shrinkable_ring(void)
 	close(bad.fd); /* its mapping is beyond the end of the file now */
 }
 
+/* A thread id used again in one process (recycled by a long-running service, or sent twice
+ * by a program) gets a stream of its own, stream_TID-1: the earlier one is kept whole. */
+static void tid_used_again(void)
+{
+	struct producer p1, p2;
+	struct record_totals t = {0};
+	struct stat st;
+
+	CHECK_CTX("a thread id used again");
+	struct apptrace *a = open_trace("tid", false, false);
+	producer_make(&p1, 801, false);
+	add(a, &p1);
+	emit_n(&p1, apptrace_uuid(a), 600);
+	apptrace_drain(a, false, &t);
+	producer_make(&p2, 801, false);
+	add(a, &p2);
+	emit_n(&p2, apptrace_uuid(a), 200);
+	emit_n(&p1, apptrace_uuid(a), 100);
+	apptrace_close(a, &t);
+	CHECK(stat(path("%s/%s/ust/pid/tester-4242/stream_801", "tid"), &st) == 0);
+	CHECK(stat(path("%s/%s/ust/pid/tester-4242/stream_801-1", "tid"), &st) == 0);
+	struct read_result r = read_one(path("%s/%s/ust", "tid"));
+	CHECK_EQ_U64(r.damaged, 0);
+	CHECK_EQ_U64(r.events, 900);
+	producer_free(&p1);
+	producer_free(&p2);
+}
+
 int main(void)
 {
 	if (!CHECK(mkdtemp(root)))
@@ -819,6 +847,7 @@ int main(void)
 	rotation_under_load();
 	log_and_usage();
 	shrinkable_ring();
+	tid_used_again();
 	if (!check_failed) {
 		char cmd[600];
 		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
