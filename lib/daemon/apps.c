@@ -93,7 +93,7 @@ static int on_hello(struct daemon *d, struct dconn *c, const struct proto_hello 
 	for (size_t i = 0; i < d->nconns; i++)
 		of_uid += d->conns[i]->kind == CONN_APP && d->conns[i]->app &&
 		          d->conns[i]->app->uid == c->cr.uid;
-	if (of_uid >= UID_MAX_APPS) {
+	if (c->cr.uid != 0 && of_uid >= UID_MAX_APPS) {
 		daemon_log("uid %u has %u programs registered: pid %d refused",
 		           (unsigned) c->cr.uid, of_uid, (int) c->cr.pid);
 		return -1;

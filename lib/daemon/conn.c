@@ -102,6 +102,20 @@ void daemon_conn_gone(struct daemon *d, struct dconn *c)
 	free(c);
 }
 
+/* c, a new control connection, is one too many of its uid's (watchers count: they stay) */
+static bool ctl_over_cap(const struct daemon *d, const struct dconn *c)
+{
+	unsigned of_uid = 0;
+	for (size_t i = 0; i < d->nconns && c->cr.uid != 0; i++)
+		of_uid += d->conns[i] != c && d->conns[i]->cr.uid == c->cr.uid &&
+		          (d->conns[i]->kind == CONN_CTL || d->conns[i]->kind == CONN_WATCH);
+	if (of_uid < UID_MAX_CTL)
+		return false;
+	daemon_log("uid %u has %u control connections: pid %d refused", (unsigned) c->cr.uid,
+	           of_uid, (int) c->cr.pid);
+	return true;
+}
+
 int daemon_conn_message(struct daemon *d, struct dconn *c, const void *msg, size_t len,
                         int passed_fd)
 {
@@ -116,6 +130,8 @@ int daemon_conn_message(struct daemon *d, struct dconn *c, const void *msg, size
 			c->kind = h.type == MSG_HELLO         ? CONN_APP
 			          : h.type == MSG_CTL_REQUEST ? CONN_CTL
 			                                      : CONN_NEW;
+		if (c->kind == CONN_CTL && h.type == MSG_CTL_REQUEST && ctl_over_cap(d, c))
+			h.type = 0; /* closed unanswered */
 		if (c->kind == CONN_APP) {
 			rc = app_on_message(d, c, msg, len, passed_fd);
 			passed_fd = -1;

@@ -13,7 +13,13 @@
 #include "record/record.h"
 
 #define DAEMON_MAX_CONNS    1024
-#define UID_MAX_APPS        768 /* programs of one uid (root's too): room left for others */
+/* One user cannot lock the others out: per uid but root's, programs, control requests
+ * (and watchers) and connections that have not spoken yet are capped, and the last
+ * connections of the table are root's */
+#define UID_MAX_APPS        (DAEMON_MAX_CONNS / 8)
+#define UID_MAX_CTL         32
+#define UID_MAX_NEW         32
+#define ROOT_RESERVE        64
 #define DAEMON_MAX_SESSIONS 256
 #define DAEMON_IDLE_NS      (5 * 1000000000ll) /* a connection that says nothing is closed */
 #define APP_MAX_EVENTS_TEXT (4u << 20)         /* event descriptions of one program */
@@ -23,6 +29,7 @@
 #define SESSION_MAX_KERNEL  64 /* -k patterns and --filter expressions, each */
 #define ROTATE_MIN_NS       10000000ull /* --rotate-every TIME, as the client checks */
 #define ROTATE_MIN_BYTES    4096ull     /* --rotate-every SIZE */
+#define SESSION_MAX_GROUPS  64 /* the owner's supplementary groups kept; more: none */
 #define SESSION_MAX_ENDED   64 /* programs ended whose rings a flight recorder keeps */
 
 enum conn_kind { CONN_NEW, CONN_APP, CONN_CTL, CONN_WATCH };
@@ -69,6 +76,8 @@ struct dsession {
 	char name[SESSION_NAME_MAX + 1];
 	uid_t owner;
 	gid_t owner_gid;
+	gid_t groups[SESSION_MAX_GROUPS]; /* the owner's supplementary groups, for its files */
+	size_t ngroups;
 	bool privileged; /* the creator's credentials: traces every uid's programs */
 	char outdir[PATH_MAX];
 	bool overwrite;

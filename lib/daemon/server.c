@@ -106,6 +106,26 @@ static bool evict_one(struct daemon *d)
 	return oldest != NULL;
 }
 
+/* Room for a connection of cr's: a uid but root's has at most UID_MAX_NEW that have not
+ * spoken yet, and leaves the last ROOT_RESERVE of the table to root. */
+static bool room_for(struct daemon *d, const struct daemon_creds *cr)
+{
+	size_t cap = cr->uid == 0 ? DAEMON_MAX_CONNS : DAEMON_MAX_CONNS - ROOT_RESERVE;
+	unsigned fresh = 0;
+	for (size_t i = 0; i < d->nconns && cr->uid != 0; i++)
+		fresh += d->conns[i]->kind == CONN_NEW && d->conns[i]->cr.uid == cr->uid;
+	if (fresh >= UID_MAX_NEW) {
+		daemon_log("uid %u has %u connections that said nothing: pid %d refused",
+		           (unsigned) cr->uid, fresh, (int) cr->pid);
+		return false;
+	}
+	if (d->nconns >= cap && !evict_one(d)) {
+		daemon_log("too many connections: one from pid %d refused", (int) cr->pid);
+		return false;
+	}
+	return true;
+}
+
 /* false when no more can be taken now (out of descriptors, nothing to evict): the loop
  * stops listening until a connection closes, rather than spin on a readable socket */
 static bool accept_all(struct daemon *d)
@@ -125,8 +145,7 @@ static bool accept_all(struct daemon *d)
 		}
 		struct daemon_creds cr = {uc.pid, uc.uid, uc.gid, false};
 		cr.privileged = uc.uid == 0 || in_tracing_group(d, fd, uc.gid);
-		if (d->nconns == DAEMON_MAX_CONNS && !evict_one(d)) {
-			daemon_log("too many connections: one from pid %d refused", (int) uc.pid);
+		if (!room_for(d, &cr)) {
 			close(fd);
 			continue;
 		}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
 
@@ -40,9 +41,14 @@ bool session_active(const struct dsession *s)
 	return s->state == SESSION_STARTED && s->patterns_len > 0;
 }
 
+/* the owner's supplementary groups are in force (the daemon runs with none of its own) */
+static bool owner_groups;
+
 void fsuid_begin(const struct daemon *d, const struct dsession *s)
 {
 	if (d->is_root && s->owner != 0) {
+		if (s->ngroups && !setgroups(s->ngroups, s->groups))
+			owner_groups = true;
 		setfsgid(s->owner_gid);
 		setfsuid(s->owner);
 	}
@@ -53,6 +59,9 @@ void fsuid_end(const struct daemon *d)
 	if (d->is_root) {
 		setfsuid(0);
 		setfsgid(0);
+		if (owner_groups && setgroups(0, NULL))
+			daemon_log("setgroups: %s", strerror(errno));
+		owner_groups = false;
 	}
 }
 
@@ -118,6 +127,10 @@ struct dsession *session_create(struct daemon *d, const struct daemon_creds *cr,
 	s->owner = cr->uid;
 	s->owner_gid = cr->gid;
 	s->privileged = cr->privileged;
+	if (p->ngroups <= SESSION_MAX_GROUPS) {
+		memcpy(s->groups, p->groups, p->ngroups * sizeof(gid_t));
+		s->ngroups = p->ngroups;
+	}
 	s->overwrite = p->overwrite;
 	s->subbuf_size = p->subbuf_size;
 	s->num_subbufs = p->num_subbufs;

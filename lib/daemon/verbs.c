@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "dstate.h"
 #include "ipc/ctl.h"
@@ -96,6 +97,14 @@ static int verb_create(struct daemon *d, const struct dconn *c, const struct ctl
 	sp.subbuf_size = sub;
 	sp.num_subbufs = (uint32_t) n;
 	sp.kbuffer_kb = (unsigned long) kb;
+	/* the owner's files are written with its supplementary groups too (a folder shared
+	 * with its group); more than SESSION_MAX_GROUPS: its primary group only */
+	gid_t groups[SESSION_MAX_GROUPS];
+	socklen_t glen = sizeof(groups);
+	if (c->fd >= 0 && !getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, groups, &glen)) {
+		sp.groups = groups;
+		sp.ngroups = glen / sizeof(gid_t);
+	}
 	char err[4400];
 	struct dsession *s = session_create(d, &c->cr, &sp, err, sizeof(err));
 	if (!s)

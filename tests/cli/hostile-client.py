@@ -9,8 +9,8 @@
 #   steal-bell SOCK N PID   a program that makes its doorbell blocking and reads it away
 #                           as it rings it, up to N times or until the daemon (PID) sits
 #                           in read(); then stays (SIGTERM ends it)
-#   hello SOCK N            N programs of this uid say HELLO and stay; prints how many got
-#                           a reply
+#   hello SOCK N [stay]     N programs of this uid say HELLO; prints how many got a reply;
+#                           stay: then holds them (SIGTERM ends it)
 import array, fcntl, os, socket, struct, sys, threading, time
 
 MAGIC, VERSION = 0x53504F53, 2
@@ -91,7 +91,8 @@ def main():
     if verb == "hello":
         held = [hello(path) for _ in range(int(sys.argv[3]))]
         print(sum(1 for _, fd in held if fd is not None), flush=True)
-        time.sleep(1e6)
+        if sys.argv[4:] == ["stay"]:
+            time.sleep(1e6)
         return 0
     return 2
 
