@@ -21,13 +21,15 @@ static int put(char *buf, size_t cap, int rc, int n)
 
 int ipc_daemon_socket(enum ipc_daemon which, char *buf, size_t cap)
 {
-	const char *env = getenv(which == IPC_SYSTEM ? "SPOOR_SYSTEM_SOCKET" : "SPOOR_USER_SOCKET");
+	/* secure_getenv: a setuid program must not hand its rings to a socket its caller names */
+	const char *env =
+	    secure_getenv(which == IPC_SYSTEM ? "SPOOR_SYSTEM_SOCKET" : "SPOOR_USER_SOCKET");
 
 	if (env && *env)
 		return put(buf, cap, 0, snprintf(buf, cap, "%s", env));
 	if (which == IPC_SYSTEM)
 		return put(buf, cap, 0, snprintf(buf, cap, "/run/spoor/daemon.sock"));
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	const char *xdg = secure_getenv("XDG_RUNTIME_DIR");
 	if (xdg && *xdg == '/')
 		return put(buf, cap, 0, snprintf(buf, cap, "%s/spoor/daemon.sock", xdg));
 	return put(buf, cap, 1,

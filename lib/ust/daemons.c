@@ -20,7 +20,9 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -258,6 +260,7 @@ static void wait_replies(void)
 
 void ust_daemons_start(void)
 {
+	bool secure = getauxval(AT_SECURE) != 0;
 	int fb;
 
 	for (int ci = 0; ci < UST_MAX_CONNS; ci++) {
@@ -265,7 +268,9 @@ void ust_daemons_start(void)
 		*d = (struct daemon){.wd = -1};
 		fb = ipc_daemon_socket(ci == 0 ? IPC_SYSTEM : IPC_USER, d->path, sizeof(d->path));
 		d->fallback = fb == 1;
-		if (fb < 0 || (ci && !strcmp(d->path, daemons[0].path)))
+		/* a setuid (AT_SECURE) program registers with the system daemon only, never with
+		 * its caller's own */
+		if (fb < 0 || (ci && (secure || !strcmp(d->path, daemons[0].path))))
 			d->path[0] = '\0';
 	}
 	for (int ci = 0; ci < UST_MAX_CONNS; ci++)

@@ -475,7 +475,7 @@ void spoor_unregister_events(struct spoor_event_desc *const *evs, size_t n)
 /* SPOOR_SESSION (spoor record): that server only, waited for as before. Lock held. */
 static bool start_session(void)
 {
-	const char *path = getenv("SPOOR_SESSION");
+	const char *path = secure_getenv("SPOOR_SESSION"); /* not for a setuid program */
 
 	if (!path || !*path)
 		return false;
