@@ -168,9 +168,11 @@ static int snapshot_dir(struct dsession *s, const char *dir, char *done, size_t 
 }
 
 int session_snapshot(struct daemon *d, struct dsession *s, const char *dir, char *done,
-                     size_t donelen, uint64_t *overwritten, char *err, size_t errlen)
+                     size_t donelen, uint64_t *overwritten, int64_t *kernel_lost, char *err,
+                     size_t errlen)
 {
 	*overwritten = 0;
+	*kernel_lost = -1;
 	if (!s->overwrite) {
 		snprintf(err, errlen,
 		         "session %s writes everything to its trace (discard mode): "
@@ -201,6 +203,7 @@ int session_snapshot(struct daemon *d, struct dsession *s, const char *dir, char
 	if (!rc && s->kernel) {
 		struct kernel_totals kt = {0};
 		rc = ksession_snapshot(s->kernel, done, &kt, err, errlen);
+		*kernel_lost = (int64_t) kt.lost;
 	}
 	fsuid_end(d);
 	if (rc)

@@ -50,6 +50,7 @@ void session_on_timer(struct daemon *d, struct dsession *s);
 /* The rings as a complete trace under dir (NULL: OUTDIR/snapshots/snapshot-N-DATE-TIME);
  * the directory made and the counts into the out parameters. */
 int session_snapshot(struct daemon *d, struct dsession *s, const char *dir, char *done,
-                     size_t donelen, uint64_t *overwritten, char *err, size_t errlen);
+                     size_t donelen, uint64_t *overwritten, int64_t *kernel_lost, char *err,
+                     size_t errlen);
 
 #endif

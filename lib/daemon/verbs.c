@@ -154,13 +154,19 @@ static int verb_snapshot(struct daemon *d, const struct ctl_parsed *p, struct an
 {
 	char err[4400], dir[PATH_MAX];
 	uint64_t overwritten = 0;
+	int64_t kernel_lost = -1;
 	const char *to = ctl_get(p, "output");
 	if (to && to[0] != '/')
 		return fail(a, 2, "snapshot needs an absolute output directory");
-	if (session_snapshot(d, s, to, dir, sizeof(dir), &overwritten, err, sizeof(err)))
+	if (session_snapshot(d, s, to, dir, sizeof(dir), &overwritten, &kernel_lost, err,
+	                     sizeof(err)))
 		return fail(a, 1, "%s", err);
-	fprintf(a->out, "snapshot of session %s in %s: %" PRIu64 " events overwritten before it\n",
+	/* the user-space rings' count is exact; the kernel's rings say what they lost */
+	fprintf(a->out, "snapshot of session %s in %s: %" PRIu64 " events overwritten before it",
 	        s->name, dir, overwritten);
+	if (kernel_lost >= 0)
+		fprintf(a->out, " (user space); kernel: %" PRId64 " events lost", kernel_lost);
+	fputc('\n', a->out);
 	return 0;
 }
 

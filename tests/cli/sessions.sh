@@ -415,6 +415,19 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 		test "$(grep -c ' svc:tick: ' "$TMP/ks.bt2")" -eq "$(rounds "$TMP/d.status")"
 	check "kernel: spoor reads them as babeltrace2 does" \
 		test "$("$SPOOR" dump "$TMP/ks" | wc -l)" -eq "$(wc -l <"$TMP/ks.bt2")"
+	# a flight recorder with kernel events: the snapshot holds both, and says what each lost
+	S create kf -o "$TMP/kf" --overwrite >/dev/null
+	S enable kf -u 'svc:request' -k sched_switch && S start kf >/dev/null
+	batch "$TMP/d.status" "$D"
+	S snapshot kf -o "$TMP/kf-snap" >"$TMP/kf.out"
+	check "kernel snapshot: user space's count, then the kernel's" \
+		grep -Eq 'overwritten before it \(user space\); kernel: [0-9]+ events lost' "$TMP/kf.out"
+	babeltrace2 "$TMP/kf-snap" >"$TMP/kf.bt2" 2>"$TMP/kf.err"
+	check "kernel snapshot: babeltrace2 reads it" test $? -eq 0
+	check "kernel snapshot: switches and the service's requests in it" \
+		test "$(grep -c ' sched_switch: ' "$TMP/kf.bt2")" -gt 0 -a \
+		"$(grep -c ' svc:request: ' "$TMP/kf.bt2")" -gt 0
+	S destroy kf >/dev/null
 	S create ku -o "$TMP/ku" >/dev/null
 	S enable ku -k no_such_event_at_all 2>"$TMP/ku.err"
 	check "kernel: an unknown event: exit 1" test $? -eq 1
