@@ -127,7 +127,7 @@ struct dsession *session_create(struct daemon *d, const struct daemon_creds *cr,
 	s->owner = cr->uid;
 	s->owner_gid = cr->gid;
 	s->privileged = cr->privileged;
-	if (p->ngroups <= SESSION_MAX_GROUPS) {
+	if (p->ngroups && p->ngroups <= SESSION_MAX_GROUPS) { /* groups may be NULL when none */
 		memcpy(s->groups, p->groups, p->ngroups * sizeof(gid_t));
 		s->ngroups = p->ngroups;
 	}

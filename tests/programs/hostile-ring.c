@@ -53,14 +53,16 @@ int main(int argc, char **argv)
 	bool sealed = argc > 3 && !strcmp(argv[3], "sealed");
 	const char *path = getenv("SPOOR_SESSION");
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	union {
+	/* static: a leak report under LeakSanitizer would fail the test's program */
+	static union {
 		struct proto_hello_reply r;
 		struct proto_session s;
 		char raw[PROTO_MAX_MSG];
-	} *in = malloc(sizeof(*in));
+	} inbuf;
+	__typeof__(inbuf) *in = &inbuf;
 	int efd = -1, sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
-	if (!path || !in || strlen(path) >= sizeof(sa.sun_path))
+	if (!path || strlen(path) >= sizeof(sa.sun_path))
 		return die("SPOOR_SESSION");
 	strcpy(sa.sun_path, path);
 	if (sock < 0 || connect(sock, (struct sockaddr *) &sa, sizeof(sa)))
@@ -89,8 +91,8 @@ int main(int argc, char **argv)
 	if (sealed && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
 		return die("seals");
 	struct rb_header h = {.magic = RB_MAGIC,
-	                      .header_size = (uint32_t) (sizeof(h) +
-	                                                 s.num_subbufs * sizeof(h.sb[0])),
+	                      .header_size =
+	                          (uint32_t) (sizeof(h) + s.num_subbufs * sizeof(h.sb[0])),
 	                      .abi_version = RB_ABI_VERSION,
 	                      .mode = s.mode,
 	                      .subbuf_size = s.subbuf_size,
