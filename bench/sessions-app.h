@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 		while (!sessions_app_stop) {
 			UST_EMIT_INTS(sessions_app_ns(CLOCK_REALTIME), i++);
 			wake += period;
-			struct timespec ts = {(time_t) (wake / 1000000000u), (long) (wake % 1000000000u)};
+			struct timespec ts = {(time_t) (wake / 1000000000u),
+			                      (long) (wake % 1000000000u)};
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
 		return 0;
@@ -111,7 +112,8 @@ int main(int argc, char **argv)
 		if (threads < 1 || threads > 64 || !sessions_app_n)
 			return 2;
 		for (int i = 0; i < threads; i++)
-			if (pthread_create(&th[i], NULL, sessions_app_filler, (void *) (uintptr_t) i))
+			if (pthread_create(&th[i], NULL, sessions_app_filler,
+			                   (void *) (uintptr_t) i))
 				return 1;
 		for (int i = 0; i < threads; i++)
 			pthread_join(th[i], NULL);
@@ -121,7 +123,8 @@ int main(int argc, char **argv)
 			usleep(100000);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s start | paced PERIOD_US STATUSFILE | fill THREADS N STATUSFILE\n",
+	fprintf(stderr,
+	        "usage: %s start | paced PERIOD_US STATUSFILE | fill THREADS N STATUSFILE\n",
 	        argv[0]);
 	return 2;
 }

@@ -70,8 +70,9 @@ int main(int argc, char **argv)
 		t_exit = now_ns();
 		if (!WIFEXITED(status) || WEXITSTATUS(status) ||
 		    sscanf(buf, "MAIN %" SCNu64, &t_main) != 1 || t_main < t0) {
-			fprintf(stderr, "startup-time: run %ld of %s failed (status %d, output '%s')\n",
-			        r, argv[2], status, buf);
+			fprintf(stderr,
+			        "startup-time: run %ld of %s failed (status %d, output '%s')\n", r,
+			        argv[2], status, buf);
 			return 1;
 		}
 		printf("RUN main_ns=%" PRIu64 " exit_ns=%" PRIu64 "\n", t_main - t0, t_exit - t0);

@@ -155,8 +155,8 @@ struct watch_args {
 	bool recording; /* a recording option was given: not with --session */
 };
 
-static int parse(const struct command *cmd, struct record_args *a, struct watch_args *wa,
-                 int argc, char **argv, int *script_at, int *first)
+static int parse(const struct command *cmd, struct record_args *a, struct watch_args *wa, int argc,
+                 char **argv, int *script_at, int *first)
 {
 	const char *arg;
 	int row, rc;
@@ -174,8 +174,8 @@ static int parse(const struct command *cmd, struct record_args *a, struct watch_
 				continue;
 			}
 			if (row == OPT_PERIOD) {
-				if (record_parse_duration(arg, &wa->period) || wa->period < 1000000 ||
-				    wa->period > 1000000000)
+				if (record_parse_duration(arg, &wa->period) ||
+				    wa->period < 1000000 || wa->period > 1000000000)
 					return cmd_usage_error(
 					    cmd, "invalid period '%s' (1ms to 1s)", arg);
 				continue;

@@ -114,8 +114,9 @@ static int attach(const struct command *cmd, const char *name, uint64_t period, 
 	char text[PATH_MAX + 64];
 	int fd = ctl_connect(sockpath);
 	if (fd < 0) {
-		*status = cmd_error(cmd, "no session daemon at %s (%s): start one with spoor daemon",
-		                    sockpath, strerror(-fd));
+		*status =
+		    cmd_error(cmd, "no session daemon at %s (%s): start one with spoor daemon",
+		              sockpath, strerror(-fd));
 		return -1;
 	}
 	ctl_request_begin(&r, "watch");

@@ -3,17 +3,11 @@
 # the protocols directly): none can hang it, spin it, or lock others out. A real daemon on a
 # private socket, stopped by its pid.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 need python3 python3
 HOSTILE="python3 $(dirname "$0")/hostile-client.py"
 
-SOCK=$TMP/run/daemon.sock
-mkdir -p "$TMP/run" "$TMP/home"
-export HOME=$TMP/home SPOOR_DAEMON_SOCKET=$SOCK
-export SPOOR_USER_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$TMP/run/none.sock
-unset SPOOR_SESSION XDG_RUNTIME_DIR
-S() { "$SPOOR" session "$@"; }
-daemon_pid() { cat "$TMP/run/daemon.pid" 2>/dev/null; }
-start_daemon() { "$SPOOR" daemon --socket "$SOCK" "$@"; }
+private_daemon user
 # ends: SIGTERM ends the daemon (its loop still runs), within 30 s at worst
 ends() {
 	local pid

@@ -5,29 +5,16 @@
 # real daemon on a private socket, stopped by its pid; tests/cli/hostile-client.py speaks
 # the protocol.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 need python3 python3
 for tool in useradd userdel groupadd groupdel setpriv; do need "$tool" passwd; done
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (it makes a user)"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 77
-fi
+as_root_making_users
 HOSTILE=$(cd "$(dirname "$0")" && pwd)/hostile-client.py
 # an interpreter every user may run (a python3 under root's home is not)
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
-chmod 0755 "$TMP"
-SOCK=$TMP/run/daemon.sock
-mkdir -p "$TMP/run"
-export SPOOR_DAEMON_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$SOCK SPOOR_USER_SOCKET=$TMP/run/none.sock
-unset SPOOR_SESSION XDG_RUNTIME_DIR
-for f in "$SPOOR" "$HOSTILE" "$PY"; do
-	if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -r "$f"; then
-		echo "SKIP: $f is not reachable by other users"
-		echo "0 passed, 0 failed, 1 skipped"
-		exit 77
-	fi
-done
+private_daemon system
+reachable_by_others -r "$SPOOR" "$HOSTILE" "$PY"
 
 u=spoorl$$ g=spoorg$$
 CLIENTS=()

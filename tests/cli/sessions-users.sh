@@ -6,29 +6,14 @@
 # `tracing` (made here when the machine has none, and then removed); a user can neither
 # list, stop, snapshot nor destroy a session that is not theirs.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 : "${SERVICE:?}"
 need babeltrace2 babeltrace2
 for tool in useradd userdel groupadd groupdel gpasswd setpriv; do need "$tool" passwd; done
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (it makes users)"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 77
-fi
-
-# everything the users touch is under a folder they may traverse
-chmod 0755 "$TMP"
-SOCK=$TMP/run/daemon.sock
-mkdir -p "$TMP/run"
-export SPOOR_DAEMON_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$SOCK SPOOR_USER_SOCKET=$TMP/run/none.sock
-unset SPOOR_SESSION XDG_RUNTIME_DIR
+as_root_making_users
+private_daemon system
 # the build's spoor and service, run by the users too
-for f in "$SPOOR" "$SERVICE"; do
-	if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$f"; then
-		echo "SKIP: $f is not reachable by other users"
-		echo "0 passed, 0 failed, 1 skipped"
-		exit 77
-	fi
-done
+reachable_by_others -x "$SPOOR" "$SERVICE"
 
 u1=spoort$$a u2=spoort$$b made_group=
 PROGRAMS=()
@@ -59,7 +44,6 @@ as() {
 	shift
 	setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups env HOME="$TMP/$u" "$@"
 }
-S() { "$SPOOR" session "$@"; }
 # service USER STATUSFILE: one of USER's programs (root: "root"), its pid in $svc
 service() {
 	rm -f "$2"

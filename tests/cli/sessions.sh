@@ -3,28 +3,12 @@
 # tracing tests/programs/service (emits only when told, so the counts are known), the
 # traces compared with babeltrace2. Kernel parts need root and tracefs.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 : "${SERVICE:?}"
 need babeltrace2 babeltrace2
 need python3 python3
 
-SOCK=$TMP/run/daemon.sock
-mkdir -p "$TMP/run" "$TMP/home"
-export HOME=$TMP/home SPOOR_DAEMON_SOCKET=$SOCK
-# programs find this daemon (and no other) as their user daemon
-export SPOOR_USER_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$TMP/run/none.sock
-unset SPOOR_SESSION XDG_RUNTIME_DIR
-S() { "$SPOOR" session "$@"; }
-daemon_pid() { cat "$TMP/run/daemon.pid" 2>/dev/null; }
-start_daemon() { "$SPOOR" daemon --socket "$SOCK" "$@"; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
-wait_gone() { # wait_gone PID: until the process has ended
-	while ! gone "$1"; do sleep 0.05; done
-}
-stop_daemon() { # SIGTERM, and wait until it has finished every session
-	local pid
-	pid=$(daemon_pid)
-	[ -n "$pid" ] && kill "$pid" && wait_gone "$pid"
-}
+private_daemon user
 PROGRAMS=()
 trap 'stop_daemon; for p in "${PROGRAMS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 

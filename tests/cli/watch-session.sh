@@ -4,15 +4,11 @@
 # told: the counts are known). Detaching leaves the session running; spoor.stop() stops
 # it; spoor.snapshot() snapshots another session; a flight recorder is refused.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/daemon-lib.sh"
 : "${SERVICE:?}"
 need babeltrace2 babeltrace2
 
-SOCK=$TMP/run/daemon.sock
-mkdir -p "$TMP/run" "$TMP/home"
-export HOME=$TMP/home SPOOR_DAEMON_SOCKET=$SOCK
-export SPOOR_USER_SOCKET=$SOCK SPOOR_SYSTEM_SOCKET=$TMP/run/none.sock
-unset SPOOR_SESSION XDG_RUNTIME_DIR
-S() { "$SPOOR" session "$@"; }
+private_daemon user
 PIDS=()
 cleanup() {
 	local p
