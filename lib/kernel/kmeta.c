@@ -12,20 +12,7 @@
 #include "kmeta.h"
 #include "record/clock.h"
 #include "spoor/spoor.h"
-
-static int write_all(int fd, const char *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		b += w;
-		n -= (size_t) w;
-	}
-	return 0;
-}
+#include "util/writeall.h"
 
 int kmeta_write(const char *dir, const struct kclasses *cs, const uint8_t uuid[16],
                 const struct rec_clock *clock, int *meta_fd, char *err, size_t errlen)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "kpacket.h"
+#include "util/writeall.h"
 
 #define CTF_MAGIC 0xC1FC1FC1u
 
@@ -31,21 +32,6 @@ static void put64(uint8_t *at, uint64_t v)
 static void put32(uint8_t *at, uint32_t v)
 {
 	memcpy(at, &v, 4);
-}
-
-static int write_all(int fd, const uint8_t *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		b += w;
-		n -= (size_t) w;
-	}
-	return 0;
 }
 
 int kpacket_flush(struct kpacket *p)

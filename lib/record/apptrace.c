@@ -17,6 +17,7 @@
 #include "events.h"
 #include "outdir.h"
 #include "spoor/spoor.h"
+#include "util/writeall.h"
 
 #define MAX_BUFFERS 65536
 
@@ -121,22 +122,6 @@ void apptrace_set_log(struct apptrace *a, const struct rec_log *log)
 	a->log = *log;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			errno = w ? errno : ENOSPC;
-			return -1;
-		}
-		p += w;
-		n -= (size_t) w;
-	}
-	return 0;
-}
-
 /* The metadata of the events from the from-th on: all of it (the trace's header and clock
  * too) from the first. */
 static int describe(const struct apptrace *a, size_t from, char **text, size_t *len)
@@ -195,7 +180,7 @@ static int write_metadata(const struct apptrace *a, const char *dir, size_t from
 	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	struct stat st;
 	off_t before = fd >= 0 && !fstat(fd, &st) ? st.st_size : 0;
-	int rc = fd < 0 || write_all(fd, text, len) ? -errno : 0;
+	int rc = fd < 0 ? -errno : write_all(fd, text, len);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		if (fd >= 0 && ftruncate(fd, before))
