@@ -147,16 +147,8 @@ static void count_losses(struct ctf_stream *s, uint32_t root, const int *role)
 		s->overwritten += c - s->overwritten_counter;
 		s->overwritten_counter = c;
 	}
-	if (!s->packets) {
-		s->first_discarded = s->discarded_counter;
-		s->first_overwritten = s->overwritten_counter;
-	}
 	if (role[ROLE_PACKET_SEQ_NUM] >= 0) {
 		uint64_t seq = root_value(&s->pkt_table, root, role[ROLE_PACKET_SEQ_NUM]);
-		if (!s->packets) {
-			s->first_seq = seq;
-			s->has_first_seq = true;
-		}
 		if (s->packets && seq > s->seq_next)
 			s->packets_lost += seq - s->seq_next;
 		s->seq_next = seq + 1;

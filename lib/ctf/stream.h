@@ -52,10 +52,6 @@ struct ctf_stream {
 	uint64_t overwritten_counter, overwritten; /* the same for events_overwritten */
 	uint64_t seq_next;                         /* the packet_seq_num expected next */
 	uint64_t packets_lost;                     /* gaps in packet_seq_num */
-	/* the first packet's counters, as it said them: a stream continued from an earlier
-	 * chunk counts from that one's last values instead (reader.c: chain_chunks) */
-	uint64_t first_discarded, first_overwritten, first_seq;
-	bool has_first_seq;
 	uint64_t first_begin;          /* timestamp_begin of the first packet (cycles) */
 	uint64_t prev_end;             /* timestamp_end of the last packet (cycles) */
 	bool lost_range;               /* losses were found between... */

@@ -233,21 +233,20 @@ static bool same_chunked_stream(const struct ctf_stream *x, const struct ctf_str
 	       x->stream_id == y->stream_id && x->instance_id == y->instance_id;
 }
 
-/* s has read only its first packet: its counts are that packet's, from zero. */
+/* s has read only its first packet (open_streams): its counters are that packet's, its
+ * totals those counters counted from zero, and seq_next its packet number + 1 (0: none). */
 static void continue_counts(struct ctf_stream *s, const struct ctf_stream *before)
 {
 	struct ctf_stream end;
 
 	if (ctf_stream_open(&end, before->trace, before->path, before->index) == 0) {
 		ctf_stream_scan_to_end(&end);
-		if (end.discarded_counter <= s->first_discarded &&
-		    s->discarded >= end.discarded_counter)
+		if (end.discarded_counter <= s->discarded_counter)
 			s->discarded -= end.discarded_counter;
-		if (end.overwritten_counter <= s->first_overwritten &&
-		    s->overwritten >= end.overwritten_counter)
+		if (end.overwritten_counter <= s->overwritten_counter)
 			s->overwritten -= end.overwritten_counter;
-		if (s->has_first_seq && end.has_first_seq && s->first_seq > end.seq_next)
-			s->packets_lost += s->first_seq - end.seq_next;
+		if (s->seq_next && end.seq_next && s->seq_next - 1 > end.seq_next)
+			s->packets_lost += s->seq_next - 1 - end.seq_next;
 		if (!s->discarded && !s->packets_lost)
 			s->lost_range = false;
 		s->lost_any = s->discarded != 0;
