@@ -140,11 +140,11 @@ static int rotate_every(const struct command *cmd, const char *arg, struct ctl_r
 	size_t n = strlen(arg);
 	uint64_t v;
 	if (n && strchr("kKmMgG", arg[n - 1])) {
-		if (record_parse_size(arg, &v) || v < 4096)
+		if (record_parse_size(arg, &v) || v < CTL_ROTATE_MIN_BYTES)
 			return cmd_usage_error(cmd, "invalid size '%s' (4k or more)", arg);
 		ctl_request_add_u64(r, "rotate-bytes", v);
 	} else {
-		if (record_parse_duration(arg, &v) || v < 10000000)
+		if (record_parse_duration(arg, &v) || v < CTL_ROTATE_MIN_NS)
 			return cmd_usage_error(cmd,
 			                       "invalid --rotate-every '%s' (a size: 4m, 1g; or a "
 			                       "time: 30s, 500ms, 1h; 10ms or more)",

@@ -26,11 +26,9 @@
 #define UID_MAX_EVENTS_TEXT (64u << 20)        /* ... of all the programs of one uid */
 #define APP_MAX_BUFFERS     4096               /* threads of one program, per session */
 #define SESSION_NAME_MAX    64
-#define SESSION_MAX_KERNEL  64          /* -k patterns and --filter expressions, each */
-#define ROTATE_MIN_NS       10000000ull /* --rotate-every TIME, as the client checks */
-#define ROTATE_MIN_BYTES    4096ull     /* --rotate-every SIZE */
-#define SESSION_MAX_GROUPS  64          /* the owner's supplementary groups kept; more: none */
-#define SESSION_MAX_ENDED   64          /* programs ended whose rings a flight recorder keeps */
+#define SESSION_MAX_KERNEL  64 /* -k patterns and --filter expressions, each */
+#define SESSION_MAX_GROUPS  64 /* the owner's supplementary groups kept; more: none */
+#define SESSION_MAX_ENDED   64 /* programs ended whose rings a flight recorder keeps */
 
 enum conn_kind { CONN_NEW, CONN_APP, CONN_CTL, CONN_WATCH };
 

@@ -87,8 +87,8 @@ static int verb_create(struct daemon *d, const struct dconn *c, const struct ctl
 		            "of them, powers of two");
 	/* the client's floors (cmd-session.c), for a request that did not come through it: a
 	 * timer of a microsecond would keep the daemon rotating and nothing else */
-	if ((sp.rotate_ns && sp.rotate_ns < ROTATE_MIN_NS) ||
-	    (sp.rotate_bytes && sp.rotate_bytes < ROTATE_MIN_BYTES))
+	if ((sp.rotate_ns && sp.rotate_ns < CTL_ROTATE_MIN_NS) ||
+	    (sp.rotate_bytes && sp.rotate_bytes < CTL_ROTATE_MIN_BYTES))
 		return fail(a, 2, "invalid --rotate-every: 10ms or more, or a size of 4k or more");
 	if (sp.overwrite && (sp.rotate_bytes || sp.rotate_ns))
 		return fail(a, 2,

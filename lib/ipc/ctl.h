@@ -26,6 +26,9 @@
 #define CTL_MAX_REQUEST (64u << 10)
 #define CTL_MAX_LINES   256
 #define CTL_MAX_REPLY   (64u << 10) /* fits a socket buffer: sent without blocking */
+/* --rotate-every: the least the client asks and the daemon takes (a shorter timer spins) */
+#define CTL_ROTATE_MIN_NS    10000000ull
+#define CTL_ROTATE_MIN_BYTES 4096ull
 
 struct ctl_reply_head {
 	struct proto_head h;
