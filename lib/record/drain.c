@@ -513,10 +513,8 @@ void rec_buffer_drain(struct rec_buffer *b, bool final, struct record_totals *t)
 		return;
 	}
 	uint64_t bytes, ts;
-	if (!committed_pos(h, &bytes, &ts)) { /* still moving: a later end is still an end */
-		bytes = atomic_load_explicit(&h->write_pos, memory_order_acquire);
-		ts = atomic_load_explicit(&h->last_ts, memory_order_relaxed);
-	}
+	/* still moving after the tries: its last pair stands, a later end is still an end */
+	(void) committed_pos(h, &bytes, &ts);
 	write_open(b, produced, bytes, ts, false, t);
 	close_with_discarded(b, t);
 }
