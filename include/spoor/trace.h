@@ -82,7 +82,10 @@ typedef void (*spoor_warn_fn)(void *data, const char *message);
 SPOOR_API void spoor_reader_set_warn(struct spoor_reader *r, spoor_warn_fn fn, void *data);
 SPOOR_API unsigned spoor_reader_damaged(const struct spoor_reader *r);
 
-/* Only deliver events with begin_ns <= timestamp <= end_ns (ns since the clock origin). */
+/* Only deliver events with begin_ns <= timestamp <= end_ns (ns since the clock origin).
+ * Packets that end before begin_ns are stepped over without decoding their events (their
+ * losses still count; damage inside them goes unseen): a range late in a big trace costs
+ * little more than the range. */
 SPOOR_API void spoor_reader_set_range(struct spoor_reader *r, int64_t begin_ns, int64_t end_ns);
 /* false: deliver streams one after another, unmerged (faster for order-free counting). */
 SPOOR_API void spoor_reader_set_ordered(struct spoor_reader *r, bool ordered);
@@ -122,6 +125,9 @@ struct spoor_stream_info {
 	int64_t lost_begin_ns, lost_end_ns;
 	/* the packets read so far span these times (0 without a clock) */
 	int64_t begin_ns, end_ns;
+	/* of the packets and bytes, those stepped over whole, their events not decoded,
+	 * because they end before the range's begin (spoor_reader_set_range) */
+	uint64_t skipped_packets, skipped_bytes;
 };
 SPOOR_API size_t spoor_reader_stream_count(const struct spoor_reader *r);
 SPOOR_API void spoor_reader_stream_info(const struct spoor_reader *r, size_t stream,

@@ -325,6 +325,19 @@ void ctf_stream_scan_to_end(struct ctf_stream *s)
 	}
 }
 
+void ctf_stream_skip_before(struct ctf_stream *s, int64_t begin_ns)
+{
+	while (s->in_packet && !s->ec && !s->done && !s->damaged && !s->cut_bytes && s->sc->clock &&
+	       s->clock_max < clock_range_max(s) && ctf_clock_ns(s->scp, s->clock_max) < begin_ns) {
+		s->skipped_packets++;
+		s->skipped_bytes += s->pkt_bytes;
+		s->in_packet = false;
+		s->pkt_off += s->pkt_bytes;
+		if (packet_open(s))
+			break;
+	}
+}
+
 int ctf_stream_grow(struct ctf_stream *s)
 {
 	if (!s->done || s->damaged || s->in_packet || s->ec)

@@ -57,6 +57,7 @@ struct ctf_stream {
 	bool lost_range;               /* losses were found between... */
 	uint64_t lost_begin, lost_end; /* ...these clock values (cycles) */
 	uint64_t packets, bytes;
+	uint64_t skipped_packets, skipped_bytes; /* of those, stepped over before a range */
 	bool in_packet, done, damaged;
 	char error[320];
 	/* the current event */
@@ -92,6 +93,11 @@ void ctf_stream_close(struct ctf_stream *s);
 /* Step over every packet left, reading only their headers and contexts, so that the loss
  * counters stand as after the last one (for a stream just opened: reader.c). */
 void ctf_stream_scan_to_end(struct ctf_stream *s);
+/* Before the stream's first event is read: step over the packets whose timestamp_end is
+ * before begin_ns, reading only their headers and contexts (losses count as if read). Their
+ * events are not decoded, so damage inside them goes unseen; a packet without an end time,
+ * or cut short by the file's end, stops the skipping. */
+void ctf_stream_skip_before(struct ctf_stream *s, int64_t begin_ns);
 int ctf_stream_grow(struct ctf_stream *s);
 /* After an event id the metadata did not declare (-SPOOR_ENOEVENT): the stream stopped on
  * that event's header; once the id is declared (ctf_trace_graft), it can go on from it. */

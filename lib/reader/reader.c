@@ -609,7 +609,11 @@ static void start(struct spoor_reader *r)
 	r->started = true;
 	for (size_t i = 0; i < r->nstreams; i++) {
 		struct ctf_stream *s = &r->streams[i];
-		if (s->damaged) { /* failed when opened */
+		/* packets wholly before the range: their contexts only (a live trace's files
+		 * are read as they grow: not there) */
+		if (r->has_range && !r->live)
+			ctf_stream_skip_before(s, r->begin);
+		if (s->damaged) { /* failed when opened, or in a packet skipped */
 			r->damaged++;
 			warn(r, s->error);
 			continue;
@@ -784,6 +788,8 @@ void spoor_reader_stream_info(const struct spoor_reader *r, size_t i,
 	info->stream_class_id = s->stream_id;
 	info->packets = s->packets;
 	info->bytes = s->bytes;
+	info->skipped_packets = s->skipped_packets;
+	info->skipped_bytes = s->skipped_bytes;
 	info->discarded = s->discarded;
 	info->damaged = s->damaged;
 	/* a part of the discarded ones, whatever a damaged trace says */

@@ -232,6 +232,54 @@ static void test_range_and_unordered(const uint64_t digests[22])
 	}
 }
 
+/* A range steps over the packets that end before it: the same events as reading the whole
+ * trace and keeping those in the range, the same loss counts, and fewer packets decoded.
+ * Every event's time is tried as the begin (synth-le: 3 + 2 packets). */
+static void test_range_skips_packets(const uint64_t digests[22])
+{
+	int64_t ts[22];
+	struct spoor_reader *r = open_trace("synth-le");
+	unsigned n = 0;
+	if (!r)
+		return;
+	while (n < 22 && spoor_reader_next(r, &E) == 1)
+		ts[n++] = spoor_event_timestamp(E);
+	spoor_reader_close(r);
+	CHECK_CTX("skip: whole trace");
+	if (!CHECK_EQ_U64(n, 22))
+		return;
+	uint64_t most = 0;
+	for (unsigned b = 0; b < 22; b++) {
+		if (!(r = open_trace("synth-le")))
+			return;
+		spoor_reader_set_range(r, ts[b], INT64_MAX);
+		unsigned k = b; /* ties: the first event of the same time */
+		while (k > 0 && ts[k - 1] == ts[b])
+			k--;
+		CHECK_CTX("skip: begin at event %u", b);
+		while (spoor_reader_next(r, &E) == 1) {
+			if (CHECK(k < 22))
+				CHECK_EQ_U64(digest_event(E), digests[k]);
+			k++;
+		}
+		CHECK_EQ_U64(k, 22);
+		CHECK_EQ_U64(spoor_reader_damaged(r), 0);
+		uint64_t skipped = 0, discarded = 0;
+		for (size_t i = 0; i < spoor_reader_stream_count(r); i++) {
+			struct spoor_stream_info si;
+			spoor_reader_stream_info(r, i, &si);
+			CHECK(si.skipped_packets <= si.packets && si.skipped_bytes <= si.bytes);
+			skipped += si.skipped_packets;
+			discarded += si.discarded;
+		}
+		CHECK_EQ_U64(discarded, 5); /* channel0_0's losses, whether its packets were read */
+		most = skipped > most ? skipped : most;
+		spoor_reader_close(r);
+	}
+	CHECK_CTX("skip: some begin steps over packets");
+	CHECK(most >= 2);
+}
+
 /* Two traces at once; ranges with hooks; the edges of the field API. */
 static void test_misc(void)
 {
@@ -544,6 +592,7 @@ int main(void)
 			CHECK(le[i] != le[i - 1]);
 		test_hooks();
 		test_range_and_unordered(le);
+		test_range_skips_packets(le);
 		test_large();
 		test_enum_labels();
 		test_misc();
