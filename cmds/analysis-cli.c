@@ -123,14 +123,13 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 	return 0;
 }
 
-/* The analysis found none of its events (none declared, or none in the trace): what to
- * record, and the declared events that look like them in a naming spoor does not read. */
-static int none_of(const struct command *cmd, const struct an_cli *c)
+void an_none_of_text(const struct an_engine *e, const enum kev *need, size_t nneed, char *buf,
+                     size_t size)
 {
 	const char *like[4];
 	size_t n = 0, more = 0;
-	for (size_t i = 0; i < c->nneed && !n; i++) {
-		size_t found = an_lookalikes(c->e, c->need[i], like, 4);
+	for (size_t i = 0; i < nneed && !n; i++) {
+		size_t found = an_lookalikes(e, need[i], like, 4);
 		n = found < 4 ? found : 4;
 		more = found - n;
 	}
@@ -145,10 +144,17 @@ static int none_of(const struct command *cmd, const struct an_cli *c)
 		if (more && at >= 0 && (size_t) at < sizeof(also))
 			snprintf(also + at, sizeof(also) - (size_t) at, " (and %zu more)", more);
 	}
-	return cmd_error(cmd,
-	                 "the trace has none of the events this analysis needs: record them with "
-	                 "'spoor record -k %s' (LTTng: 'lttng enable-event -k' the same ones)%s",
-	                 c->nneed ? kvocab_record_hint(c->need[0]) : "?", also);
+	snprintf(buf, size,
+	         "the trace has none of the events this analysis needs: record them with "
+	         "'spoor record -k %s' (LTTng: 'lttng enable-event -k' the same ones)%s",
+	         nneed ? kvocab_record_hint(need[0]) : "?", also);
+}
+
+static int none_of(const struct command *cmd, const struct an_cli *c)
+{
+	char text[800];
+	an_none_of_text(c->e, c->need, c->nneed, text, sizeof(text));
+	return cmd_error(cmd, "%s", text);
 }
 
 int an_cli_require(const struct command *cmd, struct an_cli *c, const enum kev *kinds, size_t n)

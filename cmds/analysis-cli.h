@@ -11,6 +11,7 @@
 #define CMDS_ANALYSIS_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "analysis/engine.h"
 #include "analysis/plugins.h"
@@ -81,5 +82,26 @@ int an_cli_run(const struct command *cmd, struct an_cli *c);
  * everything, and return the command's exit status: rc, or 1 for a damaged trace
  * (cmd_read_status). */
 int an_cli_finish(const struct command *cmd, struct an_cli *c, int rc);
+
+/* The message (without "spoor CMD: ") for a trace with none of the kinds an analysis needs:
+ * what to record, and the declared events that look like them. */
+void an_none_of_text(const struct an_engine *e, const enum kev *need, size_t nneed, char *buf,
+                     size_t size);
+
+/*
+ * An analysis command's text report with its default options, for a caller that runs the
+ * pass itself (spoor view's range statistics): the same code prints the command's tables,
+ * so both say the same.
+ */
+struct an_report {
+	const char *name;     /* the command's */
+	const enum kev *need; /* what an_cli_require asks of the trace */
+	size_t nneed;
+	void *(*attach)(struct an_engine *e); /* before the pass; NULL: out of memory */
+	/* after it: the tables as the command prints them; 0 or -ENOMEM */
+	int (*print)(void *analysis, const struct an_engine *e, FILE *out);
+	void (*free)(void *analysis);
+};
+extern const struct an_report an_report_sched, an_report_irq, an_report_syscalls;
 
 #endif

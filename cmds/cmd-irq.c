@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd-irq.c: `spoor irq TRACE...`: interrupt and softirq statistics (lib/analysis/irq.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "command.h"
 
 enum { OPT_HIST = AN_OPT_COMMON, OPT_ALL_CPUS };
+static const enum kev need[] = {KEV_IRQ_ENTRY, KEV_SOFTIRQ_ENTRY};
 
 struct irq_opts {
 	bool hist, all_cpus;
@@ -48,7 +50,7 @@ static const char *cpu_text(int64_t cpu, char *buf, size_t size)
 	return buf;
 }
 
-static void print_text(FILE *out, const struct irq_line *l, size_t n, double span_s)
+static void print_lines(FILE *out, const struct irq_line *l, size_t n, double span_s)
 {
 	for (int soft = 0; soft < 2; soft++) {
 		bool any = false;
@@ -137,6 +139,27 @@ static void print_json(FILE *out, const struct irq_line *l, size_t n, double spa
 	fprintf(out, "\n]}\n");
 }
 
+/* The tables, their histograms when asked, and the note: the command's text, and
+ * an_report_irq's. */
+static void print_text(FILE *out, struct irq_analysis *a, const struct an_engine *e, bool hist)
+{
+	const struct irq_line *lines;
+	size_t n = irq_analysis_lines(a, &lines);
+	int64_t b, end;
+	an_span(e, &b, &end);
+	const struct irq_totals *t = irq_analysis_totals(a);
+	print_lines(out, lines, n, (double) (end - b) / 1e9);
+	if (hist)
+		print_hist(out, lines, n);
+	if (t->unmatched || t->unfinished || t->broken)
+		fprintf(
+		    out,
+		    "\nNot counted: %llu exits without their entry (before the trace or lost), "
+		    "%llu runs unfinished at the end, %llu cut by lost events or missing exits\n",
+		    (unsigned long long) t->unmatched, (unsigned long long) t->unfinished,
+		    (unsigned long long) t->broken);
+}
+
 static int run_irq(const struct command *cmd, int argc, char **argv)
 {
 	struct an_cli c;
@@ -145,7 +168,6 @@ static int run_irq(const struct command *cmd, int argc, char **argv)
 	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &o, &done);
 	if (rc || done)
 		goto out;
-	static const enum kev need[] = {KEV_IRQ_ENTRY, KEV_SOFTIRQ_ENTRY};
 	if ((rc = an_cli_require(cmd, &c, need, 2)))
 		goto out;
 	struct irq_analysis *a = irq_analysis_new(c.e);
@@ -157,29 +179,15 @@ static int run_irq(const struct command *cmd, int argc, char **argv)
 		irq_analysis_all_cpus(a);
 	if (!(rc = an_cli_run(cmd, &c)) && irq_analysis_oom(a))
 		rc = cmd_error(cmd, "out of memory");
-	if (!rc) {
+	if (!rc && c.json) {
 		const struct irq_line *lines;
 		size_t n = irq_analysis_lines(a, &lines);
 		int64_t b, e;
 		an_span(c.e, &b, &e);
-		double span = (double) (e - b) / 1e9;
-		const struct irq_totals *t = irq_analysis_totals(a);
-		if (c.json) {
-			print_json(stdout, lines, n, span, t, an_events_lost(c.e));
-		} else {
-			print_text(stdout, lines, n, span);
-			if (o.hist)
-				print_hist(stdout, lines, n);
-			if (t->unmatched || t->unfinished || t->broken)
-				printf(
-				    "\nNot counted: %llu exits without their entry (before the "
-				    "trace "
-				    "or lost), %llu runs unfinished at the end, %llu cut by lost "
-				    "events or missing exits\n",
-				    (unsigned long long) t->unmatched,
-				    (unsigned long long) t->unfinished,
-				    (unsigned long long) t->broken);
-		}
+		print_json(stdout, lines, n, (double) (e - b) / 1e9, irq_analysis_totals(a),
+		           an_events_lost(c.e));
+	} else if (!rc) {
+		print_text(stdout, a, c.e, o.hist);
 	}
 	irq_analysis_free(a);
 out:
@@ -194,4 +202,31 @@ const struct command cmd_irq = {
     .usage = "[options] TRACE...",
     .options = irq_options,
     .run = run_irq,
+};
+
+static void *report_attach(struct an_engine *e)
+{
+	return irq_analysis_new(e);
+}
+
+static int report_print(void *a, const struct an_engine *e, FILE *out)
+{
+	if (irq_analysis_oom(a))
+		return -ENOMEM;
+	print_text(out, a, e, false);
+	return 0;
+}
+
+static void report_free(void *a)
+{
+	irq_analysis_free(a);
+}
+
+const struct an_report an_report_irq = {
+    .name = "irq",
+    .need = need,
+    .nneed = 2,
+    .attach = report_attach,
+    .print = report_print,
+    .free = report_free,
 };

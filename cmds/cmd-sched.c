@@ -8,10 +8,12 @@
 #include "analysis-cli.h"
 #include "analysis/sched.h"
 #include "command.h"
-#include "json.h"
+#include "util/json.h"
 #include "table.h"
 
 enum { OPT_WORST = AN_OPT_COMMON, OPT_TIMELINE };
+enum { DEFAULT_WORST = 10 };
+static const enum kev need[] = {KEV_SCHED_SWITCH};
 
 static const struct cmd_option sched_options[] = {
     AN_COMMON_OPTIONS,
@@ -127,7 +129,8 @@ static void row_times(struct row *r, int64_t cpu, uint64_t switches, int64_t wai
 	row_fixed(r, 11, ms(blocked), 3);
 }
 
-static void print_tables(struct sched_analysis *a, const struct an_engine *e, double span)
+static void print_tables(FILE *out, struct sched_analysis *a, const struct an_engine *e,
+                         double span)
 {
 	const struct sched_thread *t;
 	const struct sched_proc *p;
@@ -137,9 +140,9 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 	size_t nc = sched_analysis_cpus(a, &c), nw = sched_analysis_worst(a, &w);
 	const char *head = "%11s %9s %11s %11s %8s %9s %9s %9s %9s\n";
 
-	printf("CPUs (span %.6f s)\n%4s %9s %11s %11s %11s %7s %9s\n", span, "cpu", "switches",
-	       "busy ms", "idle ms", "unknown ms", "util %", "lost");
-	struct row r = {0};
+	fprintf(out, "CPUs (span %.6f s)\n%4s %9s %11s %11s %11s %7s %9s\n", span, "cpu",
+	        "switches", "busy ms", "idle ms", "unknown ms", "util %", "lost");
+	struct row r = {.out = out};
 	for (size_t i = 0; i < nc; i++) {
 		int64_t known = c[i].busy_ns + c[i].idle_ns;
 		row_int(&r, 4, (long long) c[i].cpu);
@@ -158,10 +161,10 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 		row_end(&r);
 	}
 	/* the latency title over its columns, from the 80th byte of a row on */
-	printf("\nProcesses%70s%s\n%7s %-16s %7s ", "", "wake-up latency (us)", "pid", "name",
-	       "threads");
-	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
-	       "stddev");
+	fprintf(out, "\nProcesses%70s%s\n%7s %-16s %7s ", "", "wake-up latency (us)", "pid", "name",
+	        "threads");
+	fprintf(out, head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean",
+	        "max", "stddev");
 	for (size_t i = 0; i < np; i++) {
 		const char *comm = an_task_comm(e, p[i].pid);
 		row_int(&r, 7, (long long) p[i].pid);
@@ -172,9 +175,10 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 		row_times(&r, p[i].cpu_ns, p[i].switches, p[i].wait_ns, p[i].blocked_ns);
 		row_latency(&r, &p[i].latency);
 	}
-	printf("\nThreads%72s%s\n%7s %7s %-16s ", "", "wake-up latency (us)", "tid", "pid", "name");
-	printf(head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean", "max",
-	       "stddev");
+	fprintf(out, "\nThreads%72s%s\n%7s %7s %-16s ", "", "wake-up latency (us)", "tid", "pid",
+	        "name");
+	fprintf(out, head, "cpu ms", "switches", "wait ms", "blocked ms", "count", "min", "mean",
+	        "max", "stddev");
 	for (size_t i = 0; i < nt; i++) {
 		const char *comm = an_task_comm(e, t[i].tid);
 		row_int(&r, 7, (long long) t[i].tid);
@@ -185,8 +189,8 @@ static void print_tables(struct sched_analysis *a, const struct an_engine *e, do
 		row_times(&r, t[i].cpu_ns, t[i].switches, t[i].wait_ns, t[i].blocked_ns);
 		row_latency(&r, &t[i].latency);
 	}
-	printf("\nWorst wake-up latencies\n%20s %20s %11s %7s %-16s %4s %7s\n", "woken", "run",
-	       "latency us", "tid", "name", "cpu", "waker");
+	fprintf(out, "\nWorst wake-up latencies\n%20s %20s %11s %7s %-16s %4s %7s\n", "woken",
+	        "run", "latency us", "tid", "name", "cpu", "waker");
 	for (size_t i = 0; i < nw; i++) {
 		const char *comm = an_task_comm(e, w[i].tid);
 		row_time(&r, 20, (long long) w[i].wake);
@@ -269,30 +273,41 @@ static void print_json(struct sched_analysis *a, const struct an_engine *e, doub
 	printf("\n]}\n");
 }
 
-static void print_notes(const struct sched_totals *s)
+static void print_notes(FILE *out, const struct sched_totals *s)
 {
 	if (s->cut_intervals || s->dropped_wakeups || s->pending_wakeups || s->unwoken)
-		printf("\nNot counted: %llu CPU intervals cut by lost events (unknown ms), %llu "
-		       "wake-ups dropped by lost events, %llu wake-ups still waiting at the end; "
-		       "%llu switch-ins of blocked threads without a wake-up in the trace\n",
-		       (unsigned long long) s->cut_intervals,
-		       (unsigned long long) s->dropped_wakeups,
-		       (unsigned long long) s->pending_wakeups, (unsigned long long) s->unwoken);
+		fprintf(out,
+		        "\nNot counted: %llu CPU intervals cut by lost events (unknown ms), %llu "
+		        "wake-ups dropped by lost events, %llu wake-ups still waiting at the end; "
+		        "%llu switch-ins of blocked threads without a wake-up in the trace\n",
+		        (unsigned long long) s->cut_intervals,
+		        (unsigned long long) s->dropped_wakeups,
+		        (unsigned long long) s->pending_wakeups, (unsigned long long) s->unwoken);
 	if (s->inferred)
-		printf("\nInferred: %llu switches that the trace lacks but its events show (the "
-		       "switches column counts them; docs/analyses/sched.md)\n",
-		       (unsigned long long) s->inferred);
+		fprintf(out,
+		        "\nInferred: %llu switches that the trace lacks but its events show (the "
+		        "switches column counts them; docs/analyses/sched.md)\n",
+		        (unsigned long long) s->inferred);
+}
+
+/* The tables and their notes: the command's text, and an_report_sched's. */
+static int print_text(void *a, const struct an_engine *e, FILE *out)
+{
+	int64_t b, end;
+	an_span(e, &b, &end);
+	print_tables(out, a, e, (double) (end - b) / 1e9);
+	print_notes(out, sched_analysis_totals(a));
+	return 0;
 }
 
 static int run_sched(const struct command *cmd, int argc, char **argv)
 {
 	struct an_cli c;
-	struct sched_opts o = {.worst = 10};
+	struct sched_opts o = {.worst = DEFAULT_WORST};
 	bool done;
 	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &o, &done);
 	if (rc || done)
 		goto out;
-	static const enum kev need[] = {KEV_SCHED_SWITCH};
 	if ((rc = an_cli_require(cmd, &c, need, 1)))
 		goto out;
 	struct sched_analysis *a = sched_analysis_new(c.e, (size_t) o.worst);
@@ -313,10 +328,8 @@ static int run_sched(const struct command *cmd, int argc, char **argv)
 			printf("%s\n]}\n", o.lines ? "" : "{\"timeline\": [");
 		else if (c.json)
 			print_json(a, c.e, span);
-		else if (!o.timeline) {
-			print_tables(a, c.e, span);
-			print_notes(sched_analysis_totals(a));
-		}
+		else if (!o.timeline)
+			print_text(a, c.e, stdout);
 	}
 	sched_analysis_free(a);
 out:
@@ -331,4 +344,23 @@ const struct command cmd_sched = {
     .usage = "[options] TRACE...",
     .options = sched_options,
     .run = run_sched,
+};
+
+static void *report_attach(struct an_engine *e)
+{
+	return sched_analysis_new(e, DEFAULT_WORST);
+}
+
+static void report_free(void *a)
+{
+	sched_analysis_free(a);
+}
+
+const struct an_report an_report_sched = {
+    .name = "sched",
+    .need = need,
+    .nneed = 1,
+    .attach = report_attach,
+    .print = print_text,
+    .free = report_free,
 };

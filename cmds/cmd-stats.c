@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "command.h"
-#include "json.h"
+#include "util/json.h"
 #include "losses.h"
 #include "spoor/trace.h"
 

@@ -9,10 +9,11 @@
 #include "analysis/syscall-names.h"
 #include "analysis/syscalls.h"
 #include "command.h"
-#include "json.h"
+#include "util/json.h"
 #include "table.h"
 
 enum { OPT_TOP = AN_OPT_COMMON, OPT_SYSCALL, OPT_PER_THREAD };
+static const enum kev need[] = {KEV_SYSCALL_ENTRY, KEV_SYSCALL_EXIT};
 
 static const struct cmd_option sc_options[] = {
     AN_COMMON_OPTIONS,
@@ -258,7 +259,6 @@ static int run_syscalls(const struct command *cmd, int argc, char **argv)
 	int rc = an_cli_start(cmd, &c, argc, argv, own_option, &w, &done);
 	if (rc || done)
 		goto out;
-	static const enum kev need[] = {KEV_SYSCALL_ENTRY, KEV_SYSCALL_EXIT};
 	if ((rc = an_cli_require(cmd, &c, need, 2)))
 		goto out;
 	struct sc_analysis *a = sc_analysis_new(c.e, &w.o);
@@ -294,4 +294,34 @@ const struct command cmd_syscalls = {
     .usage = "[options] TRACE...",
     .options = sc_options,
     .run = run_syscalls,
+};
+
+static void *report_attach(struct an_engine *e)
+{
+	static const struct sc_options defaults;
+	return sc_analysis_new(e, &defaults);
+}
+
+static int report_print(void *a, const struct an_engine *e, FILE *out)
+{
+	if (sc_analysis_finish(a))
+		return -ENOMEM;
+	int64_t b, end;
+	an_span(e, &b, &end);
+	print_text(out, a, (double) (end - b) / 1e9, 0, false);
+	return 0;
+}
+
+static void report_free(void *a)
+{
+	sc_analysis_free(a);
+}
+
+const struct an_report an_report_syscalls = {
+    .name = "syscalls",
+    .need = need,
+    .nneed = 2,
+    .attach = report_attach,
+    .print = report_print,
+    .free = report_free,
 };
