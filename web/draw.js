@@ -1,0 +1,244 @@
+// Canvas drawing: the rows (state rects, marks, selection), their names, the ruler and the
+// event-rate strip. Everything is drawn from the view's state `S` (view.js); nothing here
+// asks the server.
+import { ROW_H } from './rows.js';
+import { fmtRel, tickStep, fmtDur } from './time.js';
+
+// Trace Compass's control-flow and resource views' colours (ControlFlowPresentationProvider,
+// ResourcesPresentationProvider); running and idle are spoor's.
+export const STATE_COLORS = {
+	unknown: 'rgb(100,100,100)',
+	user: 'rgb(0,200,0)',
+	syscall: 'rgb(0,0,200)',
+	irq: 'rgb(200,0,100)',
+	softirq: 'rgb(200,150,100)',
+	wait_cpu: 'rgb(200,100,0)',
+	blocked: 'rgb(200,200,0)',
+	running: 'rgb(0,150,75)',
+	idle: 'rgb(200,200,200)',
+};
+const DARK_TEXT = new Set(['softirq', 'blocked', 'idle', 'user']);
+export const SOFTIRQS = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'IRQ_POLL', 'TASKLET', 'SCHED', 'HRTIMER', 'RCU'];
+
+// A stable colour per event class (marks, rate lines).
+export function classColor(i) {
+	return `hsl(${(i * 137.508) % 360},70%,42%)`;
+}
+
+// Size the canvas's bitmap to its CSS box and the device pixels; returns the context scaled
+// to CSS px.
+export function fit(canvas) {
+	const dpr = window.devicePixelRatio || 1;
+	const w = canvas.clientWidth, h = canvas.clientHeight;
+	if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+		canvas.width = Math.round(w * dpr);
+		canvas.height = Math.round(h * dpr);
+	}
+	const ctx = canvas.getContext('2d');
+	ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+	ctx.clearRect(0, 0, w, h);
+	return { ctx, w, h, dpr };
+}
+
+export const xOf = (S, t, w) => (t - S.t0) * w / (S.t1 - S.t0);
+
+// The text inside a rect: a syscall's name, irq/softirq numbers, a CPU's running thread.
+export function rectText(S, row, state, value) {
+	const name = S.stateNames[state];
+	if (name === 'syscall' && row.kind === 'thread') return S.meta.syscalls[value] ?? '';
+	if (name === 'irq') return `irq ${value}`;
+	if (name === 'softirq') return SOFTIRQS[value] ?? `softirq ${value}`;
+	if (row.kind === 'cpu' && (name === 'user' || name === 'syscall' || name === 'running' || name === 'wait_cpu'))
+		return S.tidName.get(value) ?? `${value}`;
+	return '';
+}
+
+function visibleLines(S, h) {
+	const first = Math.max(0, Math.floor(S.scrollY / ROW_H));
+	const last = Math.min(S.lines.length, Math.ceil((S.scrollY + h) / ROW_H));
+	return S.lines.slice(first, last);
+}
+
+// A line's background, the same behind its name and its row: group headers grey, the
+// selected event's thread amber, rows selected by a click blue; a rule below.
+function lineBackground(S, ctx, node, y, w) {
+	const selRow = S.selected ? S.rowOfTid.get(S.selected.tid) : undefined;
+	let bg = null;
+	if (node.kind === 'group') bg = '#e4e4e4';
+	else if (node.rowId !== null && node.rowId === selRow) bg = '#ffe9a8';
+	else if (node.rowId !== null && S.selectedRows.has(node.rowId)) bg = '#dde8ff';
+	if (bg) { ctx.fillStyle = bg; ctx.fillRect(0, y, w, ROW_H); }
+	ctx.fillStyle = '#eee'; ctx.fillRect(0, y + ROW_H - 1, w, 1);
+}
+
+export function drawRows(S, canvas) {
+	const { ctx, w, h } = fit(canvas);
+	const drawn = {}, marks = {};
+	const k = w / (S.t1 - S.t0);
+	ctx.font = '11px system-ui, sans-serif';
+	ctx.textBaseline = 'middle';
+	for (const line of visibleLines(S, h)) {
+		const y = line.y - S.scrollY, node = line.node;
+		lineBackground(S, ctx, node, y, w);
+		if (node.rowId === null) continue;
+		const row = S.rowById.get(node.rowId);
+		const rects = S.rects.get(node.rowId);
+		let n = 0;
+		if (rects) {
+			for (const r of rects) {
+				let x0 = (r[0] - S.t0) * k, x1 = (r[1] - S.t0) * k;
+				if (x1 < 0 || x0 > w) continue;
+				x0 = Math.max(x0, -1); x1 = Math.min(x1, w + 1);
+				const name = S.stateNames[r[2]] || 'unknown';
+				ctx.fillStyle = STATE_COLORS[name] || STATE_COLORS.unknown;
+				const ww = Math.max(x1 - x0, 0.5);
+				ctx.fillRect(x0, y + 3, ww, ROW_H - 6);
+				n++;
+				if (ww > 30 && r[4] === 1) {
+					const text = rectText(S, row, r[2], r[3]);
+					if (text) drawLabel(ctx, text, x0, y, ww, DARK_TEXT.has(name) ? '#000' : '#fff');
+				}
+			}
+			drawn[node.rowId] = n;
+		}
+		const ms = S.marks.get(node.rowId);
+		if (ms) {
+			let m = 0;
+			for (const [t, c, count] of ms) {
+				const x = (t - S.t0) * k;
+				if (x < -4 || x > w + 4) continue;
+				const s = count > 1 ? 5 : 4;
+				ctx.fillStyle = classColor(c);
+				ctx.beginPath(); ctx.moveTo(x - s, y); ctx.lineTo(x + s, y); ctx.lineTo(x, y + s + 3); ctx.closePath();
+				ctx.fill(); ctx.strokeStyle = '#fff'; ctx.lineWidth = 0.7; ctx.stroke();
+				m++;
+			}
+			marks[node.rowId] = m;
+		}
+	}
+	drawOverlays(S, ctx, w, h, true);
+	S.drawn = drawn; S.drawnMarks = marks;
+}
+
+function drawLabel(ctx, text, x0, y, ww, color) {
+	const x = Math.max(x0, 0), width = Math.min(x0 + ww, ctx.canvas.clientWidth) - x;
+	if (width < 20) return;
+	let t = text;
+	if (ctx.measureText(t).width > width - 4) {
+		while (t.length > 1 && ctx.measureText(t + '…').width > width - 4) t = t.slice(0, -1);
+		if (t.length <= 1) return;
+		t += '…';
+	}
+	ctx.fillStyle = color;
+	ctx.fillText(t, x + 2, y + ROW_H / 2);
+}
+
+// The range selection, the selected event, damage and the cursor, over rows and ruler alike.
+function drawOverlays(S, ctx, w, h, rows) {
+	// outside the trace
+	ctx.fillStyle = 'rgba(0,0,0,0.06)';
+	const a = xOf(S, 0, w), b = xOf(S, S.meta.duration, w);
+	if (a > 0) ctx.fillRect(0, 0, a, h);
+	if (b < w) ctx.fillRect(b, 0, w - b, h);
+	for (const d of S.meta.damage || []) {
+		const x = xOf(S, d.at, w);
+		if (x < 0 || x > w) continue;
+		ctx.fillStyle = 'rgba(200,0,0,0.08)'; ctx.fillRect(x, 0, w - x, h);
+		ctx.fillStyle = '#c00'; ctx.fillRect(x - 1, 0, 2, h);
+	}
+	const r = S.dragRange || S.range;
+	if (r) {
+		const a = xOf(S, Math.min(r.t0, r.t1), w), b = xOf(S, Math.max(r.t0, r.t1), w);
+		ctx.fillStyle = 'rgba(40,90,220,0.15)'; ctx.fillRect(a, 0, b - a, h);
+		ctx.fillStyle = 'rgba(40,90,220,0.8)'; ctx.fillRect(a, 0, 1, h); ctx.fillRect(b - 1, 0, 1, h);
+	}
+	if (S.selected) {
+		const x = xOf(S, S.selected.t, w);
+		ctx.fillStyle = '#e07000'; ctx.fillRect(Math.round(x) - 1, 0, 2, h);
+	}
+	if (rows && S.cursorX !== null) {
+		ctx.fillStyle = 'rgba(0,0,0,0.35)'; ctx.fillRect(Math.round(S.cursorX), 0, 1, h);
+	}
+}
+
+export function drawNames(S, canvas) {
+	const { ctx, w, h } = fit(canvas);
+	ctx.textBaseline = 'middle';
+	for (const line of visibleLines(S, h)) {
+		const y = line.y - S.scrollY, node = line.node;
+		lineBackground(S, ctx, node, y, w);
+		const x = 6 + line.depth * 14;
+		if (node.children.length) {
+			ctx.fillStyle = '#555';
+			ctx.font = '10px system-ui, sans-serif';
+			ctx.fillText(S.collapsed.has(node.key) && !S.keep ? '▸' : '▾', x - 1, y + ROW_H / 2);
+		}
+		ctx.font = node.kind === 'group' ? 'bold 12px system-ui, sans-serif'
+			: node.kind === 'process' ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif';
+		ctx.fillStyle = '#222';
+		let label = node.label;
+		if (node.kind === 'process' && node.children.length) label += `  · ${node.children.length + (node.rowId !== null ? 1 : 0)} threads`;
+		ctx.save(); ctx.beginPath(); ctx.rect(0, y, w - 4, ROW_H); ctx.clip();
+		ctx.fillText(label, x + 12, y + ROW_H / 2);
+		ctx.restore();
+	}
+}
+
+export function drawRuler(S, canvas) {
+	const { ctx, w, h } = fit(canvas);
+	const span = S.t1 - S.t0;
+	const step = tickStep(span, w, 110);
+	const minor = step / 5;
+	ctx.fillStyle = '#fafafa'; ctx.fillRect(0, 0, w, h);
+	ctx.fillStyle = '#888';
+	for (let t = Math.ceil(S.t0 / minor) * minor; t <= S.t1; t += minor) ctx.fillRect(Math.round(xOf(S, t, w)), h - 4, 1, 4);
+	ctx.font = '11px system-ui, sans-serif';
+	ctx.textBaseline = 'top';
+	ctx.fillStyle = '#222';
+	for (let t = Math.ceil(S.t0 / step) * step; t <= S.t1; t += step) {
+		const x = Math.round(xOf(S, t, w));
+		ctx.fillRect(x, h - 10, 1, 10);
+		ctx.fillText(fmtRel(t, step), x + 3, 3);
+	}
+	ctx.fillStyle = '#666';
+	ctx.textAlign = 'right';
+	ctx.fillText(`span ${fmtDur(span)}`, w - 4, 17);
+	ctx.textAlign = 'left';
+	if (S.rulerDrag) {
+		const a = xOf(S, Math.min(S.rulerDrag.t0, S.rulerDrag.t1), w), b = xOf(S, Math.max(S.rulerDrag.t0, S.rulerDrag.t1), w);
+		ctx.fillStyle = 'rgba(0,120,0,0.25)'; ctx.fillRect(a, 0, b - a, h);
+	}
+	drawOverlays(S, ctx, w, h, false);
+	if (S.cursorX !== null) {
+		const t = S.t0 + S.cursorX * span / w;
+		const text = fmtRel(t, tickStep(span, w, 1));
+		ctx.font = '11px system-ui, sans-serif';
+		const tw = ctx.measureText(text).width;
+		const x = Math.min(Math.max(S.cursorX - tw / 2, 0), w - tw - 4);
+		ctx.fillStyle = '#333'; ctx.fillRect(x - 2, 16, tw + 6, 15);
+		ctx.fillStyle = '#fff'; ctx.fillText(text, x + 1, 18);
+	}
+}
+
+// The event-rate strip: one line per class, all on one scale (the busiest bin's count).
+export function drawRate(S, canvas) {
+	const { ctx, w, h } = fit(canvas);
+	const r = S.rate;
+	if (!r || !r.series.length) return;
+	let max = 1;
+	for (const s of r.series) for (const c of s.counts) if (c > max) max = c;
+	const x0 = xOf(S, r.t0, w), x1 = xOf(S, r.t1, w);
+	const bw = (x1 - x0) / r.bins;
+	r.series.forEach((s) => {
+		ctx.strokeStyle = classColor(s.class);
+		ctx.fillStyle = classColor(s.class).replace('hsl', 'hsla').replace(')', ',0.12)');
+		ctx.beginPath();
+		ctx.moveTo(x0, h);
+		s.counts.forEach((c, i) => ctx.lineTo(x0 + (i + 0.5) * bw, h - 2 - (c / max) * (h - 6)));
+		ctx.lineTo(x1, h);
+		ctx.fill(); ctx.stroke();
+	});
+	ctx.fillStyle = '#666'; ctx.font = '10px system-ui, sans-serif'; ctx.textBaseline = 'top';
+	ctx.fillText(`max ${max} / ${fmtDur((r.t1 - r.t0) / r.bins)}`, 4, 2);
+	drawOverlays(S, ctx, w, h, false);
+}
