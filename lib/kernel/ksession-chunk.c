@@ -193,6 +193,10 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		 * of one trace uuid see its packets and losses continue */
 		o.cpu[i].seq = c->pkt.seq;
 		o.cpu[i].discarded = o.cpu[i].discarded_written = c->pkt.discarded;
+		/* and its first packet begins where the last one ended: babeltrace2 orders the
+		 * merged chunks' packets by their begin alone, so two equal begins (a packet of
+		 * one time cut by a loss) could swap */
+		o.cpu[i].last_ts = c->pkt.last_ts;
 	}
 	o.dump.seq = k->dump.seq;
 	k->done.bytes += k->dump.bytes;

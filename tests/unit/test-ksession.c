@@ -127,6 +127,8 @@ struct seen {
 	uint64_t closes, dups, switches, discarded, events;
 	int64_t switch_last, close_first, close_last; /* ns */
 	bool bad;                                     /* damage, or a number out of range */
+	/* a CPU's stream files (chunks) that do not go on where the one before ended */
+	unsigned chunk_gaps;
 };
 
 static void count(uint8_t *seen, int64_t fd, struct seen *s, uint64_t *total)
@@ -176,10 +178,30 @@ static struct seen *read_trace(const char *dir)
 			s->switch_last = ts;
 		}
 	}
+	struct spoor_stream_info cpu[64];
+	size_t ncpu = 0;
 	for (size_t i = 0; i < spoor_reader_stream_count(r); i++) {
 		struct spoor_stream_info si;
 		spoor_reader_stream_info(r, i, &si);
 		s->discarded += si.discarded;
+		const char *base = strrchr(si.path, '/');
+		if (base && !strncmp(base, "/cpu", 4) && si.packets && ncpu < 64)
+			cpu[ncpu++] = si;
+	}
+	/* each chunk's first packet begins where the CPU's packets in the chunk before ended
+	 * (babeltrace2 orders the packets of merged chunks by their begin alone) */
+	for (size_t i = 0; i < ncpu; i++) {
+		const struct spoor_stream_info *next = NULL;
+		for (size_t j = 0; j < ncpu; j++)
+			if (j != i && cpu[j].cpu == cpu[i].cpu &&
+			    cpu[j].begin_ns >= cpu[i].end_ns &&
+			    (!next || cpu[j].begin_ns < next->begin_ns))
+				next = &cpu[j];
+		if (next && next->begin_ns != cpu[i].end_ns) {
+			printf("  %s begins at %lld, %s ended at %lld\n", next->path,
+			       (long long) next->begin_ns, cpu[i].path, (long long) cpu[i].end_ns);
+			s->chunk_gaps++;
+		}
 	}
 	s->bad |= spoor_reader_damaged(r) != 0;
 	spoor_reader_close(r);
@@ -461,6 +483,7 @@ static void rotation(void)
 	struct seen *s = read_trace(out);
 	CHECK_CTX("the session's folder");
 	CHECK(!s->bad && s->closes == (uint64_t) n && once_each(s->close_n, 0, n));
+	CHECK_EQ_U64(s->chunk_gaps, 0);
 	bt2_agrees(out, "sys_enter_close", s->closes);
 	free(s);
 }
@@ -509,6 +532,7 @@ static void rotation_losses(void)
 	CHECK(t.lost > 0);
 	struct seen *s = read_trace(out);
 	CHECK(!s->bad && s->closes > 0 && s->closes < 60000);
+	CHECK_EQ_U64(s->chunk_gaps, 0);
 	free(s);
 	if (have_bt2)
 		CHECK(!bt2_counters_go_back(out));
