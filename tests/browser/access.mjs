@@ -2,7 +2,7 @@
 // under the token only the page, its two files and api/, else 404 (no file is ever read from
 // disk). Checked with a plain HTTP client that sends paths exactly as written (`..` kept) and
 // with the browser's own fetch (which resolves `..` itself: the traversals are escaped).
-import { check, main, env, rawGet, openView } from './lib.mjs';
+import { check, main, env, rawGet } from './lib.mjs';
 
 const url = env('VIEW_URL');
 const { origin, pathname } = new URL(url);
@@ -32,12 +32,14 @@ await main(async (browser) => {
 	}
 
 	// the same from the page, with the browser's fetch (same origin)
-	const page = await openView(browser, url);
+	const context = await browser.createBrowserContext();
+	const page = await context.newPage();
+	await page.goto(url, { waitUntil: 'load' });
 	const status = (path) => page.evaluate(async (p) => (await fetch(p, { cache: 'no-store' })).status, origin + path);
 	for (const p of ['/', '/api/meta', `/${other}/api/meta`])
 		check(`the browser's fetch of ${p}: 403`, await status(p) === 403);
 	for (const p of ['..%2f..%2fetc%2fpasswd', 'view.js%2f..%2f..%2fetc%2fpasswd', 'api/nothing'])
 		check(`the browser's fetch of /TOKEN/${p}: 404`, await status(`/${token}/${p}`) === 404);
 	check("the browser's fetch of /TOKEN/api/meta: 200", await status(`/${token}/api/meta`) === 200);
-	await page.browserContext().close();
+	await context.close();
 });

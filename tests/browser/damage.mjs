@@ -24,8 +24,11 @@ await main(async (browser) => {
 	const st = await state(page);
 	check('the page shows a banner', typeof st.banner === 'string' && st.banner.length > 0);
 	check(`the banner says why: ${why}`, Boolean(st.banner && why && st.banner.includes(why)), st.banner);
-	const shown = await page.evaluate(() => document.body.innerText);
-	check('the banner is on the page, not only in the hook', Boolean(why && shown.includes(why)));
+	const shown = await page.$eval('#banner', (e) => (e.hidden ? '' : e.innerText));
+	check('#banner shows it', Boolean(why && shown.includes(why)), shown);
+	const at = meta.damage.map((d) => d.at);
+	check('the damage is placed in the trace (0 <= at <= duration)', at.every((t) => t >= 0 && t <= meta.duration),
+		`${at} of ${meta.duration}`);
 	check('the rows before the damage are drawn', Object.values(st.drawn).some((n) => n > 0));
 	await page.browserContext().close();
 });

@@ -76,10 +76,12 @@ export async function getJSON(url) {
 }
 
 // A new page (its own browser context: no cache or storage shared with the other tests) on
-// the view, after its first picture. Collects the page's errors in page.errors.
-export async function openView(browser, url) {
+// the view, after its first picture. Collects the page's errors in page.errors. before(page):
+// called before the page loads (to watch its requests from the start).
+export async function openView(browser, url, before) {
 	const context = await browser.createBrowserContext();
 	const page = await context.newPage();
+	if (before) before(page);
 	page.errors = [];
 	page.on('pageerror', (e) => page.errors.push(String(e)));
 	page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
@@ -92,26 +94,6 @@ export async function openView(browser, url) {
 export const idle = (page) => page.evaluate(() => window.spoorView.idle());
 export const state = (page) => page.evaluate(() => window.spoorView.state());
 
-// The canvas the rows are drawn on: the hook's if it names one, else the largest canvas.
-// Its box in the page's CSS pixels.
-export async function rowsCanvas(page) {
-	return page.evaluateHandle(() => {
-		const h = window.spoorView;
-		if (h.canvas) return typeof h.canvas === 'function' ? h.canvas() : h.canvas;
-		let best = null;
-		for (const c of document.querySelectorAll('canvas')) {
-			const r = c.getBoundingClientRect();
-			if (!best || r.width * r.height > best.a) best = { c, a: r.width * r.height };
-		}
-		return best && best.c;
-	});
-}
-export async function box(handle) {
-	return handle.evaluate((c) => {
-		const r = c.getBoundingClientRect();
-		return { x: r.left, y: r.top, width: r.width, height: r.height };
-	});
-}
 // How many pixels of the canvas's band [y, y + height) (CSS pixels, the hook's row
 // coordinates) differ from the band's most common colour (the background): drawn rects.
 export async function inkInBand(canvas, y, height) {

@@ -50,8 +50,6 @@ done
 }
 { read -r port; read -r wspath; } <"$TMP/chrome/DevToolsActivePort"
 export CHROME_WS="ws://127.0.0.1:$port$wspath" SPOOR
-# until spoor view lands on main (issue 18): Chromium started, nothing to show it yet
-"$SPOOR" help view >/dev/null 2>&1 || skip "this spoor has no view command yet"
 # caches of read-only traces: here, not in the user's
 export XDG_CACHE_HOME=$TMP/cache
 
@@ -92,8 +90,14 @@ run() {
 }
 
 busy=$(python3 "$SPOOR_TEST_DATA/gen_kernel.py" --busy "$TMP/busy") || exit 1
-run busy view.mjs "$busy"
 run access access.mjs "$busy"
+# until the page lands on main (issue 18): the server's stand-in page has no test hook
+if ! grep -q 'window.spoorView' "$here/../../web/view.js"; then
+	echo "# skipped: the page's checks (web/view.js has no test hook window.spoorView yet)"
+	finish
+	exit
+fi
+run busy view.mjs "$busy"
 python3 "$SPOOR_TEST_DATA/gen-damaged.py" "$TMP/damaged" >/dev/null || exit 1
 run damaged damage.mjs "$TMP/damaged/unknown-id"
 
