@@ -83,20 +83,23 @@ export function drawRows(S, canvas) {
 		if (node.rowId === null) continue;
 		const row = S.rowById.get(node.rowId);
 		const rects = S.rects.get(node.rowId);
-		let n = 0;
+		let n = 0, last = -1;
 		if (rects) {
 			for (const r of rects) {
 				let x0 = (r[0] - S.t0) * k, x1 = (r[1] - S.t0) * k;
 				if (x1 < 0 || x0 > w) continue;
 				x0 = Math.max(x0, -1); x1 = Math.min(x1, w + 1);
-				const name = S.stateNames[r[2]] || 'unknown';
-				ctx.fillStyle = STATE_COLORS[name] || STATE_COLORS.unknown;
+				// fillStyle parses its string: set it only when the state changes
+				if (r[2] !== last) { ctx.fillStyle = S.stateColors[r[2]] || STATE_COLORS.unknown; last = r[2]; }
 				const ww = Math.max(x1 - x0, 0.5);
 				ctx.fillRect(x0, y + 3, ww, ROW_H - 6);
 				n++;
 				if (ww > 30 && r[4] === 1) {
 					const text = rectText(S, row, r[2], r[3]);
-					if (text) drawLabel(ctx, text, x0, y, ww, DARK_TEXT.has(name) ? '#000' : '#fff');
+					if (text) {
+						drawLabel(ctx, text, x0, y, ww, DARK_TEXT.has(S.stateNames[r[2]]) ? '#000' : '#fff');
+						last = -1;
+					}
 				}
 			}
 			drawn[node.rowId] = n;
@@ -116,7 +119,7 @@ export function drawRows(S, canvas) {
 			marks[node.rowId] = m;
 		}
 	}
-	drawOverlays(S, ctx, w, h, true);
+	drawOverlays(S, ctx, w, h);
 	S.drawn = drawn; S.drawnMarks = marks;
 }
 
@@ -134,7 +137,7 @@ function drawLabel(ctx, text, x0, y, ww, color) {
 }
 
 // The range selection, the selected event, damage and the cursor, over rows and ruler alike.
-function drawOverlays(S, ctx, w, h, rows) {
+function drawOverlays(S, ctx, w, h) {
 	// outside the trace
 	ctx.fillStyle = 'rgba(0,0,0,0.06)';
 	const a = xOf(S, 0, w), b = xOf(S, S.meta.duration, w);
@@ -156,9 +159,14 @@ function drawOverlays(S, ctx, w, h, rows) {
 		const x = xOf(S, S.selected.t, w);
 		ctx.fillStyle = '#e07000'; ctx.fillRect(Math.round(x) - 1, 0, 2, h);
 	}
-	if (rows && S.cursorX !== null) {
-		ctx.fillStyle = 'rgba(0,0,0,0.35)'; ctx.fillRect(Math.round(S.cursorX), 0, 1, h);
-	}
+}
+
+// The cursor's line, on a canvas of its own over the rows: moving the mouse redraws only it
+// and the ruler.
+export function drawCursor(S, canvas) {
+	const { ctx, h } = fit(canvas);
+	if (S.cursorX === null) return;
+	ctx.fillStyle = 'rgba(0,0,0,0.35)'; ctx.fillRect(Math.round(S.cursorX), 0, 1, h);
 }
 
 export function drawNames(S, canvas) {
@@ -208,7 +216,7 @@ export function drawRuler(S, canvas) {
 		const a = xOf(S, Math.min(S.rulerDrag.t0, S.rulerDrag.t1), w), b = xOf(S, Math.max(S.rulerDrag.t0, S.rulerDrag.t1), w);
 		ctx.fillStyle = 'rgba(0,120,0,0.25)'; ctx.fillRect(a, 0, b - a, h);
 	}
-	drawOverlays(S, ctx, w, h, false);
+	drawOverlays(S, ctx, w, h);
 	if (S.cursorX !== null) {
 		const t = S.t0 + S.cursorX * span / w;
 		const text = fmtRel(t, tickStep(span, w, 1));
@@ -238,7 +246,15 @@ export function drawRate(S, canvas) {
 		ctx.lineTo(x1, h);
 		ctx.fill(); ctx.stroke();
 	});
-	ctx.fillStyle = '#666'; ctx.font = '10px system-ui, sans-serif'; ctx.textBaseline = 'top';
-	ctx.fillText(`max ${max} / ${fmtDur((r.t1 - r.t0) / r.bins)}`, 4, 2);
-	drawOverlays(S, ctx, w, h, false);
+	ctx.font = '10px system-ui, sans-serif'; ctx.textBaseline = 'top';
+	let x = 4;
+	const put = (text, color) => {
+		const tw = ctx.measureText(text).width;
+		ctx.fillStyle = 'rgba(255,255,255,0.8)'; ctx.fillRect(x - 2, 1, tw + 4, 12);
+		ctx.fillStyle = color; ctx.fillText(text, x, 2);
+		x += tw + 10;
+	};
+	put(`max ${max} per ${fmtDur((r.t1 - r.t0) / r.bins)}`, '#666');
+	for (const s of r.series) if (x < w - 60) put(S.meta.classes[s.class]?.name ?? `${s.class}`, classColor(s.class));
+	drawOverlays(S, ctx, w, h);
 }

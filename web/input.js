@@ -148,10 +148,10 @@ function bindRows() {
 	el.addEventListener('pointermove', (ev) => {
 		const p = local(ev, el);
 		S.cursorX = p.x;
-		redraw();
+		redraw(true);
 		panels.tooltip(ev.clientX, ev.clientY, ev.buttons ? null : rowsTooltip(p.x, p.y));
 	});
-	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(); panels.tooltip(0, 0, null); });
+	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(true); panels.tooltip(0, 0, null); });
 }
 
 function bindRuler() {
@@ -168,8 +168,8 @@ function bindRuler() {
 			},
 		};
 	});
-	el.addEventListener('pointermove', (ev) => { S.cursorX = local(ev, el).x; redraw(); });
-	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(); });
+	el.addEventListener('pointermove', (ev) => { S.cursorX = local(ev, el).x; redraw(true); });
+	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(true); });
 }
 
 function bindRate() {
@@ -177,10 +177,10 @@ function bindRate() {
 	el.addEventListener('wheel', onWheelZoom, { passive: false });
 	el.addEventListener('pointermove', (ev) => {
 		const p = local(ev, el);
-		S.cursorX = p.x; redraw();
+		S.cursorX = p.x; redraw(true);
 		panels.tooltip(ev.clientX, ev.clientY, rateTooltip(p.x));
 	});
-	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(); panels.tooltip(0, 0, null); });
+	el.addEventListener('pointerleave', () => { S.cursorX = null; redraw(true); panels.tooltip(0, 0, null); });
 	$('rate-class').addEventListener('change', refreshRate);
 }
 

@@ -3,7 +3,7 @@
 // keys in input.js. The API is DESIGN18.md's (docs/view.md for users).
 import { getJSON, HttpError, Tracker, Latest } from './api.js';
 import { buildTree, layout, matchThreads, rowLabel, ROW_H } from './rows.js';
-import { drawRows, drawNames, drawRuler, drawRate } from './draw.js';
+import { drawRows, drawNames, drawRuler, drawRate, drawCursor, STATE_COLORS } from './draw.js';
 import * as panels from './panels.js';
 import { bindInput } from './input.js';
 
@@ -33,8 +33,10 @@ const rowsHeight = () => $('rows').clientHeight;
 
 // ---- drawing
 
-let frame = 0;
-export function redraw() {
+let frame = 0, full = false;
+// cursorOnly: only the mouse moved (the ruler and the cursor's line change)
+export function redraw(cursorOnly) {
+	if (!cursorOnly) full = true;
 	if (frame) return;
 	tracker.inc();
 	// a hidden page gets no animation frames; idle() must still come
@@ -43,9 +45,11 @@ export function redraw() {
 		frame = 0;
 		if (S.meta) {
 			const c = canvases();
-			drawRows(S, c.rows); drawNames(S, c.names); drawRuler(S, c.ruler); drawRate(S, c.rate);
+			if (full) { drawRows(S, c.rows); drawNames(S, c.names); drawRate(S, c.rate); }
+			drawRuler(S, c.ruler); drawCursor(S, $('overlay'));
 			if (firstSpans) readyResolve();
 		}
+		full = false;
 		tracker.dec();
 	});
 }
@@ -141,7 +145,13 @@ function askRange(w) {
 
 // ---- requests (each: only the latest answer applies)
 
-const fail = (e) => { S.error = e.message; panels.showBanner(panels.bannerText(S.meta, S.error)); redraw(); };
+// an answer that failed: said in the banner (and the first picture is then the one without it)
+const fail = (e) => {
+	S.error = e.message;
+	panels.showBanner(panels.bannerText(S.meta, S.error));
+	firstSpans = true;
+	redraw();
+};
 
 const spansReq = new Latest(tracker, 40, async (signal) => {
 	const ids = visibleRowIds();
@@ -284,9 +294,12 @@ async function loadMeta() {
 async function start() {
 	tracker.inc();
 	panels.showLoading('Loading…');
-	const meta = await loadMeta();
+	// a field the server leaves out is empty, not an exception
+	const meta = { traces: [], duration: 0, states: [], rows: [], processes: [], classes: [], syscalls: [],
+		damage: [], lost: 0, cache: '', ...(await loadMeta()) };
 	S.meta = meta;
 	S.stateNames = meta.states.map((s) => s.name);
+	S.stateColors = S.stateNames.map((n) => STATE_COLORS[n] || STATE_COLORS.unknown);
 	for (const r of meta.rows) {
 		S.rowById.set(r.id, r);
 		if (r.kind === 'thread') { S.rowOfTid.set(r.tid, r.id); S.tidName.set(r.tid, rowLabel(r)); }
