@@ -308,7 +308,6 @@ static void on_task_exit(void *data, const struct an_event *ev)
 static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 {
 	struct sched_analysis *a = data;
-	(void) ts;
 	a->t.lost_events += count;
 	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
 		if (!a->cpu_seen[k] || (cpu >= 0 && k != cpu))
@@ -328,7 +327,7 @@ static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 			a->t.dropped_wakeups++;
 			t->wake = -1;
 		}
-		t->state = SCHED_UNKNOWN;
+		set_state(a, t, SCHED_UNKNOWN, ts, t->cpu); /* the timeline shows it */
 	}
 }
 

@@ -5,6 +5,7 @@
  *   sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$/\t[\2] = "\1",/p' unistd_64.h
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "syscall-names.h"
@@ -377,6 +378,15 @@ static const char *const names[] = {
 const char *sc_x86_64_name(int64_t id)
 {
 	return id >= 0 && (size_t) id < sizeof(names) / sizeof(names[0]) ? names[id] : NULL;
+}
+
+const char *sc_x86_64_name_or_number(int64_t id, char buf[32])
+{
+	const char *name = sc_x86_64_name(id);
+	if (name)
+		return name;
+	snprintf(buf, 32, "syscall %lld", (long long) id);
+	return buf;
 }
 
 /* The kernel's own codes (include/linux/errno.h): never seen by programs, but a traced

@@ -181,12 +181,8 @@ static int32_t raw_call(struct sc_analysis *a, int64_t id)
 {
 	if (id >= 0 && id < RAW_IDS && a->raw_call[id] != CALL_UNRESOLVED)
 		return a->raw_call[id];
-	const char *name = sc_x86_64_name(id);
 	char buf[32];
-	if (!name) {
-		snprintf(buf, sizeof(buf), "syscall %lld", (long long) id);
-		name = buf;
-	}
+	const char *name = sc_x86_64_name_or_number(id, buf);
 	int32_t c = intern(a, name);
 	if (id >= 0 && id < RAW_IDS)
 		a->raw_call[id] = c;
