@@ -25,6 +25,7 @@ status() { # status WANT PATH [METHOD]
 
 # start ARGS...: spoor view in the background, $PID and $URL (from its first line)
 start() {
+	rm -f "$TMP/out" # the last server's URL must not pass for this one's
 	"$SPOOR" view "$@" >"$TMP/out" 2>"$TMP/err" &
 	PID=$!
 	for _ in $(seq 200); do
@@ -32,7 +33,8 @@ start() {
 		kill -0 $PID 2>/dev/null || break
 		sleep 0.05
 	done
-	URL=$(head -n 1 "$TMP/out")
+	URL=$(head -n 1 "$TMP/out" 2>/dev/null)
+	[ -n "$URL" ] || { echo "spoor view $* printed no URL:"; cat "$TMP/err"; }
 }
 stop() { # SIGTERM: exit 0
 	kill -TERM $PID
@@ -179,7 +181,8 @@ cat >"$TMP/browser" <<SH
 printf '%s\n' "\$@" >"$TMP/argv"
 stat -c %a "\$1" >"$TMP/mode"
 stat -c %a "\$(dirname "\$1")" >"$TMP/dirmode"
-cp "\$1" "$TMP/page"
+cp "\$1" "$TMP/page.tmp"
+mv "$TMP/page.tmp" "$TMP/page"
 SH
 chmod +x "$TMP/browser"
 BROWSER="$TMP/browser" start --open "$busy"
