@@ -24,7 +24,7 @@ SKIP_TESTS=${SKIP_TESTS:-0}
 SKIP_FUZZ=${SKIP_FUZZ:-0}
 ASAN_DIR=build-asan
 FUZZ_DIR=build-fuzz
-FUZZERS=(metadata packets events elf analyses daemon)
+FUZZERS=(metadata packets events elf analyses daemon timeline-cache)
 
 die() {
 	echo "run-sanitizers: $*" >&2

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "reader.h"
+#include "util/dirnames.h"
 
 struct hook {
 	char *pattern;
@@ -93,11 +94,6 @@ static int add_trace(struct spoor_reader *r, const char *dir, char **errmsg)
 	return 0;
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 /* A directory with a `metadata` file is a trace; any other directory is searched. */
 static int find_traces(struct spoor_reader *r, const char *path, int depth, char **errmsg)
 {
@@ -120,39 +116,23 @@ static int find_traces(struct spoor_reader *r, const char *path, int depth, char
 		return add_trace(r, path, errmsg);
 	if (depth > 16)
 		return 0;
-	DIR *d = opendir(path);
-	if (!d) {
-		int rc = -errno;
-		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(errno)) < 0)
+	char **names;
+	size_t n;
+	int rc = dirnames(path, &names, &n);
+	if (rc) {
+		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(-rc)) < 0)
 			*errmsg = NULL;
 		return rc;
 	}
-	char **subs = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	for (size_t i = 0; !rc && i < n; i++) {
+		char *sub;
+		if (asprintf(&sub, "%s/%s", path, names[i]) < 0)
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **bigger = realloc(subs, cap * sizeof(*subs));
-			if (!bigger)
-				break;
-			subs = bigger;
-		}
-		if (asprintf(&subs[n], "%s/%s", path, de->d_name) >= 0)
-			n++;
+		if (!stat(sub, &st) && S_ISDIR(st.st_mode))
+			rc = find_traces(r, sub, depth + 1, errmsg);
+		free(sub);
 	}
-	closedir(d);
-	if (n)
-		qsort(subs, n, sizeof(*subs), str_cmp);
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!rc && !stat(subs[i], &st) && S_ISDIR(st.st_mode))
-			rc = find_traces(r, subs[i], depth + 1, errmsg);
-		free(subs[i]);
-	}
-	free(subs);
+	dirnames_free(names, n);
 	return rc;
 }
 

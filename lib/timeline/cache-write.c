@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cache-write.c: a timeline cache file written as the spans come (see cache-write.h and
+ * cache-format.h). Each row fills one block per level: a level-0 span goes into level 0
+ * and on to level 1, which merges runs of short ones (and passes what it closes on to
+ * level 2...); a full block is written at once, its place kept in the block list. At the
+ * end: the last blocks, then the tables.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/idmap.h"
+#include "timeline/cache-format.h"
+#include "timeline/cache-write.h"
+#include "timeline/rate-bins.h"
+#include "util/outbuf.h"
+#include "util/writeall.h"
+
+/* A span (level 0) or a run of them (above). */
+struct entry {
+	int64_t begin, end;
+	uint32_t longest; /* its longest span's length, saturated (state, value: its); gaps: 0 */
+	uint32_t spans;   /* spans and gaps it holds (saturated) */
+	uint32_t value;
+	uint8_t state;
+};
+
+static uint32_t sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t) v;
+}
+
+/* Whether a shows more of its entries than b: the longer, and a span rather than a gap. */
+static bool longer(const struct entry *a, const struct entry *b)
+{
+	if ((a->state == TLC_GAP) != (b->state == TLC_GAP))
+		return b->state == TLC_GAP;
+	return a->longest > b->longest;
+}
+
+struct level {
+	struct entry *buf; /* the block being filled (it grows to TLC_BLOCK) */
+	uint32_t n, cap;
+	struct entry run; /* levels above 0: the run being merged */
+	bool has_run;
+};
+
+struct mark_buf {
+	int64_t t[TLC_BLOCK];
+	uint32_t cls[TLC_BLOCK];
+};
+
+struct wrow {
+	enum tl_row_kind kind;
+	int64_t id, first, last;
+	bool seen;     /* first and last are set */
+	bool spanned;  /* a span came: end is set */
+	int64_t end;   /* the last span's end */
+	uint64_t real; /* spans, gaps not counted */
+	struct level lv[TLC_LEVELS];
+	struct mark_buf *marks; /* allocated at the row's first mark */
+	uint32_t nmarks;
+};
+
+/* A block written: its row, whether of marks, its level, and the order written (a row's
+ * blocks of a level stay in time order). */
+struct wblock {
+	uint32_t row;
+	uint8_t marks, level;
+	uint64_t seq;
+	struct tlc_block b;
+};
+
+/* Where blocks go: the file (level 0 and marks), or a level's temporary file, copied into
+ * it at the end. */
+struct stream {
+	int fd; /* -1: not opened yet */
+	struct outbuf out;
+	uint64_t at; /* file offset of out's first byte */
+};
+
+struct tl_cache_writer {
+	struct stream s[TLC_LEVELS];
+	char *tmpdir; /* where the levels' temporary files go */
+	struct idmap ids;
+	struct wrow *rows;
+	size_t nrows, caprows;
+	struct wblock *blocks;
+	size_t nblocks, capblocks;
+	char *strings;
+	size_t nstrings, capstrings;
+	struct wclass {
+		uint32_t name;
+		bool user;
+	} * classes;
+	size_t nclasses, capclasses; /* nclasses: the highest index given + 1 */
+	struct rate_bins rates;
+	uint32_t *syscalls;
+	size_t nsyscalls, capsyscalls;
+	struct tlc_damage *damage;
+	size_t ndamage, capdamage;
+	int error; /* the first error: every later call returns it */
+};
+
+/* Grow *v (n used of *cap, elements of size sz) to hold one more. */
+static int grow(void *v, size_t n, size_t *cap, size_t sz)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *bigger = realloc(*(void **) v, c * sz);
+	if (!bigger)
+		return -ENOMEM;
+	*(void **) v = bigger;
+	*cap = c;
+	return 0;
+}
+
+int tl_cache_writer_new(int fd, const char *tmpdir, struct tl_cache_writer **out)
+{
+	struct tl_cache_writer *w = calloc(1, sizeof(*w));
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	for (unsigned l = 0; l < TLC_LEVELS; l++)
+		w->s[l].fd = -1;
+	if (outbuf_init(&w->s[0].out, fd, 1 << 16) ||
+	    !(w->tmpdir = strdup(tmpdir ? tmpdir : "/tmp"))) {
+		tl_cache_writer_free(w);
+		return -ENOMEM;
+	}
+	w->s[0].fd = fd;
+	/* the header's place, written last */
+	memset(w->s[0].out.buf, 0, sizeof(struct tlc_header));
+	w->s[0].out.len = sizeof(struct tlc_header);
+	rate_bins_init(&w->rates);
+	/* offset 0 is the empty string */
+	if (grow(&w->strings, 0, &w->capstrings, 1)) {
+		tl_cache_writer_free(w);
+		return -ENOMEM;
+	}
+	w->strings[w->nstrings++] = 0;
+	*out = w;
+	return 0;
+}
+
+static int fail(struct tl_cache_writer *w, int rc)
+{
+	if (!w->error)
+		w->error = rc;
+	return w->error;
+}
+
+/* The stream offset where the next bytes go. */
+static uint64_t offset_in(const struct stream *s)
+{
+	return s->at + s->out.len;
+}
+static uint64_t offset(const struct tl_cache_writer *w)
+{
+	return offset_in(&w->s[0]);
+}
+
+static int flush(struct tl_cache_writer *w, struct stream *s)
+{
+	s->at += s->out.len;
+	if (outbuf_flush(&s->out))
+		return fail(w, s->out.error ? s->out.error : -EIO);
+	return 0;
+}
+
+static int put_in(struct tl_cache_writer *w, struct stream *s, const void *p, size_t n)
+{
+	if (!n) /* an empty table (p may be NULL) */
+		return 0;
+	if (s->out.len + n > s->out.cap && flush(w, s))
+		return w->error;
+	if (n > s->out.cap) { /* a table larger than the buffer: straight to the file */
+		int rc = write_all(s->fd, p, n);
+		if (rc)
+			return fail(w, rc);
+		s->at += n;
+		return 0;
+	}
+	outbuf_put(&s->out, p, n);
+	return 0;
+}
+static int put(struct tl_cache_writer *w, const void *p, size_t n)
+{
+	return put_in(w, &w->s[0], p, n);
+}
+
+static int pad8_in(struct tl_cache_writer *w, struct stream *s)
+{
+	static const char zeros[8];
+	uint64_t o = offset_in(s);
+	return o & 7 ? put_in(w, s, zeros, 8 - (o & 7)) : 0;
+}
+static int pad8(struct tl_cache_writer *w)
+{
+	return pad8_in(w, &w->s[0]);
+}
+
+/* The stream of a level's blocks, its temporary file made at its first block. */
+static struct stream *stream_of(struct tl_cache_writer *w, unsigned level)
+{
+	struct stream *s = &w->s[level];
+	if (s->fd >= 0)
+		return s;
+	int fd = open(w->tmpdir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) { /* no O_TMPFILE there: a name, gone at once */
+		char *path = NULL;
+		if (asprintf(&path, "%s/.spoor-view-level.XXXXXX", w->tmpdir) >= 0 &&
+		    (fd = mkostemp(path, O_CLOEXEC)) >= 0)
+			unlink(path);
+		free(path);
+	}
+	if (fd < 0) {
+		fail(w, -errno);
+		return NULL;
+	}
+	if (outbuf_init(&s->out, fd, 1 << 16)) {
+		close(fd);
+		fail(w, -ENOMEM);
+		return NULL;
+	}
+	s->fd = fd;
+	return s;
+}
+
+/* Append a level's temporary file to the file (at a multiple of 8): where it starts. */
+static int copy_level(struct tl_cache_writer *w, unsigned level, uint64_t *base)
+{
+	struct stream *s = &w->s[level];
+	char buf[1 << 16];
+	int rc = pad8(w);
+	*base = offset(w);
+	if (rc || s->fd < 0)
+		return rc;
+	if (flush(w, s))
+		return w->error;
+	for (uint64_t at = 0; at < s->at;) {
+		ssize_t n = pread(s->fd, buf, sizeof(buf), (off_t) at);
+		if (n <= 0)
+			return fail(w, n < 0 ? -errno : -EIO);
+		if ((rc = put(w, buf, (size_t) n)))
+			return rc;
+		at += (uint64_t) n;
+	}
+	return 0;
+}
+
+static int string(struct tl_cache_writer *w, const char *s, uint32_t *off)
+{
+	size_t n = strlen(s) + 1;
+	if ((uint64_t) w->nstrings + n > UINT32_MAX)
+		return fail(w, -E2BIG);
+	while (w->nstrings + n > w->capstrings)
+		if (grow(&w->strings, w->capstrings, &w->capstrings, 1))
+			return fail(w, -ENOMEM);
+	*off = (uint32_t) w->nstrings;
+	memcpy(w->strings + w->nstrings, s, n);
+	w->nstrings += n;
+	return 0;
+}
+
+static struct wrow *row_of(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id)
+{
+	uint64_t key = (uint64_t) id ^ ((uint64_t) kind << 63);
+	uint32_t *at = idmap_find(&w->ids, key);
+	if (at)
+		return &w->rows[*at];
+	if (w->nrows >= UINT32_MAX || grow(&w->rows, w->nrows, &w->caprows, sizeof(*w->rows)) ||
+	    idmap_add(&w->ids, key, (uint32_t) w->nrows)) {
+		fail(w, -ENOMEM);
+		return NULL;
+	}
+	struct wrow *r = &w->rows[w->nrows++];
+	*r = (struct wrow){.kind = kind, .id = id};
+	return r;
+}
+
+static void extend(struct wrow *r, int64_t begin, int64_t end)
+{
+	if (!r->seen || begin < r->first)
+		r->first = begin;
+	if (!r->seen || end > r->last)
+		r->last = end;
+	r->seen = true;
+}
+
+static struct tlc_block *add_block(struct tl_cache_writer *w, struct wrow *r, bool marks,
+                                   unsigned level, uint32_t n, int64_t first)
+{
+	struct stream *s = stream_of(w, level);
+	if (!s)
+		return NULL;
+	if (grow(&w->blocks, w->nblocks, &w->capblocks, sizeof(*w->blocks))) {
+		fail(w, -ENOMEM);
+		return NULL;
+	}
+	w->blocks[w->nblocks] = (struct wblock){
+	    .row = (uint32_t) (r - w->rows),
+	    .marks = marks,
+	    .level = (uint8_t) level,
+	    .seq = w->nblocks,
+	    .b = {.offset = offset_in(s),
+	          .count = n,
+	          .first = first,
+	          .spans = n,
+	          .level = (uint8_t) level},
+	};
+	return &w->blocks[w->nblocks++].b;
+}
+
+/* Write the row's block of a level (cache-format.h's arrays). */
+static int flush_level(struct tl_cache_writer *w, struct wrow *r, unsigned level)
+{
+	struct level *lv = &r->lv[level];
+	const struct entry *e = lv->buf;
+	uint32_t n = lv->n, col[TLC_BLOCK];
+	int64_t begins[TLC_BLOCK];
+	uint8_t st[TLC_BLOCK];
+	if (!n)
+		return 0;
+	lv->n = 0;
+	struct tlc_block *b = add_block(w, r, false, level, n, e[0].begin);
+	if (!b)
+		return w->error;
+	struct stream *s = &w->s[level];
+	const struct entry *big = &e[0];
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (longer(&e[i], big))
+			big = &e[i];
+		sum += e[i].spans;
+		col[i] = (uint32_t) (e[i].begin - e[0].begin);
+		begins[i] = e[i].begin;
+		st[i] = e[i].state;
+	}
+	b->last = e[n - 1].end;
+	b->state = big->state;
+	b->value = big->value;
+	b->spans = sum;
+	int rc =
+	    level ? put_in(w, s, begins, n * sizeof(*begins)) : put_in(w, s, col, n * sizeof(*col));
+	for (uint32_t i = 0; !rc && i < n; i++)
+		col[i] = e[i].value;
+	if (!rc)
+		rc = put_in(w, s, col, n * sizeof(*col));
+	sum = 0;
+	for (uint32_t i = 0; !rc && level && i < n; i++) {
+		sum += e[i].spans;
+		col[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t) sum;
+	}
+	if (!rc && level)
+		rc = put_in(w, s, col, n * sizeof(*col));
+	if (!rc)
+		rc = put_in(w, s, st, n);
+	return rc ? rc : pad8_in(w, s);
+}
+
+/* One more entry in the row's block of a level: the block is written first when the
+ * entry's begin is too far from the block's first for level 0's 32 bits, and after when
+ * full. */
+static int append(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e)
+{
+	struct level *lv = &r->lv[level];
+	if (!level && lv->n && (uint64_t) (e->begin - lv->buf[0].begin) > UINT32_MAX) {
+		int rc = flush_level(w, r, level);
+		if (rc)
+			return rc;
+	}
+	if (lv->n == lv->cap) {
+		uint32_t cap = lv->cap ? lv->cap * 2 : 8;
+		struct entry *bigger = realloc(lv->buf, cap * sizeof(*bigger));
+		if (!bigger)
+			return fail(w, -ENOMEM);
+		lv->buf = bigger;
+		lv->cap = cap;
+	}
+	lv->buf[lv->n] = *e;
+	return ++lv->n == TLC_BLOCK ? flush_level(w, r, level) : 0;
+}
+
+static int feed(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e);
+
+/* An entry of a level: into its block, and on to the level above. */
+static int emit(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e)
+{
+	int rc = append(w, r, level, e);
+	return rc || level + 1 == TLC_LEVELS ? rc : feed(w, r, level + 1, e);
+}
+
+/* Level `level` (> 0) takes an entry of the level below: one at least tlc_level_ns long,
+ * or a gap, stays as it is; shorter ones make runs no longer than that. */
+static int feed(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e)
+{
+	struct level *lv = &r->lv[level];
+	int64_t most = tlc_level_ns(level);
+	int rc = 0;
+	if (e->state != TLC_GAP && e->end - e->begin < most) {
+		if (lv->has_run && e->end - lv->run.begin <= most) {
+			lv->run.end = e->end;
+			lv->run.spans = sat32((uint64_t) lv->run.spans + e->spans);
+			if (longer(e, &lv->run)) {
+				lv->run.longest = e->longest;
+				lv->run.state = e->state;
+				lv->run.value = e->value;
+			}
+			return 0;
+		}
+		if (lv->has_run)
+			rc = emit(w, r, level, &lv->run);
+		lv->run = *e;
+		lv->has_run = true;
+		return rc;
+	}
+	if (lv->has_run) {
+		lv->has_run = false;
+		rc = emit(w, r, level, &lv->run);
+	}
+	return rc ? rc : emit(w, r, level, e);
+}
+
+int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id,
+                         const struct tl_span *s)
+{
+	if (w->error)
+		return w->error;
+	struct wrow *r = row_of(w, kind, id);
+	if (!r)
+		return w->error;
+	struct entry e = {
+	    .begin = s->begin, .end = s->end, .spans = 1, .value = s->value, .state = s->state};
+	if (r->spanned && e.begin < r->end) /* overlapping the last one (not expected): cut */
+		e.begin = r->end;
+	if (e.end < e.begin || e.state == TLC_GAP) /* nothing left of it, or not a state */
+		return 0;
+	e.longest = sat32((uint64_t) (e.end - e.begin));
+	if (r->spanned && e.begin > r->end) { /* a gap: the row's entries stay contiguous */
+		struct entry gap = {.begin = r->end, .end = e.begin, .spans = 1, .state = TLC_GAP};
+		int rc = emit(w, r, 0, &gap);
+		if (rc)
+			return rc;
+	}
+	extend(r, e.begin, e.end);
+	r->real++;
+	r->end = e.end;
+	r->spanned = true;
+	return emit(w, r, 0, &e);
+}
+
+static int flush_marks(struct tl_cache_writer *w, struct wrow *r)
+{
+	uint32_t n = r->nmarks;
+	struct mark_buf *b = r->marks;
+	if (!n)
+		return 0;
+	r->nmarks = 0;
+	struct tlc_block *blk = add_block(w, r, true, 0, n, b->t[0]);
+	if (!blk)
+		return w->error;
+	blk->last = b->t[n - 1];
+	int rc = put(w, b->t, n * sizeof(int64_t));
+	if (!rc)
+		rc = put(w, b->cls, n * sizeof(uint32_t));
+	return rc ? rc : pad8(w);
+}
+
+int tl_cache_writer_mark(struct tl_cache_writer *w, int64_t tid, int64_t t, size_t class_index)
+{
+	if (w->error)
+		return w->error;
+	if (class_index >= UINT32_MAX)
+		return fail(w, -EINVAL);
+	struct wrow *r = row_of(w, TL_ROW_THREAD, tid);
+	if (!r)
+		return w->error;
+	if (!r->marks && !(r->marks = malloc(sizeof(*r->marks))))
+		return fail(w, -ENOMEM);
+	r->marks->t[r->nmarks] = t;
+	r->marks->cls[r->nmarks] = (uint32_t) class_index;
+	extend(r, t, t);
+	return ++r->nmarks == TLC_BLOCK ? flush_marks(w, r) : 0;
+}
+
+int tl_cache_writer_event(struct tl_cache_writer *w, int64_t t, size_t class_index)
+{
+	if (w->error)
+		return w->error;
+	if (class_index >= UINT32_MAX)
+		return fail(w, -EINVAL);
+	return rate_bins_add(&w->rates, class_index, t) ? fail(w, -ENOMEM) : 0;
+}
+
+int tl_cache_writer_class(struct tl_cache_writer *w, size_t index, const char *name, bool user)
+{
+	if (w->error)
+		return w->error;
+	if (index >= UINT32_MAX)
+		return fail(w, -EINVAL);
+	if (index >= w->capclasses) {
+		size_t n = index + 1 > w->capclasses * 2 ? index + 1 : w->capclasses * 2;
+		struct wclass *bigger = realloc(w->classes, n * sizeof(*bigger));
+		if (!bigger)
+			return fail(w, -ENOMEM);
+		memset(bigger + w->capclasses, 0, (n - w->capclasses) * sizeof(*bigger));
+		w->classes = bigger;
+		w->capclasses = n;
+	}
+	if (index >= w->nclasses)
+		w->nclasses = index + 1;
+	w->classes[index].user = user;
+	return string(w, name ? name : "", &w->classes[index].name);
+}
+
+int tl_cache_writer_syscall(struct tl_cache_writer *w, const char *name)
+{
+	if (w->error)
+		return w->error;
+	if (grow(&w->syscalls, w->nsyscalls, &w->capsyscalls, sizeof(*w->syscalls)))
+		return fail(w, -ENOMEM);
+	if (string(w, name ? name : "", &w->syscalls[w->nsyscalls]))
+		return w->error;
+	w->nsyscalls++;
+	return 0;
+}
+
+int tl_cache_writer_damage(struct tl_cache_writer *w, int64_t at, const char *text)
+{
+	if (w->error)
+		return w->error;
+	if (grow(&w->damage, w->ndamage, &w->capdamage, sizeof(*w->damage)))
+		return fail(w, -ENOMEM);
+	struct tlc_damage *d = &w->damage[w->ndamage];
+	*d = (struct tlc_damage){.at = at};
+	if (string(w, text ? text : "", &d->text))
+		return w->error;
+	w->ndamage++;
+	return 0;
+}
+
+/* ---- finish: the last blocks, then the tables ---- */
+
+/* Close the runs being merged (each passes its entry on up), then write every block. */
+static int flush_row(struct tl_cache_writer *w, struct wrow *r)
+{
+	int rc = 0;
+	for (unsigned l = 1; !rc && l < TLC_LEVELS; l++)
+		if (r->lv[l].has_run) {
+			r->lv[l].has_run = false;
+			rc = emit(w, r, l, &r->lv[l].run);
+		}
+	for (unsigned l = 0; !rc && l < TLC_LEVELS; l++)
+		rc = flush_level(w, r, l);
+	return rc ? rc : flush_marks(w, r);
+}
+
+/* Threads by process then tid, then CPUs by number. */
+static int row_cmp(const void *a, const void *b)
+{
+	const struct tlc_row *x = a, *y = b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Span blocks, then mark blocks; by level (a coarse picture reads one level of every
+ * row), row, then in the order written. */
+static int block_cmp(const void *a, const void *b)
+{
+	const struct wblock *x = a, *y = b;
+	if (x->marks != y->marks)
+		return x->marks < y->marks ? -1 : 1;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A section starts here, at a multiple of 8. */
+static int section(struct tl_cache_writer *w, uint64_t count, struct tlc_section *s)
+{
+	int rc = pad8(w);
+	*s = (struct tlc_section){.offset = offset(w), .count = count};
+	return rc;
+}
+
+/* The rows in the file's order, each with its writer's row in mark_block0 for now. */
+static int row_table(struct tl_cache_writer *w, const struct tl_cache_meta *m, struct tlc_row **out)
+{
+	struct tlc_row *t = calloc(w->nrows ? w->nrows : 1, sizeof(*t));
+	if (!t)
+		return fail(w, -ENOMEM);
+	for (size_t i = 0; i < w->nrows; i++) {
+		const struct wrow *r = &w->rows[i];
+		int64_t pid = -1;
+		const char *name = NULL;
+		if (m->row_info)
+			m->row_info(m->data, r->kind, r->id, &pid, &name);
+		t[i] = (struct tlc_row){.kind = r->kind,
+		                        .id = r->id,
+		                        .pid = pid,
+		                        .first = r->first,
+		                        .last = r->last,
+		                        .spans = r->real,
+		                        .mark_block0 = i};
+		if (name && string(w, name, &t[i].name)) {
+			free(t);
+			return w->error;
+		}
+	}
+	qsort(t, w->nrows, sizeof(*t), row_cmp);
+	*out = t;
+	return 0;
+}
+
+/* The index of span or mark blocks, in the order block_cmp sorted them: each row's run per
+ * level, and each block's running total. */
+static int write_index(struct tl_cache_writer *w, struct tlc_row *rows, const uint32_t *file_row,
+                       bool marks, struct tlc_section *sec)
+{
+	int rc = section(w, 0, sec);
+	uint64_t before = 0;
+	for (size_t i = 0; !rc && i < w->nblocks; i++) {
+		const struct wblock *b = &w->blocks[i];
+		if (b->marks != marks)
+			continue;
+		struct tlc_row *r = &rows[file_row[b->row]];
+		uint64_t *first = marks ? &r->mark_block0 : &r->block0[b->level];
+		uint64_t *n = marks ? &r->mark_blocks : &r->blocks[b->level];
+		if (!*n) {
+			*first = sec->count;
+			before = 0;
+		}
+		++*n;
+		sec->count++;
+		struct tlc_block db = b->b;
+		db.before = before;
+		before += db.spans;
+		if (marks)
+			r->marks += db.count;
+		rc = put(w, &db, sizeof(db));
+	}
+	return rc;
+}
+
+static int write_classes(struct tl_cache_writer *w, struct tlc_header *h)
+{
+	struct rate_bins *rb = &w->rates;
+	size_t n = w->nclasses > rb->n ? w->nclasses : rb->n;
+	uint64_t at = 0;
+	int rc = section(w, n, &h->classes);
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct rate_class *k = i < rb->n ? &rb->cls[i] : NULL;
+		struct tlc_class dc = {.rate = UINT64_MAX};
+		if (i < w->nclasses) {
+			dc.name = w->classes[i].name;
+			dc.user = w->classes[i].user;
+		}
+		if (k && k->n) {
+			dc.rate = at;
+			dc.bin0 = k->lo;
+			dc.bins = k->n;
+			at += k->n;
+		}
+		rc = put(w, &dc, sizeof(dc));
+	}
+	if (!rc)
+		rc = section(w, at, &h->rates);
+	for (size_t i = 0; !rc && i < rb->n; i++)
+		rc = put(w, rb->cls[i].bins, rb->cls[i].n * sizeof(uint32_t));
+	return rc;
+}
+
+int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta *m)
+{
+	struct tlc_header h = {.version = TLC_VERSION, .header_size = sizeof(h)};
+	struct tlc_row *rows = NULL;
+	uint32_t *file_row = NULL;
+	int rc = w->error;
+
+	memcpy(h.magic, TLC_MAGIC, sizeof(h.magic));
+	for (size_t i = 0; !rc && i < w->nrows; i++)
+		rc = flush_row(w, &w->rows[i]);
+	/* the levels' blocks after level 0's, each level together */
+	for (unsigned l = 1; !rc && l < TLC_LEVELS; l++) {
+		uint64_t base;
+		rc = copy_level(w, l, &base);
+		for (size_t i = 0; !rc && i < w->nblocks; i++)
+			if (!w->blocks[i].marks && w->blocks[i].level == l)
+				w->blocks[i].b.offset += base;
+	}
+	if (!rc)
+		rc = row_table(w, m, &rows);
+	if (!rc && !(file_row = malloc((w->nrows ? w->nrows : 1) * sizeof(*file_row))))
+		rc = fail(w, -ENOMEM);
+	if (!rc) {
+		for (size_t i = 0; i < w->nrows; i++) {
+			file_row[rows[i].mark_block0] = (uint32_t) i;
+			rows[i].mark_block0 = 0;
+		}
+		qsort(w->blocks, w->nblocks, sizeof(*w->blocks), block_cmp);
+		rc = write_index(w, rows, file_row, false, &h.span_index);
+	}
+	if (!rc)
+		rc = write_index(w, rows, file_row, true, &h.mark_index);
+	if (!rc)
+		rc = section(w, w->nrows, &h.rows);
+	if (!rc)
+		rc = put(w, rows, w->nrows * sizeof(*rows));
+	if (!rc) {
+		h.rate_width = w->rates.width;
+		h.rate_bins = rate_bins_close(&w->rates, m->duration);
+		rc = write_classes(w, &h);
+	}
+	if (!rc)
+		rc = section(w, w->nsyscalls, &h.syscalls);
+	if (!rc)
+		rc = put(w, w->syscalls, w->nsyscalls * sizeof(*w->syscalls));
+	if (!rc)
+		rc = section(w, w->ndamage, &h.damage);
+	if (!rc)
+		rc = put(w, w->damage, w->ndamage * sizeof(*w->damage));
+	if (!rc)
+		rc = section(w, w->nstrings, &h.strings);
+	if (!rc)
+		rc = put(w, w->strings, w->nstrings);
+	if (!rc)
+		rc = pad8(w);
+	if (!rc) {
+		h.file_size = offset(w);
+		rc = flush(w, &w->s[0]);
+	}
+	if (!rc) {
+		h.fingerprint = m->fingerprint;
+		h.origin = m->origin;
+		h.duration = m->duration;
+		h.lost = m->lost;
+		ssize_t n = pwrite(w->s[0].fd, &h, sizeof(h), 0);
+		if (n != (ssize_t) sizeof(h))
+			rc = fail(w, n < 0 ? -errno : -EIO);
+	}
+	free(rows);
+	free(file_row);
+	return rc;
+}
+
+void tl_cache_writer_free(struct tl_cache_writer *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nrows; i++) {
+		for (unsigned l = 0; l < TLC_LEVELS; l++)
+			free(w->rows[i].lv[l].buf);
+		free(w->rows[i].marks);
+	}
+	rate_bins_free(&w->rates);
+	for (unsigned l = 0; l < TLC_LEVELS; l++) {
+		outbuf_fini(&w->s[l].out);
+		if (l && w->s[l].fd >= 0)
+			close(w->s[l].fd);
+	}
+	free(w->tmpdir);
+	idmap_free(&w->ids);
+	free(w->rows);
+	free(w->blocks);
+	free(w->strings);
+	free(w->classes);
+	free(w->syscalls);
+	free(w->damage);
+	free(w);
+}

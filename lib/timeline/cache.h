@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cache.h: a trace's timeline (states.h's spans, marks and event rates) in one file, built
+ * once and mapped by `spoor view` (docs/view-cache.md).
+ *
+ * Where: one trace argument: TRACE/.spoor-view.cache (hidden: readers skip it); several:
+ * FIRST/.spoor-view-HASH.cache (HASH of the sorted real paths). A folder we cannot write
+ * in: $XDG_CACHE_HOME/spoor/view-HASH.cache (else ~/.cache/spoor/). Stale when the
+ * fingerprint differs: every regular, non-hidden file under the traces (relative path,
+ * size, mtime) and the format's version.
+ *
+ * Built in a child process (the reader maps the whole trace; the caller's memory stays
+ * that of the file's pages it touches), written to a temporary name and renamed. Opened
+ * with mmap and checked as untrusted input: every offset, count and string against the
+ * file's size; a cache that fails is built again.
+ *
+ * An open cache is read-only: queries (query.h) from several threads at once are safe,
+ * and so is tl_cache_release beside them. Rows: threads by process, then tid, then CPUs.
+ */
+#ifndef TIMELINE_CACHE_H
+#define TIMELINE_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timeline/states.h"
+
+struct tl_cache;
+struct tl_cache_row {
+	enum tl_row_kind kind;
+	int64_t id, pid;       /* tid or CPU; pid -1: unknown (CPU rows) */
+	const char *name;      /* "" when unknown */
+	int64_t first, last;   /* relative ns: its first span's begin, last span's end */
+	uint64_t spans, marks; /* how many the row holds */
+};
+
+/* Find a fresh cache or build one. 0, or a negative error with *errmsg (malloc'd) saying
+ * why (the trace can't be read, no place to write the cache...). */
+int tl_cache_open(const char *const *paths, size_t npaths, struct tl_cache **out, char **errmsg);
+/* The same, calling progress (when not NULL) with 0..1 while a cache is built. */
+int tl_cache_open_progress(const char *const *paths, size_t npaths,
+                           void (*progress)(void *data, double fraction), void *data,
+                           struct tl_cache **out, char **errmsg);
+/* A cache file as it is, without the staleness check (tools, tests). */
+int tl_cache_open_file(const char *path, struct tl_cache **out, char **errmsg);
+/* A cache in memory (borrowed until tl_cache_close: the fuzzer). */
+int tl_cache_open_bytes(const void *data, size_t size, struct tl_cache **out, char **errmsg);
+void tl_cache_close(struct tl_cache *c);
+/* Let go of the cache's pages this process has mapped (they stay in the page cache, and
+ * come back at the next query that reads them): a server calls it between requests, so
+ * its resident memory is that of one request, not of every part of the cache ever read. */
+void tl_cache_release(struct tl_cache *c);
+
+const char *tl_cache_path(const struct tl_cache *c); /* NULL for tl_cache_open_bytes */
+uint64_t tl_cache_fingerprint(const struct tl_cache *c);
+int64_t tl_cache_origin(const struct tl_cache *c);   /* absolute ns */
+int64_t tl_cache_duration(const struct tl_cache *c); /* relative end */
+size_t tl_cache_rows(const struct tl_cache *c);
+const struct tl_cache_row *tl_cache_row(const struct tl_cache *c, size_t i);
+/* every class of the reader's (dense, its numbering); user: a user-space event's */
+size_t tl_cache_classes(const struct tl_cache *c);
+const char *tl_cache_class_name(const struct tl_cache *c, size_t i);
+bool tl_cache_class_user(const struct tl_cache *c, size_t i);
+/* whether the class has events (rates), and how many */
+uint64_t tl_cache_class_events(const struct tl_cache *c, size_t i);
+size_t tl_cache_syscalls(const struct tl_cache *c);
+const char *tl_cache_syscall_name(const struct tl_cache *c, uint32_t i); /* NULL past the end */
+size_t tl_cache_damage(const struct tl_cache *c);
+const char *tl_cache_damage_text(const struct tl_cache *c, size_t i);
+int64_t tl_cache_damage_at(const struct tl_cache *c, size_t i);
+uint64_t tl_cache_lost(const struct tl_cache *c);
+
+/* ---- the places and the fingerprint (cache-place.c), for tests and the builder ---- */
+
+/* The fingerprint of the traces' files now. 0 or a negative errno. */
+int tl_cache_fingerprint_of(const char *const *paths, size_t npaths, uint64_t *fp);
+/* The cache's path beside the traces and in the user's cache folder (malloc'd; the
+ * second NULL when no folder is known). 0 or a negative errno. */
+int tl_cache_places(const char *const *paths, size_t npaths, char **beside, char **user);
+
+#endif
