@@ -471,11 +471,25 @@ static void set_call(struct tl_states *st, const struct an_event *ev, bool in, u
 	struct cpu *c = cpu_get(st, ev->cpu);
 	if (!c)
 		return;
+	struct thread *t = thread_at(st, c->cur);
+	if (c->known == 1 && !c->depth && t && t->cpu == ev->cpu && !st->no_calls) {
+		/* the common case, short: the thread on the CPU, no interrupt */
+		struct open_span closed;
+		uint8_t state = in ? TS_SYSCALL : TS_USER;
+		t->in_call = in;
+		t->call = call;
+		if (move_to(&t->o, ev->ts, state, in ? call : 0, &closed))
+			t->handed |= hand_out(st, TL_ROW_THREAD, t->tid, closed.since, ev->ts,
+			                      closed.state, closed.value);
+		if (move_to(&c->o, ev->ts, state, (uint32_t) t->tid, &closed))
+			hand_out(st, TL_ROW_CPU, ev->cpu, closed.since, ev->ts, closed.state,
+			         closed.value);
+		return;
+	}
 	if (c->known == 0) {
 		c->pre_in_call = in;
 		c->pre_call = call;
 	} else {
-		struct thread *t = thread_at(st, c->cur);
 		if (!t)
 			return;
 		t->in_call = in;

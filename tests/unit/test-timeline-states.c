@@ -554,13 +554,42 @@ static void test_marks(const char *path)
 		n++;
 	}
 	check_context[0] = '\0';
+	size_t tids = 0; /* the threads marked, each once */
+	for (size_t i = 0; i < run.g.nm; i++) {
+		bool again = false;
+		for (size_t j = 0; j < i && !again; j++)
+			again = run.g.m[j].tid == run.g.m[i].tid;
+		tids += !again;
+		CHECK(run.g.m[i].tid > 0);
+	}
 	CHECK(n > 0);
+	CHECK(tids > 1);
 	CHECK_EQ_U64(run.g.nm, n);
 	CHECK_EQ_U64(same, n);
 	check_rows(&run);
-	printf("%s: %zu marks\n", path, n);
+	printf("%s: %zu marks on %zu threads\n", path, n, tids);
 	spoor_reader_close(r);
 	run_free(&run);
+}
+
+/* spoor's own user-space trace (the thread in the packet context): examples/hello's 3
+ * threads, recorded here. */
+static void test_own_marks(const char *dir)
+{
+	const char *build = getenv("SPOOR_BUILD");
+	char path[700], cmd[2400];
+	if (!CHECK(build != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/hello", dir);
+	snprintf(cmd, sizeof(cmd),
+	         "SPOOR_SYSTEM_SOCKET=/nonexistent/spoor/daemon.sock "
+	         "SPOOR_USER_SOCKET=/nonexistent/spoor/user.sock "
+	         "'%s/spoor' record -o '%s' -b 16m -- '%s/hello' 20 3 >/dev/null 2>&1",
+	         build, path, build);
+	CHECK_CTX("%s", cmd);
+	if (!CHECK_EQ_S64(system(cmd), 0))
+		return;
+	test_marks(path);
 }
 
 int main(void)
@@ -583,6 +612,7 @@ int main(void)
 	test_lossy(data, dir);
 	snprintf(path, sizeof(path), "%s/traces/ust-discard", data);
 	test_marks(path);
+	test_own_marks(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("could not remove %s\n", dir);
