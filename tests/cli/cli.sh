@@ -10,7 +10,7 @@ check "no command: exit 2" test $? -eq 2
 "$SPOOR" frobnicate >/dev/null 2>&1
 check "unknown command: exit 2" test $? -eq 2
 "$SPOOR" help >"$TMP/help"
-for cmd in record dump stats list irq sched syscalls disk analyze script daemon session; do
+for cmd in record dump stats list irq sched syscalls disk analyze export script daemon session; do
 	check "spoor help lists $cmd" grep -q "^  $cmd " "$TMP/help"
 	"$SPOOR" help "$cmd" >"$TMP/$cmd.help"
 	check "spoor help $cmd exits 0" test $? -eq 0
