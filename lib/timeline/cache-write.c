@@ -64,15 +64,15 @@ struct wrow {
 	struct level lv[TLC_LEVELS];
 	struct mark_buf *marks; /* allocated at the row's first mark */
 	uint32_t nmarks;
+	/* its blocks of each level, then of marks, in time order: lists through the block
+	 * list (block + 1, 0: none) */
+	size_t head[TLC_LEVELS + 1], tail[TLC_LEVELS + 1];
 };
 
-/* A block written: its row, whether of marks, its level, and the order written (a row's
- * blocks of a level stay in time order). */
+/* A block written: its place in the file, and the next of its row's list (+ 1). */
 struct wblock {
-	uint32_t row;
-	uint8_t marks, level;
-	uint64_t seq;
 	struct tlc_block b;
+	size_t next;
 };
 
 /* Where blocks go: the file (level 0 and marks), or a level's temporary file, copied into
@@ -304,16 +304,18 @@ static struct tlc_block *add_block(struct tl_cache_writer *w, struct wrow *r, bo
 		return NULL;
 	}
 	w->blocks[w->nblocks] = (struct wblock){
-	    .row = (uint32_t) (r - w->rows),
-	    .marks = marks,
-	    .level = (uint8_t) level,
-	    .seq = w->nblocks,
 	    .b = {.offset = offset_in(s),
 	          .count = n,
 	          .first = first,
 	          .spans = n,
 	          .level = (uint8_t) level},
 	};
+	unsigned list = marks ? TLC_LEVELS : level;
+	if (r->tail[list])
+		w->blocks[r->tail[list] - 1].next = w->nblocks + 1;
+	else
+		r->head[list] = w->nblocks + 1;
+	r->tail[list] = w->nblocks + 1;
 	return &w->blocks[w->nblocks++].b;
 }
 
@@ -572,20 +574,6 @@ static int row_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Span blocks, then mark blocks; by level (a coarse picture reads one level of every
- * row), row, then in the order written. */
-static int block_cmp(const void *a, const void *b)
-{
-	const struct wblock *x = a, *y = b;
-	if (x->marks != y->marks)
-		return x->marks < y->marks ? -1 : 1;
-	if (x->level != y->level)
-		return x->level < y->level ? -1 : 1;
-	if (x->row != y->row)
-		return x->row < y->row ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* A section starts here, at a multiple of 8. */
 static int section(struct tl_cache_writer *w, uint64_t count, struct tlc_section *s)
 {
@@ -623,34 +611,43 @@ static int row_table(struct tl_cache_writer *w, const struct tl_cache_meta *m, s
 	return 0;
 }
 
-/* The index of span or mark blocks, in the order block_cmp sorted them: each row's run per
- * level, and each block's running total. */
-static int write_index(struct tl_cache_writer *w, struct tlc_row *rows, const uint32_t *file_row,
-                       bool marks, struct tlc_section *sec)
+/* An index: each row's blocks of a list (a level, or marks) in time order, rows in the
+ * file's order (order[i]: the writer's row of file row i), with running totals. */
+static int write_list(struct tl_cache_writer *w, struct tlc_row *rows, const uint32_t *order,
+                      unsigned list, struct tlc_section *sec)
 {
-	int rc = section(w, 0, sec);
-	uint64_t before = 0;
-	for (size_t i = 0; !rc && i < w->nblocks; i++) {
-		const struct wblock *b = &w->blocks[i];
-		if (b->marks != marks)
-			continue;
-		struct tlc_row *r = &rows[file_row[b->row]];
-		uint64_t *first = marks ? &r->mark_block0 : &r->block0[b->level];
-		uint64_t *n = marks ? &r->mark_blocks : &r->blocks[b->level];
-		if (!*n) {
-			*first = sec->count;
-			before = 0;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < w->nrows; i++) {
+		struct tlc_row *r = &rows[i];
+		uint64_t before = 0;
+		uint64_t *first = list == TLC_LEVELS ? &r->mark_block0 : &r->block0[list];
+		uint64_t *n = list == TLC_LEVELS ? &r->mark_blocks : &r->blocks[list];
+		*first = sec->count;
+		for (size_t k = w->rows[order[i]].head[list]; !rc && k; k = w->blocks[k - 1].next) {
+			struct tlc_block db = w->blocks[k - 1].b;
+			db.before = before;
+			before += db.spans;
+			if (list == TLC_LEVELS)
+				r->marks += db.count;
+			++*n;
+			sec->count++;
+			rc = put(w, &db, sizeof(db));
 		}
-		++*n;
-		sec->count++;
-		struct tlc_block db = b->b;
-		db.before = before;
-		before += db.spans;
-		if (marks)
-			r->marks += db.count;
-		rc = put(w, &db, sizeof(db));
 	}
 	return rc;
+}
+
+/* The span index by level (a coarse picture reads one level of every row), then the
+ * mark index. */
+static int write_index(struct tl_cache_writer *w, struct tlc_row *rows, const uint32_t *order,
+                       struct tlc_header *h)
+{
+	int rc = section(w, 0, &h->span_index);
+	for (unsigned l = 0; !rc && l < TLC_LEVELS; l++)
+		rc = write_list(w, rows, order, l, &h->span_index);
+	if (!rc)
+		rc = section(w, 0, &h->mark_index);
+	return rc ? rc : write_list(w, rows, order, TLC_LEVELS, &h->mark_index);
 }
 
 static int write_classes(struct tl_cache_writer *w, struct tlc_header *h)
@@ -685,7 +682,7 @@ int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta
 {
 	struct tlc_header h = {.version = TLC_VERSION, .header_size = sizeof(h)};
 	struct tlc_row *rows = NULL;
-	uint32_t *file_row = NULL;
+	uint32_t *order = NULL;
 	int rc = w->error;
 
 	memcpy(h.magic, TLC_MAGIC, sizeof(h.magic));
@@ -695,24 +692,21 @@ int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta
 	for (unsigned l = 1; !rc && l < TLC_LEVELS; l++) {
 		uint64_t base;
 		rc = copy_level(w, l, &base);
-		for (size_t i = 0; !rc && i < w->nblocks; i++)
-			if (!w->blocks[i].marks && w->blocks[i].level == l)
-				w->blocks[i].b.offset += base;
+		for (size_t i = 0; !rc && i < w->nrows; i++)
+			for (size_t k = w->rows[i].head[l]; k; k = w->blocks[k - 1].next)
+				w->blocks[k - 1].b.offset += base;
 	}
 	if (!rc)
 		rc = row_table(w, m, &rows);
-	if (!rc && !(file_row = malloc((w->nrows ? w->nrows : 1) * sizeof(*file_row))))
+	if (!rc && !(order = malloc((w->nrows ? w->nrows : 1) * sizeof(*order))))
 		rc = fail(w, -ENOMEM);
 	if (!rc) {
 		for (size_t i = 0; i < w->nrows; i++) {
-			file_row[rows[i].mark_block0] = (uint32_t) i;
+			order[i] = (uint32_t) rows[i].mark_block0;
 			rows[i].mark_block0 = 0;
 		}
-		qsort(w->blocks, w->nblocks, sizeof(*w->blocks), block_cmp);
-		rc = write_index(w, rows, file_row, false, &h.span_index);
+		rc = write_index(w, rows, order, &h);
 	}
-	if (!rc)
-		rc = write_index(w, rows, file_row, true, &h.mark_index);
 	if (!rc)
 		rc = section(w, w->nrows, &h.rows);
 	if (!rc)
@@ -750,7 +744,7 @@ int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta
 			rc = fail(w, n < 0 ? -errno : -EIO);
 	}
 	free(rows);
-	free(file_row);
+	free(order);
 	return rc;
 }
 

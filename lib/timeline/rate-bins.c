@@ -7,7 +7,7 @@
 #include "timeline/cache-format.h"
 #include "timeline/rate-bins.h"
 
-#define FIRST_WIDTH 1024 /* ns */
+#define FIRST_SHIFT 10 /* bins of 2^10 ns at first */
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
 {
@@ -16,7 +16,7 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
 
 void rate_bins_init(struct rate_bins *r)
 {
-	*r = (struct rate_bins){.width = FIRST_WIDTH};
+	*r = (struct rate_bins){.width = (int64_t) 1 << FIRST_SHIFT, .shift = FIRST_SHIFT};
 }
 
 /* Twice as wide bins: pairs merged, for every class (in place: bin i goes to a lower or
@@ -35,6 +35,7 @@ static void widen(struct rate_bins *r)
 		c->lo /= 2;
 	}
 	r->width *= 2;
+	r->shift++;
 }
 
 /* Bin b of class c, its run grown to hold it (events come in time order: seldom below). */
@@ -81,9 +82,9 @@ int rate_bins_add(struct rate_bins *r, size_t cls, int64_t t)
 		r->n = cls + 1;
 	if (t < 0)
 		t = 0;
-	while (t / r->width >= TLC_RATE_BINS && r->width < INT64_MAX / 2)
+	while ((t >> r->shift) >= TLC_RATE_BINS && r->shift < 62)
 		widen(r);
-	int64_t b = t / r->width;
+	int64_t b = t >> r->shift;
 	uint32_t *bin = bin_of(&r->cls[cls], b < TLC_RATE_BINS ? (uint32_t) b : TLC_RATE_BINS - 1);
 	if (!bin)
 		return -ENOMEM;

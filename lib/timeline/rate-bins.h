@@ -20,7 +20,8 @@ struct rate_class {
 struct rate_bins {
 	struct rate_class *cls;
 	size_t n, cap; /* n: the highest class counted + 1 */
-	int64_t width; /* ns per bin */
+	int64_t width; /* ns per bin: 2^shift */
+	unsigned shift;
 };
 
 void rate_bins_init(struct rate_bins *r);
