@@ -93,7 +93,8 @@ static struct spoor_reader *open_trace(const char *path)
 	return rc ? NULL : r;
 }
 
-static char gen_path[700]; /* gen_trace's */
+static char gen_path[700];            /* gen_trace's */
+static const struct an_filter *range; /* the engines' time range, if any */
 
 struct run {
 	struct got g;
@@ -111,7 +112,7 @@ static bool run_states(const char *path, struct run *out, bool marks, bool event
 	*out = (struct run){0};
 	struct tl_callbacks cb = {&out->g, on_span, marks ? on_mark : NULL,
 	                          events ? on_event : NULL};
-	if (!r || !CHECK_EQ_S64(an_engine_new(r, NULL, &e), 0) ||
+	if (!r || !CHECK_EQ_S64(an_engine_new(r, range, &e), 0) ||
 	    !CHECK_EQ_S64(tl_states_new(e, &cb, &st), 0) || !CHECK_EQ_S64(an_engine_run(e), 0)) {
 		tl_states_free(st);
 		an_engine_free(e);
@@ -207,7 +208,7 @@ static void check_against_sched(const char *path, const struct run *run)
 	struct spoor_reader *r = open_trace(path);
 	struct an_engine *e = NULL;
 	struct sched_analysis *a = NULL;
-	if (!r || !CHECK_EQ_S64(an_engine_new(r, NULL, &e), 0) ||
+	if (!r || !CHECK_EQ_S64(an_engine_new(r, range, &e), 0) ||
 	    !CHECK((a = sched_analysis_new(e, 0)) != NULL) || !CHECK_EQ_S64(an_engine_run(e), 0))
 		goto out;
 	const struct sched_thread *th;
@@ -306,11 +307,21 @@ static void check_syscalls(const char *path, const struct run *run)
 		if (c < 0 || c >= MAXC)
 			continue;
 		if (!strcmp(n, "sched_switch") &&
-		    spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "next_tid", &f) &&
+		    (spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "next_tid", &f) ||
+		     spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "next_pid", &f)) &&
 		    spoor_field_int(&f, &v))
 			cur[c] = v;
-		bool entry = !strncmp(n, "syscall_entry_", 14);
-		if (cur[c] <= 0 || (!entry && strncmp(n, "syscall_exit_", 13)))
+		/* the event's own task where it has one (spoor's kernel traces: switches from
+		 * the idle task may be missing) */
+		if (spoor_event_field(ev, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "common_pid", &f) &&
+		    spoor_field_int(&f, &v))
+			cur[c] = v;
+		/* LTTng's names, or ftrace's (spoor's kernel traces) */
+		size_t entry = !strncmp(n, "syscall_entry_", 14) ? 14
+		               : !strncmp(n, "sys_enter_", 10)   ? 10
+		                                                 : 0;
+		if (cur[c] <= 0 ||
+		    (!entry && strncmp(n, "syscall_exit_", 13) && strncmp(n, "sys_exit_", 9)))
 			continue;
 		uint32_t *k = idmap_find(&by_tid, (uint64_t) cur[c]);
 		if (!k) {
@@ -324,7 +335,7 @@ static void check_syscalls(const char *path, const struct run *run)
 		int64_t t = spoor_event_timestamp(ev) - run->origin;
 		if (entry) {
 			q->start = t;
-			snprintf(q->name, sizeof(q->name), "%s", n + 14);
+			snprintf(q->name, sizeof(q->name), "%s", n + entry);
 		} else if (q->start >= 0) {
 			CHECK_CTX("%s: thread %lld: %s at %lld..%lld", path, (long long) cur[c],
 			          q->name, (long long) q->start, (long long) t);
@@ -353,7 +364,22 @@ static void test_trace(const char *path, bool syscalls)
 	check_against_sched(path, &run);
 	if (syscalls)
 		check_syscalls(path, &run);
+	/* the middle third only (--begin, --end): as if the trace were cut there */
+	struct an_filter f = {.has_begin = true,
+	                      .has_end = true,
+	                      .begin = run.origin + run.duration / 3,
+	                      .end = run.origin + 2 * run.duration / 3};
 	run_free(&run);
+	range = &f;
+	CHECK_CTX("%s, the middle third", path);
+	if (run_states(path, &run, false, false)) {
+		CHECK(run.origin >= f.begin);
+		CHECK(run.origin + run.duration <= f.end);
+		check_rows(&run);
+		check_against_sched(path, &run);
+		run_free(&run);
+	}
+	range = NULL;
 }
 
 /* ---- a small trace with the nestings spelled out ---- */
@@ -526,6 +552,43 @@ static void test_lossy(const char *data, const char *dir)
 	run_free(&run);
 }
 
+static const char nosys_py[] =
+    "import sys; sys.path.insert(0, sys.argv[1]); import gen_kernel as k\n"
+    "c = {0: 'swapper', 10: 'A'}\n"
+    "e = [k.switch(100, 0, 0, 10, c),\n"
+    "     (150, 0, 'irq_handler_entry', {'irq': 3, 'name': 'x'}),\n"
+    "     (160, 0, 'irq_handler_exit', {'irq': 3, 'ret': 1}),\n"
+    "     k.switch(200, 0, 10, 0, c),\n"
+    "     (250, 0, 'sched_wakeup', {'comm': 'A', 'tid': 10, 'prio': 20, 'target_cpu': 0}),\n"
+    "     k.switch(300, 0, 0, 10, c),\n"
+    "     k.switch(400, 0, 10, 0, c, state=0)]\n"
+    "k.write(sys.argv[2], e)\n";
+
+/* A trace without system call events: `running`, not `user`. */
+static void test_no_syscalls(const char *data, const char *dir)
+{
+	struct run run;
+	if (!gen_trace(data, dir, "nosys", nosys_py) || !run_states(gen_path, &run, false, false))
+		return;
+	check_rows(&run);
+	check_against_sched(gen_path, &run);
+	/* times from 100, the trace's first event */
+	static const struct want a10[] = {
+	    {0, 50, TS_RUNNING, 0, NULL},     {50, 60, TS_IRQ, 3, NULL},
+	    {60, 100, TS_RUNNING, 0, NULL},   {100, 150, TS_BLOCKED, 0, NULL},
+	    {150, 200, TS_WAIT_CPU, 0, NULL}, {200, 300, TS_RUNNING, 0, NULL},
+	};
+	static const struct want cpu0[] = {
+	    {0, 50, TS_RUNNING, 10, NULL},    {50, 60, TS_IRQ, 3, NULL},
+	    {60, 100, TS_RUNNING, 10, NULL},  {100, 200, TS_IDLE, 0, NULL},
+	    {200, 300, TS_RUNNING, 10, NULL},
+	};
+	check_row(&run, TL_ROW_THREAD, 10, a10, sizeof(a10) / sizeof(a10[0]));
+	check_row(&run, TL_ROW_CPU, 0, cpu0, sizeof(cpu0) / sizeof(cpu0[0]));
+	CHECK_EQ_U64(run.ncalls, 0);
+	run_free(&run);
+}
+
 /* ---- user-space marks ---- */
 
 /* Each event of the trace (all user space) is a mark, at its time, on its vtid's row. */
@@ -592,8 +655,14 @@ static void test_own_marks(const char *dir)
 	test_marks(path);
 }
 
-int main(void)
+/* With arguments: the checks on those traces only (any kernel trace at hand). */
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++)
+			test_trace(argv[i], true);
+		return check_done();
+	}
 	const char *data = getenv("SPOOR_TEST_DATA"), *tmp = getenv("TMPDIR");
 	const char *shared = getenv("SHARED_TRACES");
 	char dir[512], path[700], cmd[1400];
@@ -610,6 +679,7 @@ int main(void)
 		test_trace(path, true);
 	test_nested(data, dir);
 	test_lossy(data, dir);
+	test_no_syscalls(data, dir);
 	snprintf(path, sizeof(path), "%s/traces/ust-discard", data);
 	test_marks(path);
 	test_own_marks(dir);
