@@ -86,7 +86,7 @@ export async function openView(browser, url, before) {
 	page.on('pageerror', (e) => page.errors.push(String(e)));
 	page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
 	await page.goto(url, { waitUntil: 'load', timeout: 120000 });
-	await page.waitForFunction(() => window.spoorView && window.spoorView.ready, { timeout: 120000 });
+	await page.waitForFunction(() => Boolean(window.spoorView), { timeout: 120000 });
 	await page.evaluate(() => window.spoorView.ready);
 	await idle(page);
 	return page;

@@ -37,7 +37,7 @@ async function open(browser, trace) {
 	const page = await browser.newPage();
 	await page.setViewport(size);
 	await page.goto(server.url, { waitUntil: 'load' });
-	await page.waitForFunction(() => window.spoorView);
+	await page.waitForFunction(() => Boolean(window.spoorView));
 	await page.evaluate(() => window.spoorView.ready);
 	await idle(page);
 	return { page, server };

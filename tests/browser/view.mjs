@@ -31,9 +31,9 @@ await main(async (browser) => {
 	for (const r of meta.rows) (r.kind === 'cpu' ? cpuRow.set(r.cpu, r) : threadRow.set(r.tid, r));
 
 	// the rows the trace calls for, with spoor sched's names
-	const missing = sched.threads.filter((t) => !threadRow.has(t.tid)).map((t) => t.tid);
+	const missing = sched.threads.filter((t) => !threadRow.has(t.tid));
 	check(it(`api/meta has a row for each of spoor sched's ${sched.threads.length} threads`),
-		missing.length === 0, `no row for tids ${missing.join(' ')}`);
+		missing.length === 0, `no row for ${JSON.stringify(missing)}`);
 	const renamed = sched.threads.filter((t) => threadRow.has(t.tid) && threadRow.get(t.tid).name !== t.name);
 	check(it('thread rows are named as spoor sched names them'), renamed.length === 0,
 		renamed.map((t) => `${t.tid}: ${t.name} vs ${threadRow.get(t.tid).name}`).join(', '));
@@ -79,9 +79,19 @@ await main(async (browser) => {
 				tids.add(Number(m[1]));
 		}
 		check(it('the trace has user-space events'), tids.size > 0);
-		const nomarks = [...tids].filter((t) => !threadRow.has(t) || !(st.marks[threadRow.get(t).id] > 0));
-		check(it(`marks drawn on each of the ${tids.size} threads with user-space events`),
-			nomarks.length === 0, `none on tids ${nomarks.join(' ')}`);
+		// each thread found by its tid in the search box (its row may be scrolled out)
+		const nomarks = [];
+		for (const t of tids) {
+			await search(page, String(t));
+			const s = await state(page);
+			const row = threadRow.get(t);
+			const line = row && s.rows.find((r) => r.id === row.id);
+			if (!line || line.y < 0 || line.y >= s.canvas.height || !(s.marks[row.id] > 0)) nomarks.push(t);
+		}
+		check(it(`marks drawn on each of the ${tids.size} threads with user-space events (search: its tid)`),
+			nomarks.length === 0, `none on tids ${[...nomarks].join(' ')}`);
+		await search(page, '');
+		st = await state(page);
 	}
 
 	// wheel zoom at a third of the rows: a narrower range around the cursor's time, its
@@ -218,4 +228,13 @@ async function rangeStats(page, meta, tid) {
 	}
 	const text = await page.$eval('#stats', (e) => e.innerText);
 	check(it(`#stats shows the sched text (${who})`), text.includes(after.stats.sched.trim().split('\n')[0]));
+}
+
+// Type TEXT into the search box (#search), replacing what it held, and wait for the page.
+async function search(page, text) {
+	await page.click('#search', { clickCount: 3 });
+	await page.keyboard.press('Backspace');
+	if (text) await page.type('#search', text);
+	await page.keyboard.press('Escape'); // leaves the box: keys go to the view again
+	await idle(page);
 }
