@@ -2,7 +2,8 @@
 /*
  * query.h: what a time range of an open cache looks like at a given width in pixels (level
  * of detail), at a cost of O(px log n) whatever the number of spans in the range: a binary
- * search over a row's blocks, then within one, per pixel.
+ * search over a row's blocks, then within one, per pixel, on the coarsest level of the row
+ * whose merged runs fit in a pixel (cache-format.h).
  */
 #ifndef TIMELINE_QUERY_H
 #define TIMELINE_QUERY_H
@@ -16,8 +17,10 @@ struct tl_rect {
 	int64_t begin, end; /* relative ns, within [t0, t1] */
 	uint8_t state;      /* enum thread_state (a bad cache's others: TS_UNKNOWN) */
 	uint32_t value;
-	/* >1: several spans merged in one pixel; state and value those of the span at the
-	 * rect's middle */
+	/* >1: several spans merged in one pixel (about: at a coarse level, runs partly in
+	 * the range count whole); state and value those of the span at the rect's middle (at a
+	 * coarse level, or for whole blocks in the pixel: of the longest span of the run or
+	 * block there) */
 	uint32_t spans;
 };
 
