@@ -11,9 +11,9 @@
     export-check.py instants EXPORT.json DUMP.txt
         One instant per line of `spoor dump` (same order), named as the event, whose args
         hold the payload's integers and strings as dump prints them.
-    export-check.py names EXPORT.json NAME...
-        Each NAME (Python escapes) is in the file: an event's name, or a string in args
-        (a thread's name, a field).
+    export-check.py names FILE.json NAME...
+        FILE parses (strictly: UTF-8) and each NAME (Python escapes) is a string in it:
+        an event's name, a thread's, a field's value (an export, or any --json output).
 Prints what differs; exits 1 if anything does."""
 import json
 import re
@@ -122,12 +122,19 @@ def instants(export, dump):
     return "%d instants, %d fields compared" % (len(got), fields)
 
 
+def strings(v):
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, (list, dict)):
+        for x in v.values() if isinstance(v, dict) else v:
+            yield from strings(x)
+
+
 def names(export, *wanted):
     d = load(export)
-    check_members(d["traceEvents"])
-    seen = {e["name"] for e in d["traceEvents"]}
-    seen |= {v for e in d["traceEvents"] for v in e.get("args", {}).values()
-             if isinstance(v, str)}  # thread names, string fields
+    if "traceEvents" in d:
+        check_members(d["traceEvents"])
+    seen = set(strings(d))  # event names, thread names, string fields
     for w in wanted:
         w = w.encode("latin-1").decode("unicode_escape")
         if w not in seen:

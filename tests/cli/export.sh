@@ -78,16 +78,23 @@ comm = 'ev"il\\ \x01\x7f\ttab'
 sw = {"prev_prio": 20, "next_prio": 20}
 gen_kernel.write(sys.argv[2], [
     (10, 0, "lttng_statedump_process_state", {"tid": 300, "pid": 300, "ppid": 1, "name": comm}),
+    (11, 0, "lttng_statedump_process_state", {"tid": 301, "pid": 301, "ppid": 1, "name": Raw("x")}),
     (100, 0, "sched_switch", dict(sw, prev_comm="swapper/0", prev_tid=0, prev_state=0,
                                   next_comm=comm, next_tid=300)),
     (200, 0, 'we\\"ird\x01\x7f\tname', {"text": 'q"b\\s\n\x01', "raw": Raw("x")}),
     (300, 0, "sched_switch", dict(sw, prev_comm=comm, prev_tid=300, prev_state=1,
+                                  next_comm=Raw("x"), next_tid=301)),
+    (400, 0, "sched_switch", dict(sw, prev_comm=Raw("x"), prev_tid=301, prev_state=1,
                                   next_comm="swapper/0", next_tid=0))])
 PY
 "$SPOOR" export -e '*' "$TMP/hostile" >"$TMP/hostile.json" 2>/dev/null
 check "hostile names: escaped, and read back as they were" \
 	chk names "$TMP/hostile.json" 'we"ird\x01\x7f\tname' 'ev"il\\ \x01\x7f\ttab' \
 	'q"b\\s\n\x01' 'bad\ufffd\ufffdutf8 \xe9'
+# the commands' --json share the escaping (lib/util/json.c): a name that is not UTF-8
+"$SPOOR" sched --json "$TMP/hostile" >"$TMP/hostile-sched.json"
+check "spoor sched --json: a thread name that is not UTF-8 still makes UTF-8 JSON" \
+	chk names "$TMP/hostile-sched.json" 'bad\ufffd\ufffdutf8 \xe9'
 
 # errors: a clear message, non-zero, and no file left behind
 "$SPOOR" export >/dev/null 2>"$TMP/err"
