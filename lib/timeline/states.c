@@ -10,7 +10,9 @@
  *
  * The CPU's interval before its first switch belongs to that switch's prev_tid, from the
  * span's start (as sched.h counts it), so the CPU row's spans up to then are kept aside
- * (`prefix`) and handed out, to the CPU's row and that thread's, once the switch names it.
+ * (`prefix`) and handed out, to the CPU's row and that thread's, once the switch names it
+ * (up to PREFIX_MAX of them, 384 KiB: past that, the CPU's thread is unknown until its
+ * first switch; so is a trace's without switches, whose events do not name their task).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #define NEST_MAX   4          /* irq over softirq over ... */
 #define NONE       UINT32_MAX /* no thread */
 #define RAW_IDS    1024       /* raw sys_enter numbers remembered */
+#define PREFIX_MAX 16384      /* a CPU's spans kept before its first switch, at most */
 #define UNRESOLVED (-2)       /* a class's call, not looked at yet */
 #define RAW        (-1)       /* a class whose events name their call by number */
 
@@ -264,6 +267,8 @@ static void keep_prefix(struct tl_states *st, struct cpu *c, const struct open_s
 	c->prefix[c->nprefix++] = (struct tl_span){s->since, end, s->state, s->value};
 }
 
+static void end_prefix(struct tl_states *st, struct cpu *c, int64_t tid, int64_t ts);
+
 static void cpu_show(struct tl_states *st, struct cpu *c, int64_t ts)
 {
 	uint8_t state;
@@ -272,9 +277,13 @@ static void cpu_show(struct tl_states *st, struct cpu *c, int64_t ts)
 	cpu_state(st, c, &state, &value);
 	if (!move_to(&c->o, ts, state, value, &closed))
 		return;
-	if (c->known == 0)
+	if (c->known == 0) {
 		keep_prefix(st, c, &closed, ts);
-	else
+		if (c->nprefix == PREFIX_MAX) { /* memory stays O(rows): unknown until a switch */
+			end_prefix(st, c, -1, ts);
+			c->known = 2;
+		}
+	} else
 		hand_out(st, TL_ROW_CPU, c - st->cpus, closed.since, ts, closed.state,
 		         closed.value);
 }
@@ -307,23 +316,33 @@ static void end_prefix(struct tl_states *st, struct cpu *c, int64_t tid, int64_t
 	struct thread *t = thread_at(st, i);
 	bool give = t && !t->handed && t->cpu < 0;
 	int64_t cpu = c - st->cpus;
+	struct open_span open = c->o;
+	struct tl_span run = {0}; /* the CPU's: spans that differ for a thread may not for it */
 	for (size_t k = 0; k < c->nprefix; k++) {
 		struct tl_span s = c->prefix[k];
 		if (give)
 			hand_out(st, TL_ROW_THREAD, tid, s.begin, s.end, s.state, s.value);
 		cpu_view(&s, tid);
-		hand_out(st, TL_ROW_CPU, cpu, s.begin, s.end, s.state, s.value);
+		if (k && (s.state != run.state || s.value != run.value)) {
+			hand_out(st, TL_ROW_CPU, cpu, run.begin, run.end, run.state, run.value);
+			run.begin = s.begin;
+		}
+		run = (struct tl_span){k ? run.begin : s.begin, s.end, s.state, s.value};
 	}
 	struct tl_span last = {c->o.since, ts, c->o.state, c->o.value};
+	cpu_view(&last, tid);
+	if (c->nprefix && (run.state != last.state || run.value != last.value))
+		hand_out(st, TL_ROW_CPU, cpu, run.begin, run.end, run.state, run.value);
+	else if (c->nprefix) /* the open span goes on from the run's start */
+		c->o.since = run.begin;
 	if (give) { /* its open span: the CPU's, on the CPU from now on */
-		t->o = c->o;
+		t->o = open;
 		t->open = true;
 		t->handed |= c->nprefix > 0;
 		t->in_call = c->pre_in_call;
 		t->call = c->pre_call;
 		t->cpu = (int32_t) cpu;
 	}
-	cpu_view(&last, tid);
 	c->o.state = last.state;
 	c->o.value = last.value;
 	free(c->prefix);

@@ -589,6 +589,39 @@ static void test_no_syscalls(const char *data, const char *dir)
 	run_free(&run);
 }
 
+static const char long_prefix_py[] =
+    "import sys; sys.path.insert(0, sys.argv[1]); import gen_kernel as k\n"
+    "c = {0: 'swapper', 10: 'A', 20: 'B'}\n"
+    "e = []\n"
+    "for i in range(10000):\n"
+    "    e.append((100 + 10 * i, 0, 'syscall_entry_getpid', {'dummy': 0}))\n"
+    "    e.append((105 + 10 * i, 0, 'syscall_exit_getpid', {'ret': 10}))\n"
+    "e.append(k.switch(200000, 0, 10, 20, c))\n"
+    "e.append(k.switch(200100, 0, 20, 0, c))\n"
+    "k.write(sys.argv[2], e)\n";
+
+/* More state changes on a CPU before its first switch than are kept for its thread: the
+ * CPU row goes on, unknown from there to the switch. */
+static void test_long_prefix(const char *data, const char *dir)
+{
+	struct run run;
+	if (!gen_trace(data, dir, "prefix", long_prefix_py) ||
+	    !run_states(gen_path, &run, false, false))
+		return;
+	check_rows(&run);
+	/* times from 100, the trace's first event */
+	static const struct want cpu0[] = {
+	    {0, 199900, TS_UNKNOWN, 0, NULL},
+	    {199900, 200000, TS_USER, 20, NULL},
+	};
+	static const struct want a10[] = {
+	    {199900, 200000, TS_BLOCKED, 0, NULL}, /* its time on the CPU was not kept */
+	};
+	check_row(&run, TL_ROW_CPU, 0, cpu0, sizeof(cpu0) / sizeof(cpu0[0]));
+	check_row(&run, TL_ROW_THREAD, 10, a10, sizeof(a10) / sizeof(a10[0]));
+	run_free(&run);
+}
+
 /* ---- user-space marks ---- */
 
 /* Each event of the trace (all user space) is a mark, at its time, on its vtid's row. */
@@ -680,6 +713,7 @@ int main(int argc, char **argv)
 	test_nested(data, dir);
 	test_lossy(data, dir);
 	test_no_syscalls(data, dir);
+	test_long_prefix(data, dir);
 	snprintf(path, sizeof(path), "%s/traces/ust-discard", data);
 	test_marks(path);
 	test_own_marks(dir);
