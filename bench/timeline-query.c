@@ -145,6 +145,29 @@ int main(int argc, char **argv)
 			frames(c, r0, nr, rows, px, div, passes[k].release, rects, marks);
 		printf("peak resident memory of the pass (VmHWM) %ld kB\n", status_kb("VmHWM:"));
 	}
+	/* the rate strip: every class at once, and each of the 8 busiest alone */
+	double *bins = malloc(px * sizeof(*bins));
+	int64_t s = now_ns();
+	tl_query_rate(c, SIZE_MAX, 0, dur + 1, px, bins);
+	int64_t all_ns = now_ns() - s;
+	size_t busiest[8] = {0}, nb = 0;
+	for (size_t k = 0; k < tl_cache_classes(c); k++) {
+		size_t at = nb < 8 ? nb++ : 7;
+		if (nb == 8 && tl_cache_class_events(c, k) <= tl_cache_class_events(c, busiest[7]))
+			continue;
+		for (;
+		     at && tl_cache_class_events(c, busiest[at - 1]) < tl_cache_class_events(c, k);
+		     at--)
+			busiest[at] = busiest[at - 1];
+		busiest[at] = k;
+	}
+	s = now_ns();
+	for (size_t k = 0; k < nb; k++)
+		tl_query_rate(c, busiest[k], 0, dur + 1, px, bins);
+	printf("\nrates at %u bins: every class summed %.2f ms; the %zu busiest classes %.2f ms\n",
+	       px, all_ns / 1e6, nb, (now_ns() - s) / 1e6);
+	free(bins);
+
 	long long trace_bytes = 0;
 	for (int i = first; i < argc; i++) {
 		char cmd[4200];

@@ -301,9 +301,11 @@ static void spread(const struct tl_cache *c, const struct tlc_class *k, int64_t 
 	const uint32_t *b = c->rates + k->rate; /* b[i - bin0]: bin i's count */
 	uint64_t nb = (uint64_t) k->bin0 + k->bins;
 	uint64_t i = t0 > 0 ? (uint64_t) (t0 / c->h->rate_width) : 0;
-	uint32_t j = 0;
 	if (i < k->bin0)
 		i = k->bin0;
+	/* the first output bin the class's bins reach */
+	double first = ((double) i * w - (double) t0) / step;
+	uint32_t j = first <= 0 ? 0 : first >= bins ? bins : (uint32_t) first;
 	while (i < nb && j < bins) {
 		double lo_i = (double) i * w, hi_i = lo_i + w < end ? lo_i + w : end;
 		double lo_j = (double) t0 + j * step,

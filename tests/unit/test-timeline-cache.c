@@ -322,6 +322,23 @@ static void check_rates(const struct tl_cache *c)
 			      1e-6 * (double) (class_events[k] + 1));
 		}
 	}
+	/* a range in two parts, at any cut: the parts add up to the whole */
+	for (int k = 0; k < 50; k++) {
+		int64_t cut = 1 + rnd((uint32_t) duration);
+		uint32_t b1 = 1 + rnd(300), b2 = 1 + rnd(300);
+		double *o1 = calloc(b1, sizeof(double)), *o2 = calloc(b2, sizeof(double));
+		double sum = 0;
+		CHECK_CTX("rate of class 0 cut at %lld in %u and %u bins", (long long) cut, b1, b2);
+		CHECK_EQ_S64(tl_query_rate(c, 0, 0, cut, b1, o1), 0);
+		CHECK_EQ_S64(tl_query_rate(c, 0, cut, duration + 1, b2, o2), 0);
+		for (uint32_t j = 0; j < b1; j++)
+			sum += o1[j];
+		for (uint32_t j = 0; j < b2; j++)
+			sum += o2[j];
+		CHECK(fabs(sum - (double) class_events[0]) < 1e-6 * (double) class_events[0]);
+		free(o1);
+		free(o2);
+	}
 	CHECK_CTX("rate of every class");
 	CHECK_EQ_S64(tl_query_rate(c, SIZE_MAX, 0, duration + 1, 1, out), 0);
 	CHECK(fabs(out[0] - (double) all) < 1e-6 * (double) all);
