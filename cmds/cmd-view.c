@@ -57,17 +57,16 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct v
 	return 0;
 }
 
-/* Serve until SIGINT or SIGTERM (blocked in every thread, taken here); reap the opener. */
-static void wait_for_end(const sigset_t *set)
+/* Serve until SIGINT or SIGTERM (blocked in every thread, taken here); reap the opener
+ * (only it: the cache's builder waits for its own child). */
+static void wait_for_end(const sigset_t *set, pid_t opener)
 {
 	for (;;) {
 		int sig;
-		if (sigwait(set, &sig))
+		if (sigwait(set, &sig) || sig != SIGCHLD)
 			return;
-		if (sig != SIGCHLD)
-			return;
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		if (opener > 0 && waitpid(opener, NULL, WNOHANG) == opener)
+			opener = 0;
 	}
 }
 
@@ -87,6 +86,14 @@ static int run_view(const struct command *cmd, int argc, char **argv)
 	    .stats = view_stats,
 	    .stats_data = &traces,
 	};
+	/* every thread (the cache's builder, the server's) inherits the mask: the signals
+	 * come to sigwait only */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	struct view_api *api;
 	char *errmsg = NULL;
 	if ((rc = view_api_new(&cfg, &api, &errmsg))) {
@@ -94,13 +101,6 @@ static int run_view(const struct command *cmd, int argc, char **argv)
 		free(errmsg);
 		return 1;
 	}
-	/* the server's threads inherit the mask: the signals come to sigwait only */
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	struct view_server *s;
 	char url[VIEW_URL_MAX], err[300];
 	if ((rc = view_server_start((uint16_t) a.port, api, &s, url, err, sizeof(err)))) {
@@ -112,7 +112,7 @@ static int run_view(const struct command *cmd, int argc, char **argv)
 	struct view_open o = {0};
 	if (a.open && view_open(url, &o, err, sizeof(err)))
 		fprintf(stderr, "spoor view: %s\n", err);
-	wait_for_end(&set);
+	wait_for_end(&set, o.pid);
 	view_server_stop(s);
 	view_api_free(api);
 	view_open_cleanup(&o);

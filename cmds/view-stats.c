@@ -11,6 +11,7 @@
 #include "analysis-cli.h"
 #include "spoor/trace.h"
 #include "view-stats.h"
+#include "view/api.h"
 
 static const struct an_report *const reports[] = {&an_report_sched, &an_report_irq,
                                                   &an_report_syscalls};
@@ -39,7 +40,8 @@ static bool has_any(const struct an_engine *e, const struct an_report *rep)
 	return false;
 }
 
-int view_stats(void *data, size_t which, const struct an_filter *f, FILE *out)
+int view_stats(void *data, size_t which, const struct an_filter *f, bool (*gone)(void *ctx),
+               void *ctx, FILE *out)
 {
 	const struct view_stats_traces *t = data;
 	const struct an_report *rep = reports[which];
@@ -65,7 +67,9 @@ int view_stats(void *data, size_t which, const struct an_filter *f, FILE *out)
 		rc = -ENOMEM;
 		goto out;
 	}
-	if ((rc = an_engine_run(e)) < 0) {
+	if ((rc = view_run_engine(e, gone, ctx)) == -ECANCELED) {
+		goto out;
+	} else if (rc < 0) {
 		fprintf(out, "spoor %s: %s\n", rep->name, spoor_strerror(rc));
 		rc = 0;
 	} else if (!saw_any(e, rep)) {

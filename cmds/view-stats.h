@@ -3,6 +3,7 @@
 #ifndef CMDS_VIEW_STATS_H
 #define CMDS_VIEW_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -16,9 +17,11 @@ struct view_stats_traces {
 	size_t npaths;
 };
 
-/* What `spoor NAME --begin --end [--tid]... TRACE...` prints on stdout for view_stats_names[which]
- * (data: struct view_stats_traces); when the command would fail, its message instead.
- * 0, or a negative error (out of memory). */
-int view_stats(void *data, size_t which, const struct an_filter *f, FILE *out);
+/* What `spoor NAME --begin --end [--tid]... TRACE...` prints on stdout for
+ * view_stats_names[which] (data: struct view_stats_traces); when the command would fail,
+ * its message instead. 0; -ECANCELED when gone(ctx) (asked every few ms) said to stop; or a
+ * negative error (out of memory). */
+int view_stats(void *data, size_t which, const struct an_filter *f, bool (*gone)(void *ctx),
+               void *ctx, FILE *out);
 
 #endif

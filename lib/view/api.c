@@ -1,30 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* api.c: spoor view's JSON API (see api.h). */
+/* api.c: spoor view's JSON API (see api.h): its state, the cache's builder, routes,
+ * replies and parameters. */
 #include <errno.h>
-#include <semaphore.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "spoor/trace.h"
+#include "timeline/cache.h"
 #include "util/json.h"
-#include "view/api.h"
+#include "view/api-int.h"
 
 enum {
-	HEAVY_AT_ONCE = 2,    /* requests that read the traces, at once: a pass each */
-	EVENTS_DEFAULT = 500, /* api/events' limit */
-	EVENTS_MAX = 10000,
-	NAME_MAX_LEN = 256, /* api/events' name pattern */
-	LIST_MAX = 4096,    /* ids in a list parameter */
-};
-
-struct view_api {
-	struct view_api_config cfg;
-	int64_t origin; /* absolute ns of relative 0: the first event's time */
-	sem_t heavy;
+	HEAVY_AT_ONCE = 2,  /* requests that read the traces at once: a pass each */
+	LIST_MAX = 1 << 16, /* ids in a list parameter */
 };
 
 static const char json_type[] = "application/json";
@@ -32,13 +22,7 @@ static const char oom_body[] = "{\"error\": \"out of memory\"}\n";
 
 /* ---- replies ---- */
 
-struct body {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static bool body_open(struct body *b)
+bool body_open(struct body *b)
 {
 	b->buf = NULL;
 	b->len = 0;
@@ -46,7 +30,7 @@ static bool body_open(struct body *b)
 	return b->f != NULL;
 }
 
-static void oom(struct view_reply *r)
+void oom_reply(struct view_reply *r)
 {
 	r->status = 500;
 	r->type = json_type;
@@ -54,13 +38,12 @@ static void oom(struct view_reply *r)
 	r->len = r->body ? strlen(oom_body) : 0;
 }
 
-/* Close the body and make it the reply (500 when its writes failed). */
-static void body_reply(struct body *b, int status, struct view_reply *r)
+void body_reply(struct body *b, int status, struct view_reply *r)
 {
 	bool failed = ferror(b->f);
 	if (fclose(b->f) || failed) {
 		free(b->buf);
-		oom(r);
+		oom_reply(r);
 		return;
 	}
 	r->status = status;
@@ -69,17 +52,22 @@ static void body_reply(struct body *b, int status, struct view_reply *r)
 	r->len = b->len;
 }
 
-__attribute__((format(printf, 3, 4))) static void error_reply(struct view_reply *r, int status,
-                                                              const char *fmt, ...)
+void body_drop(struct body *b)
 {
-	char text[300];
+	fclose(b->f);
+	free(b->buf);
+}
+
+void error_reply(struct view_reply *r, int status, const char *fmt, ...)
+{
+	char text[600];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	struct body b;
 	if (!body_open(&b)) {
-		oom(r);
+		oom_reply(r);
 		return;
 	}
 	fputs("{\"error\": ", b.f);
@@ -95,11 +83,11 @@ __attribute__((format(printf, 3, 4))) static void error_reply(struct view_reply 
 static bool parse_int(const char *s, int64_t *v)
 {
 	char *end;
-	if (!s || !*s || (*s != '-' && (*s < '0' || *s > '9')))
+	if (!s || (*s != '-' && (*s < '0' || *s > '9')))
 		return false;
 	errno = 0;
 	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || (end[0] == '-' && end == s + 1))
+	if (errno || end == s || (*s == '-' && end == s + 1))
 		return false;
 	if (*end == '.') {
 		const char *d = end + 1;
@@ -108,8 +96,6 @@ static bool parse_int(const char *s, int64_t *v)
 			return false;
 		for (; *d >= '0' && *d <= '9'; d++)
 			nonzero |= *d != '0';
-		if (*d)
-			return false;
 		if (nonzero && *s == '-') {
 			if (x == INT64_MIN)
 				return false;
@@ -123,16 +109,8 @@ static bool parse_int(const char *s, int64_t *v)
 	return true;
 }
 
-struct params {
-	struct view_reply *r;
-	view_arg_fn arg;
-	void *ctx;
-	bool bad; /* a 400 is in r */
-};
-
-/* An integer parameter in [min, max]: *v unchanged when absent and not required. */
-static void int_param(struct params *p, const char *name, bool required, int64_t min, int64_t max,
-                      int64_t *v)
+void int_param(struct params *p, const char *name, bool required, int64_t min, int64_t max,
+               int64_t *v)
 {
 	const char *s = p->bad ? NULL : p->arg(p->ctx, name);
 	if (p->bad || (!s && !required))
@@ -147,8 +125,7 @@ static void int_param(struct params *p, const char *name, bool required, int64_t
 	}
 }
 
-/* A list of ids "1,2,5" (each >= 0): *v malloc'd (NULL and 0 when absent). */
-static void list_param(struct params *p, const char *name, int64_t **v, size_t *n)
+void list_param(struct params *p, const char *name, int64_t max, int64_t **v, size_t *n)
 {
 	const char *s = p->bad ? NULL : p->arg(p->ctx, name);
 	*v = NULL;
@@ -164,7 +141,7 @@ static void list_param(struct params *p, const char *name, int64_t **v, size_t *
 		return;
 	}
 	if (!(*v = malloc(cap * sizeof(**v)))) {
-		oom(p->r);
+		oom_reply(p->r);
 		p->bad = true;
 		return;
 	}
@@ -172,9 +149,11 @@ static void list_param(struct params *p, const char *name, int64_t **v, size_t *
 		char *end;
 		errno = 0;
 		long long x = strtoll(c, &end, 10);
-		if (errno || end == c || *c < '0' || *c > '9' || (*end && *end != ',')) {
-			error_reply(p->r, 400, "invalid %s '%.80s' (ids separated by commas)", name,
-			            s);
+		if (errno || end == c || *c < '0' || *c > '9' || (*end && *end != ',') || x > max) {
+			error_reply(p->r, 400,
+			            "invalid %s '%.80s' (ids from 0 to %lld, separated by "
+			            "commas)",
+			            name, s, (long long) max);
 			p->bad = true;
 			free(*v);
 			*v = NULL;
@@ -188,41 +167,118 @@ static void list_param(struct params *p, const char *name, int64_t **v, size_t *
 	}
 }
 
-/* t0 and t1 (relative ns, t0 <= t1), and the absolute times they name. */
-static void range_params(struct params *p, const struct view_api *a, int64_t abs[2])
+void range_params(struct params *p, bool strict, int64_t t[2])
 {
 	const int64_t lim = (int64_t) 1 << 62; /* the engine's times stay within 2^62 */
-	int64_t t[2] = {0, 0};
 	int_param(p, "t0", true, -lim, lim, &t[0]);
 	int_param(p, "t1", true, -lim, lim, &t[1]);
-	if (p->bad)
-		return;
-	if (t[0] > t[1]) {
-		error_reply(p->r, 400, "t0 is after t1");
+	if (!p->bad && (t[0] > t[1] || (strict && t[0] == t[1]))) {
+		error_reply(p->r, 400, "t0 must come before t1");
 		p->bad = true;
-		return;
 	}
-	for (int i = 0; i < 2; i++)
-		if (__builtin_add_overflow(a->origin, t[i], &abs[i])) {
+}
+
+void absolute(struct params *p, const struct view_api *a, const int64_t t[2], int64_t abs[2])
+{
+	int64_t origin = __atomic_load_n(&a->origin, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < 2 && !p->bad; i++)
+		if (__builtin_add_overflow(origin, t[i], &abs[i])) {
 			error_reply(p->r, 400, "t%d out of range", i);
 			p->bad = true;
-			return;
 		}
 }
 
-/* ---- reading the traces ---- */
+/* ---- requests that read the traces ---- */
 
-static void quiet(void *data, const char *message)
+enum { SLICE_NS = 50 * 1000 * 1000 }; /* how often a long request asks whether to go on */
+
+static int64_t monotonic_ns(void)
 {
-	/* damage: the cache's banner tells it; a request must not fill the terminal */
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static int open_reader(const struct view_api *a, struct spoor_reader **r, char **errmsg)
+bool heavy_wait(struct view_api *a, struct params *p)
 {
-	int rc = spoor_reader_open(a->cfg.paths, a->cfg.npaths, r, errmsg);
-	if (!rc)
-		spoor_reader_set_warn(*r, quiet, NULL);
+	for (;;) {
+		struct timespec t;
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += SLICE_NS;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		if (!sem_timedwait(&a->heavy, &t))
+			return true;
+		if (errno != ETIMEDOUT && errno != EINTR)
+			return false;
+		if (p->gone && p->gone(p->ctx))
+			return false;
+	}
+}
+
+int view_run_engine(struct an_engine *e, view_gone_fn gone, void *ctx)
+{
+	int rc;
+	while ((rc = an_engine_run_until(e, monotonic_ns() + SLICE_NS)) == 1)
+		if (gone && gone(ctx))
+			return -ECANCELED;
 	return rc;
+}
+
+/* ---- the cache ---- */
+
+const struct tl_cache *cache_or_reply(struct view_api *a, struct view_reply *r)
+{
+	const struct tl_cache *c = __atomic_load_n(&a->cache, __ATOMIC_ACQUIRE);
+	if (c)
+		return c;
+	if (__atomic_load_n(&a->failed, __ATOMIC_ACQUIRE)) {
+		error_reply(r, 500, "%s", a->cache_error ? a->cache_error : "no timeline cache");
+		return NULL;
+	}
+	struct body b;
+	if (!body_open(&b)) {
+		oom_reply(r);
+		return NULL;
+	}
+	fprintf(b.f, "{\"error\": \"building the timeline cache\", \"progress\": %.4f}\n",
+	        __atomic_load_n(&a->progress, __ATOMIC_RELAXED) / 1e4);
+	body_reply(&b, 503, r);
+	return NULL;
+}
+
+static void progress(void *data, double fraction)
+{
+	struct view_api *a = data;
+	uint32_t part = fraction > 0 ? fraction < 1 ? (uint32_t) (fraction * 1e4) : 10000 : 0;
+	__atomic_store_n(&a->progress, part, __ATOMIC_RELAXED);
+}
+
+static void *build(void *data)
+{
+	struct view_api *a = data;
+	struct tl_cache *c = NULL;
+	char *err = NULL;
+	int rc = tl_cache_open_progress(a->cfg.paths, a->cfg.npaths, progress, a, &c, &err);
+	if (rc) {
+		if (!err && asprintf(&err, "timeline cache: %s", spoor_strerror(rc)) < 0)
+			err = NULL;
+		a->cache_error = err;
+		__atomic_store_n(&a->failed, true, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	/* the spans' times are relative to the cache's origin: the requests' from now on */
+	__atomic_store_n(&a->origin, tl_cache_origin(c), __ATOMIC_RELEASE);
+	__atomic_store_n(&a->cache, c, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* ---- the API ---- */
+
+void api_quiet(void *data, const char *message)
+{
 }
 
 int view_api_new(const struct view_api_config *cfg, struct view_api **out, char **errmsg)
@@ -232,12 +288,14 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 	if (!a)
 		return -ENOMEM;
 	a->cfg = *cfg;
+	/* the traces, opened once here: a trace that cannot be read is said before serving */
 	struct spoor_reader *r;
-	int rc = open_reader(a, &r, errmsg);
+	int rc = spoor_reader_open(cfg->paths, cfg->npaths, &r, errmsg);
 	if (rc) {
 		free(a);
 		return rc;
 	}
+	spoor_reader_set_warn(r, api_quiet, NULL);
 	const struct spoor_event *ev;
 	while ((rc = spoor_reader_next(r, &ev)) > 0)
 		if (spoor_event_has_timestamp(ev)) {
@@ -250,6 +308,11 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 		return rc;
 	}
 	sem_init(&a->heavy, 0, HEAVY_AT_ONCE);
+	if ((rc = pthread_create(&a->builder, NULL, build, a))) {
+		sem_destroy(&a->heavy);
+		free(a);
+		return -rc;
+	}
 	*out = a;
 	return 0;
 }
@@ -258,223 +321,31 @@ void view_api_free(struct view_api *a)
 {
 	if (!a)
 		return;
+	if (!__atomic_load_n(&a->cache, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&a->failed, __ATOMIC_ACQUIRE)) {
+		/* still building (spoor view stopped early): the process ends, and with it the
+		 * thread; the builder's child finishes the file for the next time */
+		pthread_detach(a->builder);
+		return;
+	}
+	pthread_join(a->builder, NULL);
+	tl_cache_close(a->cache);
+	free(a->cache_error);
 	sem_destroy(&a->heavy);
 	free(a);
 }
 
-/* ---- api/meta ---- */
-
-static void meta(struct view_api *a, struct params *p)
-{
-	struct body b;
-	if (!body_open(&b)) {
-		oom(p->r);
-		return;
-	}
-	fputs("{\"version\": 1, \"traces\": [", b.f);
-	for (size_t i = 0; i < a->cfg.npaths; i++) {
-		fputs(i ? ", " : "", b.f);
-		json_string(b.f, a->cfg.paths[i]);
-	}
-	fprintf(b.f, "], \"origin\": \"%lld\"}\n", (long long) a->origin);
-	body_reply(&b, 200, p->r);
-}
-
-/* ---- api/events ---- */
-
-struct listed {
-	int64_t t, cpu, tid;
-	size_t class_index;
-};
-
-struct events {
-	const struct an_engine *e;
-	struct spoor_formatter *f;
-	int64_t tid, pid; /* -1: any */
-	size_t limit, n;
-	struct listed *list;
-	bool more;
-	int rc;
-};
-
-static void on_event(void *data, const struct an_event *ae)
-{
-	struct events *x = data;
-	if ((x->tid >= 0 && ae->tid != x->tid) ||
-	    (x->pid >= 0 && (ae->tid < 0 || an_task_pid(x->e, ae->tid) != x->pid)))
-		return;
-	if (x->n == x->limit || x->rc) {
-		x->more = x->n == x->limit;
-		an_engine_stop((struct an_engine *) x->e);
-		return;
-	}
-	x->list[x->n++] = (struct listed){ae->ts, ae->cpu, ae->tid, ae->class_index};
-	int rc = spoor_formatter_event(x->f, ae->ev);
-	if (rc < 0)
-		x->rc = rc;
-}
-
-/* The listed events as JSON, their text the formatter's lines (text, len bytes). */
-static void events_json(FILE *out, const struct view_api *a, const struct spoor_reader *r,
-                        const struct events *x, const char *text, size_t len)
-{
-	fputs("{\"events\": [", out);
-	const char *at = text, *end = text + len;
-	for (size_t i = 0; i < x->n; i++) {
-		const struct listed *l = &x->list[i];
-		const char *nl = at < end ? memchr(at, '\n', (size_t) (end - at)) : NULL;
-		const char *line_end = nl ? nl : end;
-		fprintf(out,
-		        "%s\n{\"t\": %lld, \"cpu\": %lld, \"tid\": %lld, \"name\": ", i ? "," : "",
-		        (long long) (l->t - a->origin), (long long) l->cpu, (long long) l->tid);
-		json_string(out,
-		            spoor_event_class_name(spoor_reader_event_class(r, l->class_index)));
-		fprintf(out, ", \"class\": %zu, \"text\": ", l->class_index);
-		json_string_n(out, at, (size_t) (line_end - at));
-		fputs("}", out);
-		at = nl ? nl + 1 : end;
-	}
-	fprintf(out, "],\n\"more\": %s}\n", x->more ? "true" : "false");
-}
-
-/* The events of [b, e] as spoor dump prints them, through a memfd (the formatter writes
- * to a file descriptor). */
-static int list_events(struct view_api *a, const int64_t abs[2], const char *name, struct events *x,
-                       FILE *out, char **errmsg)
-{
-	struct spoor_reader *r = NULL;
-	struct an_engine *e = NULL;
-	struct an_filter none = {0};
-	int fd = memfd_create("spoor-view-events", MFD_CLOEXEC), rc;
-	if (fd < 0)
-		return -errno;
-	if ((rc = open_reader(a, &r, errmsg)))
-		goto out;
-	spoor_reader_set_range(r, abs[0], abs[1]);
-	if ((rc = an_engine_new(r, &none, &e)) ||
-	    (rc = spoor_formatter_new(SPOOR_FORMAT_TEXT, fd, &x->f)))
-		goto out;
-	x->e = e;
-	an_engine_want_tasks(e); /* each event's thread, from its context where it has one */
-	if (x->pid >= 0)
-		an_engine_want_threads(e);
-	if ((rc = an_engine_on_name(e, name ? name : "*", on_event, x)) ||
-	    (rc = an_engine_run(e)) < 0 || (rc = x->rc) || (rc = spoor_formatter_flush(x->f)))
-		goto out;
-	off_t len = lseek(fd, 0, SEEK_END);
-	void *text = len > 0 ? mmap(NULL, (size_t) len, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	if (len < 0 || text == MAP_FAILED) {
-		rc = -errno;
-		goto out;
-	}
-	events_json(out, a, r, x, text ? text : "", (size_t) (len > 0 ? len : 0));
-	if (text)
-		munmap(text, (size_t) len);
-	rc = 0;
-out:
-	spoor_formatter_free(x->f);
-	x->f = NULL;
-	an_engine_free(e);
-	spoor_reader_close(r);
-	close(fd);
-	return rc;
-}
-
-static void events(struct view_api *a, struct params *p)
-{
-	int64_t abs[2], limit = EVENTS_DEFAULT, tid = -1, pid = -1;
-	range_params(p, a, abs);
-	int_param(p, "limit", false, 1, EVENTS_MAX, &limit);
-	int_param(p, "tid", false, 0, INT64_MAX, &tid);
-	int_param(p, "pid", false, 0, INT64_MAX, &pid);
-	const char *name = p->bad ? NULL : p->arg(p->ctx, "name");
-	if (!p->bad && name && (!*name || strlen(name) > NAME_MAX_LEN)) {
-		error_reply(p->r, 400, "invalid name (a pattern of 1 to %d bytes)", NAME_MAX_LEN);
-		p->bad = true;
-	}
-	if (p->bad)
-		return;
-	struct events x = {.tid = tid, .pid = pid, .limit = (size_t) limit};
-	struct body b;
-	if (!(x.list = malloc((size_t) limit * sizeof(*x.list))) || !body_open(&b)) {
-		free(x.list);
-		oom(p->r);
-		return;
-	}
-	char *err = NULL;
-	sem_wait(&a->heavy);
-	int rc = list_events(a, abs, name, &x, b.f, &err);
-	sem_post(&a->heavy);
-	free(x.list);
-	if (!rc) {
-		body_reply(&b, 200, p->r);
-	} else {
-		fclose(b.f);
-		free(b.buf);
-		error_reply(p->r, 500, "%s", err ? err : spoor_strerror(rc));
-	}
-	free(err);
-}
-
-/* ---- api/stats ---- */
-
-static void stats(struct view_api *a, struct params *p)
-{
-	int64_t abs[2];
-	struct an_filter f = {0};
-	int64_t *tids;
-	range_params(p, a, abs);
-	list_param(p, "tids", &tids, &f.ntids);
-	if (p->bad)
-		return;
-	f.has_begin = f.has_end = true;
-	f.begin = abs[0];
-	f.end = abs[1];
-	f.tids = tids;
-	struct body b;
-	if (!body_open(&b)) {
-		free(tids);
-		oom(p->r);
-		return;
-	}
-	int rc = 0;
-	fputc('{', b.f);
-	sem_wait(&a->heavy);
-	for (size_t i = 0; i < a->cfg.nstats && !rc; i++) {
-		struct body text;
-		if (!body_open(&text)) {
-			rc = -ENOMEM;
-			break;
-		}
-		rc = a->cfg.stats(a->cfg.stats_data, i, &f, text.f);
-		if (fclose(text.f))
-			rc = rc ? rc : -ENOMEM;
-		fprintf(b.f, "%s\n", i ? "," : "");
-		json_string(b.f, a->cfg.stats_names[i]);
-		fputs(": ", b.f);
-		json_string_n(b.f, text.buf, text.len);
-		free(text.buf);
-	}
-	sem_post(&a->heavy);
-	fputs("}\n", b.f);
-	free(tids);
-	if (rc) {
-		fclose(b.f);
-		free(b.buf);
-		error_reply(p->r, 500, "%s", spoor_strerror(rc));
-		return;
-	}
-	body_reply(&b, 200, p->r);
-}
-
-void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, void *ctx,
-                     struct view_reply *r)
+void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, view_gone_fn gone,
+                     void *ctx, struct view_reply *r)
 {
 	static const struct {
 		const char *name;
 		void (*fn)(struct view_api *a, struct params *p);
-	} routes[] = {{"meta", meta}, {"events", events}, {"stats", stats}};
-	struct params p = {.r = r, .arg = arg, .ctx = ctx};
+	} routes[] = {
+	    {"meta", api_meta}, {"spans", api_spans},   {"marks", api_marks},
+	    {"rate", api_rate}, {"events", api_events}, {"stats", api_stats},
+	};
+	struct params p = {.r = r, .arg = arg, .gone = gone, .ctx = ctx};
 	*r = (struct view_reply){0};
 	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++)
 		if (!strcmp(route, routes[i].name)) {

@@ -13,6 +13,7 @@
 #ifndef VIEW_API_H
 #define VIEW_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,10 +24,12 @@ struct view_api_config {
 	const char *const *paths; /* the traces, as given */
 	size_t npaths;
 	/* api/stats: nstats texts, named stats_names[i], each what the command of that name
-	 * prints for the filter (time range, threads); 0, or a negative error. */
+	 * prints for the filter (time range, threads); 0, -ECANCELED when gone(ctx) said
+	 * the client left (asked every few milliseconds), or a negative error. */
 	size_t nstats;
 	const char *const *stats_names;
-	int (*stats)(void *data, size_t which, const struct an_filter *f, FILE *out);
+	int (*stats)(void *data, size_t which, const struct an_filter *f, bool (*gone)(void *ctx),
+	             void *ctx, FILE *out);
 	void *stats_data;
 };
 
@@ -39,8 +42,15 @@ struct view_reply {
 
 /* A request parameter's value (decoded), or NULL when absent. */
 typedef const char *(*view_arg_fn)(void *ctx, const char *name);
+/* Whether the client has left (a page drops a request it no longer needs): a long answer
+ * stops then, instead of holding up the requests after it. */
+typedef bool (*view_gone_fn)(void *ctx);
 
 struct view_api;
+
+/* an_engine_run in slices of a few milliseconds, asking gone(ctx) between them (gone may be
+ * NULL): -ECANCELED when it says the client left. */
+int view_run_engine(struct an_engine *e, view_gone_fn gone, void *ctx);
 
 /* Reads where the traces start (their first event). 0, or an error with *errmsg
  * (malloc'd, naming the file). */
@@ -48,7 +58,7 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 void view_api_free(struct view_api *a);
 /* Answer GET api/ROUTE: r->body is malloc'd (the caller frees it); never fails without a
  * reply (500 on out of memory, with a fixed body). */
-void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, void *ctx,
-                     struct view_reply *r);
+void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, view_gone_fn gone,
+                     void *ctx, struct view_reply *r);
 
 #endif

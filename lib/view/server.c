@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,15 @@ static const char *arg(void *ctx, const char *name)
 	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* The client closed its side: a browser dropping a request (fetch's abort) does so. */
+static bool gone(void *ctx)
+{
+	const union MHD_ConnectionInfo *i =
+	    MHD_get_connection_info(ctx, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct pollfd p = {.fd = i ? i->connect_fd : -1, .events = POLLIN | POLLRDHUP};
+	return i && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
                               const char *method, const char *version, const char *upload,
                               size_t *upload_size, void **con_cls)
@@ -119,7 +129,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	const char *name = url + sizeof(s->prefix) - 1;
 	if (!strncmp(name, "api/", 4)) {
 		struct view_reply r;
-		view_api_answer(s->api, name + 4, arg, c, &r);
+		view_api_answer(s->api, name + 4, arg, gone, c, &r);
 		return reply(c, r.status, r.type, r.body, r.len, true);
 	}
 	const struct view_asset *a = asset(name);

@@ -20,7 +20,9 @@ get() {
 status() { # status WANT PATH [METHOD]
 	local got
 	got=$(get "$2" "${3:-GET}")
-	check "${3:-GET} $2: $1 ($got)" test "$got" = "$1"
+	local what=$2
+	[ ${#what} -le 120 ] || what="${what:0:100}...(${#what} bytes)"
+	check "${3:-GET} $what: $1 ($got)" test "$got" = "$1"
 }
 
 # start ARGS...: spoor view in the background, $PID and $URL (from its first line)
@@ -35,6 +37,18 @@ start() {
 	done
 	URL=$(head -n 1 "$TMP/out" 2>/dev/null)
 	[ -n "$URL" ] || { echo "spoor view $* printed no URL:"; cat "$TMP/err"; }
+}
+wait_meta() { # api/meta answers 503 while the cache is built: until it answers 200
+	local code
+	for _ in $(seq 600); do
+		code=$(get "/$(token)/api/meta")
+		[ "$code" = 503 ] || break
+		check "api/meta 503 while the cache is built: says so" \
+			python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["error"] and 0 <= d["progress"] <= 1' "$TMP/body"
+		sleep 0.1
+	done
+	check "api/meta: 200 once the cache is built ($code)" test "$code" = 200
+	cp "$TMP/body" "$TMP/meta.json"
 }
 stop() { # SIGTERM: exit 0
 	kill -TERM $PID
@@ -85,16 +99,107 @@ check "view.js: Cache-Control: no-store" grep -qi '^Cache-Control: no-store$' "$
 status 200 "/$TOKEN/view.css"
 check "view.css is web/view.css" cmp -s "$TMP/body" "$WEB/view.css"
 
-# api/meta: the traces and where they start (the first event)
-status 200 "/$TOKEN/api/meta"
+# api/meta: the traces, where they start (the first event), the rows and processes
+wait_meta
 check "api/meta: application/json" grep -qi '^Content-Type: application/json' "$TMP/headers"
-ORIGIN=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["origin"])' "$TMP/body")
+ORIGIN=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["origin"])' "$TMP/meta.json")
 first=$("$SPOOR" dump -n 1 "$busy" | awk '{print $1}' | tr -d .)
 check "api/meta: origin $ORIGIN = the first event's time ($first)" test "$ORIGIN" = "$((10#$first))"
-check "api/meta names the trace" python3 -c '
+check "api/meta: the cache beside the trace" test -f "$busy/.spoor-view.cache"
+check "api/meta: the rows and processes of the busy trace" python3 -c '
 import json, sys
 m = json.load(open(sys.argv[1]))
-assert m["version"] == 1 and m["traces"] == [sys.argv[2]], m' "$TMP/body" "$busy"
+assert m["version"] == 1 and m["traces"] == [sys.argv[2]], m["traces"]
+assert m["cache"] == sys.argv[2] + "/.spoor-view.cache", m["cache"]
+assert [s["name"] for s in m["states"]] == ["unknown", "user", "syscall", "irq", "softirq",
+    "wait_cpu", "blocked", "running", "idle"], m["states"]
+rows = m["rows"]
+assert [r["id"] for r in rows] == list(range(len(rows)))
+cpus = sorted(r["cpu"] for r in rows if r["kind"] == "cpu")
+assert cpus == [0, 1, 2, 3], cpus
+threads = {r["tid"]: r for r in rows if r["kind"] == "thread"}
+want = {1000 + i: ("multithread", 1000) for i in range(4)}
+want.update({2000 + c: ("worker-%d" % c, 2000 + c) for c in range(4)})
+want[5000] = ("rm", 5000)
+for tid, (name, pid) in want.items():
+    assert tid in threads, (tid, sorted(threads))
+    assert (threads[tid]["name"], threads[tid]["pid"]) == (name, pid), threads[tid]
+    assert 0 <= threads[tid]["first"] <= threads[tid]["last"] <= m["duration"], threads[tid]
+procs = {p["pid"]: p for p in m["processes"]}
+assert procs[1000]["name"] == "multithread", procs[1000]
+assert sorted(rows[i]["tid"] for i in procs[1000]["rows"]) == [1000, 1001, 1002, 1003], procs[1000]
+assert sum(len(p["rows"]) for p in m["processes"]) == len(threads)
+assert "read" in m["syscalls"] and "openat" in m["syscalls"], m["syscalls"]
+names = [c["name"] for c in m["classes"]]
+assert "sched_switch" in names and not any(c["user"] for c in m["classes"])
+assert m["damage"] == [] and m["lost"] == 0
+' "$TMP/meta.json" "$busy"
+row_of() { # row_of thread|cpu ID: the row's index
+	python3 -c 'import json,sys
+m = json.load(open(sys.argv[1]))
+print([r["id"] for r in m["rows"] if r["kind"] == sys.argv[2] and r[{"thread": "tid", "cpu": "cpu"}[sys.argv[2]]] == int(sys.argv[3])][0])' \
+		"$TMP/meta.json" "$1" "$2"
+}
+
+# api/spans: thread 1001 reads on CPU 1 at round 100 from 1000 + 100 * 1000 + 7 for
+# 60 ns (gen_kernel.busy; its first event, relative 0, at 10): a syscall span of read,
+# [100997, 101057), on its row and on CPU 1's (whose value is then the thread)
+r1001=$(row_of thread 1001)
+rcpu1=$(row_of cpu 1)
+status 200 "/$TOKEN/api/spans?rows=$r1001,$rcpu1&t0=100990&t1=101070&px=80"
+check "api/spans: read's syscall span on thread 1001's row and CPU 1's" python3 -c '
+import json, sys
+m, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+read, syscall = m["syscalls"].index("read"), [s["name"] for s in m["states"]].index("syscall")
+thread, cpu = d["rows"]
+assert thread["id"] == int(sys.argv[3]) and cpu["id"] == int(sys.argv[4]), d
+assert [100997, 101057, syscall, read, 1] in thread["rects"], thread
+assert [100997, 101057, syscall, 1001, 1] in cpu["rects"], cpu
+' "$TMP/meta.json" "$TMP/body" "$r1001" "$rcpu1"
+# the whole trace on 100 pixels: few rects, in order, in the range
+status 200 "/$TOKEN/api/spans?rows=$(seq -s, 0 $(($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$TMP/meta.json") - 1)))&t0=0&t1=400000&px=100"
+check "api/spans, all rows on 100 pixels: at most 2 rects a pixel, in order, within the range" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["rows"]
+for r in d["rows"]:
+    rects = r["rects"]
+    assert len(rects) <= 2 * 100 + 2, (r["id"], len(rects))
+    for a, b in zip(rects, rects[1:]):
+        assert a[1] <= b[0], (r["id"], a, b)
+    for x in rects:
+        assert 0 <= x[0] < x[1] <= 400000 and x[4] >= 1, (r["id"], x)
+assert any(x[4] > 1 for r in d["rows"] for x in r["rects"]), "no merged rects"
+' "$TMP/body"
+# api/marks: none in a kernel trace; api/rate: the events of each class
+status 200 "/$TOKEN/api/marks?rows=$r1001&t0=0&t1=400000&px=100"
+check "api/marks: none in a kernel trace" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d == {"rows": [{"id": int(sys.argv[2]), "marks": []}]}, d' "$TMP/body" "$r1001"
+status 200 "/$TOKEN/api/rate?t0=0&t1=1000000&bins=50"
+"$SPOOR" stats --json "$busy" >"$TMP/stats.json"
+check "api/rate: the 8 busiest classes, their counts adding up to spoor stats'" python3 -c '
+import json, sys
+m, d, st = (json.load(open(f)) for f in sys.argv[1:4])
+assert d["bins"] == 50 and len(d["series"]) == 8, d
+by_name = st["by_name"]
+busiest = sorted(by_name.values(), reverse=True)[:8]
+got = [by_name[m["classes"][s["class"]]["name"]] for s in d["series"]]
+assert got == busiest, (got, busiest)
+for s in d["series"]:
+    assert len(s["counts"]) == 50
+    want = by_name[m["classes"][s["class"]]["name"]]
+    assert abs(sum(s["counts"]) - want) < 1e-6 * want, (s["class"], sum(s["counts"]), want)
+' "$TMP/meta.json" "$TMP/body" "$TMP/stats.json"
+sw=$(python3 -c 'import json,sys; print([c["name"] for c in json.load(open(sys.argv[1]))["classes"]].index("sched_switch"))' "$TMP/meta.json")
+status 200 "/$TOKEN/api/rate?t0=0&t1=1000000&bins=4&classes=$sw"
+check "api/rate classes=sched_switch: one series, its switches" python3 -c '
+import json, sys
+d, st = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert d["bins"] == 4 and [s["class"] for s in d["series"]] == [int(sys.argv[3])], d
+assert abs(sum(d["series"][0]["counts"]) - st["by_name"]["sched_switch"]) < 1e-6' \
+	"$TMP/body" "$TMP/stats.json" "$sw"
 
 # api/events: spoor dump's lines on the same range
 jtext() { python3 -c 'import json,sys
@@ -132,9 +237,9 @@ import json, sys
 ev = json.load(open(sys.argv[1]))["events"]
 assert ev and all(e["tid"] == 1001 and e["cpu"] == 1 for e in ev), ev[:3]' "$TMP/body"
 jtext >"$TMP/events.got"
-# the want: CPU 1's lines while 1001 runs there, from the switches in the range (the
-# trace names no task in its other events: before the range's first switch, unknown)
-range_dump 100000 130000 | awk -v tid=-1 '$2 == "cpu1" {
+# the want: CPU 1's lines while 1001 runs there (it does at 100000: the trace names no
+# task in its events, but the cache's CPU row knows), from the switches
+range_dump 100000 130000 | awk -v tid=1001 '$2 == "cpu1" {
 	if (tid == 1001) print
 	if ($3 == "sched_switch:") for (i = 4; i <= NF; i++) if ($i ~ /^next_tid=/) tid = substr($i, 10) + 0
 }' >"$TMP/events.want"
@@ -168,12 +273,61 @@ for q in "events?t1=5" "events?t0=5" "events?t0=x&t1=5" "events?t0=5&t1=4" "even
 	"events?t0=0&t1=5&limit=0" "events?t0=0&t1=5&limit=10001" "events?t0=0&t1=5&limit=-1" \
 	"events?t0=0&t1=5&tid=x" "events?t0=0&t1=5&pid=-2" "events?t0=0&t1=5&name=" \
 	"events?t0=99999999999999999999&t1=5" "events?t0=0&t1=9223372036854775807" \
-	"stats?t0=0" "stats?t0=0&t1=5&tids=1,,2" "stats?t0=0&t1=5&tids=a" "stats?t0=0&t1=5&tids=-1"; do
+	"stats?t0=0" "stats?t0=0&t1=5&tids=1,,2" "stats?t0=0&t1=5&tids=a" "stats?t0=0&t1=5&tids=-1" \
+	"spans?rows=0&t0=0&t1=0&px=10" "spans?rows=0&t0=0&t1=5" "spans?rows=0&t0=0&t1=5&px=0" \
+	"spans?rows=0&t0=0&t1=5&px=16385" "spans?rows=99999&t0=0&t1=5&px=10" "spans?rows=0,x&t0=0&t1=5&px=10" \
+	"marks?rows=0&t0=5&t1=0&px=10" "marks?rows=-1&t0=0&t1=5&px=10" "rate?t0=0&t1=5" \
+	"rate?t0=0&t1=5&bins=0" "rate?t0=0&t1=5&bins=4&classes=99999" \
+	"spans?rows=$(printf '0,%.0s' $(seq 1100))0&t0=0&t1=5&px=16384"; do
 	status 400 "/$TOKEN/api/$q"
-	check "api/$q: a JSON error" python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["error"]' "$TMP/body"
+	check "api/${q:0:100}: a JSON error" python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["error"]' "$TMP/body"
 done
 stop
 check "nothing on stderr" test ! -s "$TMP/err"
+
+# user-space events: marks on their threads' rows, as many as the trace has (a copy: the
+# cache goes beside the trace)
+cp -r "$SPOOR_TEST_DATA/traces/ust-types" "$TMP/ust"
+start "$TMP/ust"
+wait_meta
+"$SPOOR" dump "$TMP/ust" | grep -o ' vtid=[0-9]*' | sort | uniq -c | awk '{print substr($2, 6), $1}' >"$TMP/marks.want"
+python3 -c 'import json,sys
+m = json.load(open(sys.argv[1]))
+print(",".join(str(r["id"]) for r in m["rows"] if r["kind"] == "thread"))' "$TMP/meta.json" >"$TMP/rows"
+status 200 "/$(token)/api/marks?rows=$(cat "$TMP/rows")&t0=0&t1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["duration"] + 1)' "$TMP/meta.json")&px=64"
+python3 -c 'import json,sys
+m, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for r in d["rows"]:
+    n = sum(x[2] for x in r["marks"])
+    if n:
+        print(m["rows"][r["id"]]["tid"], n)
+    assert len(r["marks"]) <= 64
+    assert all(m["classes"][x[1]]["user"] for x in r["marks"])' "$TMP/meta.json" "$TMP/body" | sort >"$TMP/marks.got"
+check "api/marks: each thread's user-space events ($(tr '\n' ' ' <"$TMP/marks.want"))" cmp -s "$TMP/marks.got" "$TMP/marks.want"
+stop
+
+# a real LTTng kernel trace, when there (a copy: the cache goes beside the trace): the
+# events and statistics of a range in its middle as the commands print them
+if [ -d "${SHARED_TRACES:-}/lttng/many-threads" ]; then
+	cp -r "$SHARED_TRACES/lttng/many-threads" "$TMP/mt"
+	start "$TMP/mt"
+	wait_meta
+	read -r O t0 t1 < <(python3 -c 'import json,sys
+m = json.load(open(sys.argv[1])); d = m["duration"]
+print(m["origin"], d // 3, d // 3 + d // 200)' "$TMP/meta.json")
+	status 200 "/$(token)/api/events?t0=$t0&t1=$t1&limit=10000"
+	jtext >"$TMP/events.got"
+	"$SPOOR" dump --begin $((O + t0)) --end $((O + t1)) "$TMP/mt" | head -n 10000 >"$TMP/events.want"
+	check "many-threads: api/events = spoor dump's $(wc -l <"$TMP/events.want") lines" \
+		cmp -s "$TMP/events.got" "$TMP/events.want"
+	status 200 "/$(token)/api/stats?t0=$t0&t1=$t1"
+	for a in sched irq syscalls; do
+		stats_of $a >"$TMP/$a.got"
+		"$SPOOR" $a --begin $((O + t0)) --end $((O + t1)) "$TMP/mt" >"$TMP/$a.want" 2>/dev/null
+		check "many-threads: api/stats $a = spoor $a --begin --end" cmp -s "$TMP/$a.got" "$TMP/$a.want"
+	done
+	stop
+fi
 
 # --open: the browser gets a private 0600 file that redirects, never the token
 cat >"$TMP/browser" <<SH
