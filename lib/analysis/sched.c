@@ -327,7 +327,7 @@ static void on_lost(void *data, int64_t cpu, uint64_t count, int64_t ts)
 			a->t.dropped_wakeups++;
 			t->wake = -1;
 		}
-		set_state(a, t, SCHED_UNKNOWN, ts, t->cpu); /* the timeline shows it */
+		set_state(a, t, SCHED_UNKNOWN, ts, cpu); /* the timeline shows it, at the loss */
 	}
 }
 

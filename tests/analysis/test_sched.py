@@ -252,6 +252,16 @@ def test_lost(tmp, style):
     p = common.spoor("sched", d)
     check(s + "reported", ("5 events discarded" in p.stderr, "cut by lost events" in p.stdout),
           (True, True))
+    # the timeline shows the tasks the loss made unknown, at the loss, on its CPU (LTTng's
+    # trace, without a task per event, shows C running at its switch-out: a switch inferred)
+    tl = sched(d, "--json", "--timeline")["timeline"]
+    c_out = [(6000, C, "unknown", "running", 0), (6000, C, "running", "blocked(S)", 0)] \
+        if style == "lttng" else [(6000, C, "unknown", "blocked(S)", 0)]
+    check(s + "timeline", [(x["ts"] - BASE, x["tid"], x["from"], x["to"], x["cpu"])
+                           for x in tl if x["tid"] in (A, C)], [
+        (1000, A, "unknown", "running", 0), (3000, C, "unknown", "runnable", 1),
+        (6000, A, "running", "unknown", 0), (6000, C, "runnable", "unknown", 0)] + c_out + [
+        (6000, A, "unknown", "running", 0), (9000, A, "running", "blocked(S)", 0)])
 
 
 def test_saturated(tmp):
