@@ -42,11 +42,22 @@ static bool longer(const struct entry *a, const struct entry *b)
 	return a->longest > b->longest;
 }
 
+/* A level above 0: its block being filled, and the run being merged. */
 struct level {
-	struct entry *buf; /* the block being filled (it grows to TLC_BLOCK) */
+	struct entry *buf; /* it grows to TLC_BLOCK / 4 */
 	uint32_t n, cap;
-	struct entry run; /* levels above 0: the run being merged */
+	struct entry run;
 	bool has_run;
+};
+
+/* Level 0's block being filled, as the file holds it (9 bytes a span: every row has one),
+ * and what its index entry needs. */
+struct level0 {
+	uint32_t *delta, *value; /* begins from first; values */
+	uint8_t *state;
+	uint32_t n, cap; /* it grows to TLC_BLOCK */
+	int64_t first, end;
+	struct entry best; /* its longest span */
 };
 
 struct mark_buf {
@@ -61,8 +72,9 @@ struct wrow {
 	bool spanned;  /* a span came: end is set */
 	int64_t end;   /* the last span's end */
 	uint64_t real; /* spans, gaps not counted */
-	struct level lv[TLC_LEVELS];
-	struct mark_buf *marks; /* allocated at the row's first mark */
+	struct level0 l0;
+	struct level lv[TLC_LEVELS]; /* [0] unused */
+	struct mark_buf *marks;      /* allocated at the row's first mark */
 	uint32_t nmarks;
 	/* its blocks of each level, then of marks, in time order: lists through the block
 	 * list (block + 1, 0: none) */
@@ -319,14 +331,74 @@ static struct tlc_block *add_block(struct tl_cache_writer *w, struct wrow *r, bo
 	return &w->blocks[w->nblocks++].b;
 }
 
-/* Write the row's block of a level (cache-format.h's arrays). */
+/* Write the row's block of level 0 (cache-format.h's arrays, as they are). */
+static int flush0(struct tl_cache_writer *w, struct wrow *r)
+{
+	struct level0 *l0 = &r->l0;
+	uint32_t n = l0->n;
+	if (!n)
+		return 0;
+	l0->n = 0;
+	struct tlc_block *b = add_block(w, r, false, 0, n, l0->first);
+	if (!b)
+		return w->error;
+	b->last = l0->end;
+	b->state = l0->best.state;
+	b->value = l0->best.value;
+	int rc = put_in(w, &w->s[0], l0->delta, n * sizeof(*l0->delta));
+	if (!rc)
+		rc = put_in(w, &w->s[0], l0->value, n * sizeof(*l0->value));
+	if (!rc)
+		rc = put_in(w, &w->s[0], l0->state, n);
+	return rc ? rc : pad8(w);
+}
+
+/* One more span in the row's level-0 block: the block is written first when its begin is
+ * too far from the block's first for 32 bits, and after when full. */
+static int append0(struct tl_cache_writer *w, struct wrow *r, const struct entry *e)
+{
+	struct level0 *l0 = &r->l0;
+	if (l0->n && (uint64_t) (e->begin - l0->first) > UINT32_MAX) {
+		int rc = flush0(w, r);
+		if (rc)
+			return rc;
+	}
+	if (l0->n == l0->cap) {
+		uint32_t cap = l0->cap ? l0->cap * 2 : 8;
+		uint32_t *delta = realloc(l0->delta, cap * sizeof(*delta));
+		if (delta)
+			l0->delta = delta;
+		uint32_t *value = realloc(l0->value, cap * sizeof(*value));
+		if (value)
+			l0->value = value;
+		uint8_t *state = realloc(l0->state, cap);
+		if (state)
+			l0->state = state;
+		if (!delta || !value || !state)
+			return fail(w, -ENOMEM);
+		l0->cap = cap;
+	}
+	if (!l0->n) {
+		l0->first = e->begin;
+		l0->best = *e;
+	} else if (longer(e, &l0->best)) {
+		l0->best = *e;
+	}
+	l0->delta[l0->n] = (uint32_t) (e->begin - l0->first);
+	l0->value[l0->n] = e->value;
+	l0->state[l0->n] = e->state;
+	l0->end = e->end;
+	return ++l0->n == TLC_BLOCK ? flush0(w, r) : 0;
+}
+
+/* Write the row's block of a level above 0 (cache-format.h's arrays). */
 static int flush_level(struct tl_cache_writer *w, struct wrow *r, unsigned level)
 {
 	struct level *lv = &r->lv[level];
 	const struct entry *e = lv->buf;
-	uint32_t n = lv->n, col[TLC_BLOCK];
-	int64_t begins[TLC_BLOCK];
-	uint8_t st[TLC_BLOCK];
+	uint32_t n = lv->n, col[TLC_BLOCK / 4];
+	int64_t begins[TLC_BLOCK / 4];
+	uint8_t st[TLC_BLOCK / 4];
 	if (!n)
 		return 0;
 	lv->n = 0;
@@ -340,7 +412,6 @@ static int flush_level(struct tl_cache_writer *w, struct wrow *r, unsigned level
 		if (longer(&e[i], big))
 			big = &e[i];
 		sum += e[i].spans;
-		col[i] = (uint32_t) (e[i].begin - e[0].begin);
 		begins[i] = e[i].begin;
 		st[i] = e[i].state;
 	}
@@ -348,35 +419,29 @@ static int flush_level(struct tl_cache_writer *w, struct wrow *r, unsigned level
 	b->state = big->state;
 	b->value = big->value;
 	b->spans = sum;
-	int rc =
-	    level ? put_in(w, s, begins, n * sizeof(*begins)) : put_in(w, s, col, n * sizeof(*col));
+	int rc = put_in(w, s, begins, n * sizeof(*begins));
 	for (uint32_t i = 0; !rc && i < n; i++)
 		col[i] = e[i].value;
 	if (!rc)
 		rc = put_in(w, s, col, n * sizeof(*col));
 	sum = 0;
-	for (uint32_t i = 0; !rc && level && i < n; i++) {
+	for (uint32_t i = 0; !rc && i < n; i++) {
 		sum += e[i].spans;
-		col[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t) sum;
+		col[i] = sat32(sum);
 	}
-	if (!rc && level)
+	if (!rc)
 		rc = put_in(w, s, col, n * sizeof(*col));
 	if (!rc)
 		rc = put_in(w, s, st, n);
 	return rc ? rc : pad8_in(w, s);
 }
 
-/* One more entry in the row's block of a level: the block is written first when the
- * entry's begin is too far from the block's first for level 0's 32 bits, and after when
- * full. */
+/* One more entry in the row's block of a level; the block is written when full. */
 static int append(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e)
 {
+	if (!level)
+		return append0(w, r, e);
 	struct level *lv = &r->lv[level];
-	if (!level && lv->n && (uint64_t) (e->begin - lv->buf[0].begin) > UINT32_MAX) {
-		int rc = flush_level(w, r, level);
-		if (rc)
-			return rc;
-	}
 	if (lv->n == lv->cap) {
 		uint32_t cap = lv->cap ? lv->cap * 2 : 8;
 		struct entry *bigger = realloc(lv->buf, cap * sizeof(*bigger));
@@ -386,7 +451,9 @@ static int append(struct tl_cache_writer *w, struct wrow *r, unsigned level, con
 		lv->cap = cap;
 	}
 	lv->buf[lv->n] = *e;
-	return ++lv->n == TLC_BLOCK ? flush_level(w, r, level) : 0;
+	/* the coarser levels' blocks fill slowly: smaller, so that every row's buffers stay
+	 * small (a coarse picture reads few of them anyway) */
+	return ++lv->n == TLC_BLOCK / 4 ? flush_level(w, r, level) : 0;
 }
 
 static int feed(struct tl_cache_writer *w, struct wrow *r, unsigned level, const struct entry *e);
@@ -558,7 +625,9 @@ static int flush_row(struct tl_cache_writer *w, struct wrow *r)
 			r->lv[l].has_run = false;
 			rc = emit(w, r, l, &r->lv[l].run);
 		}
-	for (unsigned l = 0; !rc && l < TLC_LEVELS; l++)
+	if (!rc)
+		rc = flush0(w, r);
+	for (unsigned l = 1; !rc && l < TLC_LEVELS; l++)
 		rc = flush_level(w, r, l);
 	return rc ? rc : flush_marks(w, r);
 }
@@ -753,7 +822,10 @@ void tl_cache_writer_free(struct tl_cache_writer *w)
 	if (!w)
 		return;
 	for (size_t i = 0; i < w->nrows; i++) {
-		for (unsigned l = 0; l < TLC_LEVELS; l++)
+		free(w->rows[i].l0.delta);
+		free(w->rows[i].l0.value);
+		free(w->rows[i].l0.state);
+		for (unsigned l = 1; l < TLC_LEVELS; l++)
 			free(w->rows[i].lv[l].buf);
 		free(w->rows[i].marks);
 	}
