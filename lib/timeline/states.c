@@ -40,13 +40,14 @@ struct open_span {
 struct thread {
 	int64_t tid;
 	struct open_span o;
-	int32_t cpu;   /* the CPU it runs on (this module's view), -1: none */
-	uint32_t call; /* the system call it is in (in_call) */
-	uint8_t off;   /* its state off a CPU: TS_UNKNOWN, TS_WAIT_CPU, TS_BLOCKED */
-	bool in_call;  /* between a system call's entry and exit */
-	bool open;     /* the row has an open span (not after its exit) */
-	bool dead;     /* exited: the row ends when it leaves its CPU */
-	bool handed;   /* some span of it was handed out */
+	int32_t cpu;    /* the CPU it runs on (this module's view), -1: none */
+	uint32_t call;  /* the system call it is in (in_call) */
+	uint8_t off;    /* its state off a CPU: TS_UNKNOWN, TS_WAIT_CPU, TS_BLOCKED */
+	bool in_call;   /* between a system call's entry and exit */
+	bool seen_call; /* some entry or exit of it was seen */
+	bool open;      /* the row has an open span (not after its exit) */
+	bool dead;      /* exited: the row ends when it leaves its CPU */
+	bool handed;    /* some span of it was handed out */
 };
 
 struct nest {
@@ -63,7 +64,7 @@ struct cpu {
 	int64_t tid;   /* the task on it (0: idle), when known == 1 */
 	struct nest nest[NEST_MAX];
 	/* before the first switch: what runs is unknown, so its system calls are the CPU's */
-	bool pre_in_call;
+	bool pre_in_call, pre_seen_call;
 	uint32_t pre_call;
 	struct tl_span *prefix; /* closed spans, absolute times, thread-row values */
 	size_t nprefix, capprefix;
@@ -341,6 +342,7 @@ static void end_prefix(struct tl_states *st, struct cpu *c, int64_t tid, int64_t
 		t->handed |= c->nprefix > 0;
 		t->in_call = c->pre_in_call;
 		t->call = c->pre_call;
+		t->seen_call = c->pre_seen_call;
 		t->cpu = (int32_t) cpu;
 	}
 	c->o.state = last.state;
@@ -467,8 +469,8 @@ static uint32_t raw_call(struct tl_states *st, int64_t id)
 	return c;
 }
 
-/* The entry's call: per-name events by their class, raw ones by their number. */
-static uint32_t call_of(struct tl_states *st, const struct an_event *ev)
+/* The event's call: per-name events by their class, raw ones by their number (id_slot). */
+static uint32_t call_of(struct tl_states *st, const struct an_event *ev, int id_slot)
 {
 	size_t k = ev->class_index;
 	if (k >= st->nclasses)
@@ -481,11 +483,30 @@ static uint32_t call_of(struct tl_states *st, const struct an_event *ev)
 	if (c >= 0)
 		return (uint32_t) c;
 	int64_t id;
-	return c == RAW && kv_int(ev->ev, ev->cls, KS_SYSCALL_ID, &id) ? raw_call(st, id) : NONE;
+	return c == RAW && kv_int(ev->ev, ev->cls, id_slot, &id) ? raw_call(st, id) : NONE;
+}
+
+/* The first system call event of a thread (or of a CPU before its first switch) is an
+ * exit: the call began before the trace, so the open span, user since the thread came on
+ * the CPU (or since the CPU's start), was in it. */
+static __attribute__((noinline, cold)) void
+began_before(struct tl_states *st, struct cpu *c, struct thread *t, const struct an_event *ev)
+{
+	uint32_t call = call_of(st, ev, KS_SYSCALL_EXIT_ID);
+	if (call == NONE || st->no_calls || c->o.state != TS_USER)
+		return;
+	if (c->known == 0) { /* the CPU's open span holds a thread's state yet */
+		c->o.state = TS_SYSCALL;
+		c->o.value = call;
+	} else if (t->o.state == TS_USER && t->o.since == c->o.since) {
+		t->o.state = c->o.state = TS_SYSCALL;
+		t->o.value = call;
+	}
 }
 
 /* A system call begins (in, call) or ends on the event's CPU: the thread's there. */
-static void set_call(struct tl_states *st, const struct an_event *ev, bool in, uint32_t call)
+static inline __attribute__((always_inline)) void
+set_call(struct tl_states *st, const struct an_event *ev, bool in, uint32_t call)
 {
 	struct cpu *c = cpu_get(st, ev->cpu);
 	if (!c)
@@ -495,6 +516,11 @@ static void set_call(struct tl_states *st, const struct an_event *ev, bool in, u
 		/* the common case, short: the thread on the CPU, no interrupt */
 		struct open_span closed;
 		uint8_t state = in ? TS_SYSCALL : TS_USER;
+		if (__builtin_expect(!t->seen_call, 0)) {
+			t->seen_call = true;
+			if (!in)
+				began_before(st, c, t, ev);
+		}
 		t->in_call = in;
 		t->call = call;
 		if (move_to(&t->o, ev->ts, state, in ? call : 0, &closed))
@@ -506,11 +532,17 @@ static void set_call(struct tl_states *st, const struct an_event *ev, bool in, u
 		return;
 	}
 	if (c->known == 0) {
+		if (!c->pre_seen_call && !in)
+			began_before(st, c, NULL, ev);
+		c->pre_seen_call = true;
 		c->pre_in_call = in;
 		c->pre_call = call;
 	} else {
 		if (!t)
 			return;
+		if (!t->seen_call && !in && t->cpu == ev->cpu && !c->depth)
+			began_before(st, c, t, ev);
+		t->seen_call = true;
 		t->in_call = in;
 		t->call = call;
 	}
@@ -520,7 +552,7 @@ static void set_call(struct tl_states *st, const struct an_event *ev, bool in, u
 static void on_syscall_entry(void *data, const struct an_event *ev)
 {
 	struct tl_states *st = data;
-	uint32_t call = call_of(st, ev);
+	uint32_t call = call_of(st, ev, KS_SYSCALL_ID);
 	if (call != NONE)
 		set_call(st, ev, true, call);
 }

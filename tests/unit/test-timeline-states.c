@@ -419,7 +419,7 @@ static void check_row(const struct run *run, enum tl_row_kind kind, int64_t id,
 
 static const char nested_py[] =
     "import sys; sys.path.insert(0, sys.argv[1]); import gen_kernel as k\n"
-    "c = {0: 'swapper', 5: 'C', 10: 'A', 20: 'B'}\n"
+    "c = {0: 'swapper', 5: 'C', 10: 'A', 20: 'B', 30: 'D'}\n"
     "e = [(50, 0, 'syscall_entry_getpid', {'dummy': 0}),\n"
     "     (60, 0, 'syscall_exit_getpid', {'ret': 5}),\n"
     "     k.switch(100, 0, 5, 10, c),\n"
@@ -435,7 +435,9 @@ static const char nested_py[] =
     "     k.switch(900, 0, 0, 10, c),\n"
     "     (950, 0, 'syscall_entry_write', {'fd': 1, 'count': 1}),\n"
     "     (980, 0, 'syscall_exit_write', {'ret': 1}),\n"
-    "     k.switch(150, 1, 0, 20, c),\n"
+    "     (120, 1, 'syscall_exit_write', {'ret': 1}),\n"
+    "     k.switch(150, 1, 30, 20, c),\n"
+    "     (300, 1, 'syscall_exit_read', {'ret': 1}),\n"
     "     (800, 1, 'sched_wakeup', {'comm': 'A', 'tid': 10, 'prio': 20, 'target_cpu': 0}),\n"
     "     k.switch(1000, 1, 20, 0, c, state=0)]\n"
     "k.write(sys.argv[2], e)\n";
@@ -482,7 +484,8 @@ static void test_nested(const char *data, const char *dir)
 	    {T(950, 980), TS_SYSCALL, -1, "write"}, {T(980, 1000), TS_USER, 0, NULL},
 	};
 	static const struct want b20[] = {
-	    {T(150, 1000), TS_USER, 0, NULL}, /* preempted at the very end */
+	    {T(150, 300), TS_SYSCALL, -1, "read"}, /* entered before the trace */
+	    {T(300, 1000), TS_USER, 0, NULL},      /* preempted at the very end */
 	};
 	static const struct want cpu0[] = {
 	    {T(50, 60), TS_SYSCALL, 5, NULL},  {T(60, 100), TS_USER, 5, NULL},
@@ -494,14 +497,22 @@ static void test_nested(const char *data, const char *dir)
 	    {T(900, 950), TS_USER, 10, NULL},  {T(950, 980), TS_SYSCALL, 10, NULL},
 	    {T(980, 1000), TS_USER, 10, NULL},
 	};
+	static const struct want d30[] = {
+	    {T(50, 120), TS_SYSCALL, -1, "write"}, /* before the trace and CPU 1's first switch */
+	    {T(120, 150), TS_USER, 0, NULL},
+	    {T(150, 1000), TS_BLOCKED, 0, NULL},
+	};
 	static const struct want cpu1[] = {
-	    {T(50, 150), TS_IDLE, 0, NULL},
-	    {T(150, 1000), TS_USER, 20, NULL},
+	    {T(50, 120), TS_SYSCALL, 30, NULL},
+	    {T(120, 150), TS_USER, 30, NULL},
+	    {T(150, 300), TS_SYSCALL, 20, NULL},
+	    {T(300, 1000), TS_USER, 20, NULL},
 	};
 	CHECK_EQ_S64(run.duration, 950);
 	check_row(&run, TL_ROW_THREAD, 5, c5, sizeof(c5) / sizeof(c5[0]));
 	check_row(&run, TL_ROW_THREAD, 10, a10, sizeof(a10) / sizeof(a10[0]));
 	check_row(&run, TL_ROW_THREAD, 20, b20, sizeof(b20) / sizeof(b20[0]));
+	check_row(&run, TL_ROW_THREAD, 30, d30, sizeof(d30) / sizeof(d30[0]));
 	check_row(&run, TL_ROW_CPU, 0, cpu0, sizeof(cpu0) / sizeof(cpu0[0]));
 	check_row(&run, TL_ROW_CPU, 1, cpu1, sizeof(cpu1) / sizeof(cpu1[0]));
 	run_free(&run);
