@@ -78,13 +78,22 @@ static bool has_ctf_metadata(int dfd)
 	return ok;
 }
 
+/* A file spoor makes from the traces beside it: spoor view's cache (.spoor-view.cache,
+ * .spoor-view-HASH.cache and their temporary names: lib/timeline/cache-place.c). It goes
+ * with the traces. */
+static bool derived(const char *name)
+{
+	return !strncmp(name, ".spoor-view", strlen(".spoor-view"));
+}
+
 struct check {
 	char path[4096]; /* on failure: the entry that is not trace material */
 	unsigned traces;
 };
 
 /* 0 when every entry under dfd is a directory, or a regular file in or below a directory
- * with CTF metadata (in_trace: an ancestor has it); else -1, c->path naming the entry. */
+ * with CTF metadata (in_trace: an ancestor has it) or derived from traces; else -1,
+ * c->path naming the entry. */
 static int check_tree(int dfd, bool in_trace, int depth, struct check *c)
 {
 	if (has_ctf_metadata(dfd)) {
@@ -106,7 +115,7 @@ static int check_tree(int dfd, bool in_trace, int depth, struct check *c)
 			rc = sub < 0 ? -1 : check_tree(sub, in_trace, depth + 1, c);
 			if (sub >= 0)
 				close(sub);
-		} else if (!S_ISREG(st.st_mode) || !in_trace)
+		} else if (!S_ISREG(st.st_mode) || (!in_trace && !derived(e->d_name)))
 			rc = -1;
 		if (!rc)
 			c->path[len] = '\0';

@@ -16,7 +16,8 @@ struct outdir {
 
 /* Make DIR (and its parents). A DIR that exists must be an empty directory or, with
  * force, a trace: a directory whose every file lies in a directory holding CTF metadata
- * (or below one), nothing but directories and regular files; it is moved aside then, into
+ * (or below one) or is spoor view's cache of them, nothing but directories and regular
+ * files; it is moved aside then, into
  * a hidden directory in DIR, until outdir_started or outdir_undo. Anything else is refused.
  * Returns 0 or -errno, err says why. */
 int outdir_claim(const char *dir, bool force, struct outdir *o, char *err, size_t errlen);

@@ -175,6 +175,13 @@ check "--force: exit 0" test $? -eq 0
 check "--force: the new recording only (10 rounds: 32 events, one process)" \
 	test "$("$SPOOR" dump "$TMP/one" | wc -l)" -eq 32 -a "$(ls "$TMP/one/ust/pid" | wc -l)" -eq 1
 check "--force: nothing of the old trace left aside" test -z "$(ls -A "$TMP/one" | grep -v '^ust$')"
+# spoor view's cache beside a trace it showed (TRACE/.spoor-view.cache, hidden) is the
+# trace's: --force replaces the two
+: >"$TMP/one/.spoor-view.cache"
+"$SPOOR" record --force -o "$TMP/one" $BIG -- "$HELLO" 10 1 2>"$TMP/view.err"
+check "--force on a trace with spoor view's cache: exit 0" test $? -eq 0
+check "--force on a trace with spoor view's cache: it went with the old trace" \
+	test -z "$(ls -A "$TMP/one" | grep -v '^ust$')"
 # --force removes the old trace only once the recording has started: a start that fails
 # (a command that cannot run; a kernel event that does not exist) leaves it as it was
 sums "$TMP/one" >"$TMP/one.sums"
