@@ -27,7 +27,13 @@
 #include "view/assets.h"
 #include "view/server.h"
 
-enum { TOKEN_BYTES = 16, TOKEN_HEX = 2 * TOKEN_BYTES };
+enum {
+	TOKEN_BYTES = 16,
+	TOKEN_HEX = 2 * TOKEN_BYTES,
+	/* a connection's memory, its request's line and headers included: libmicrohttpd's
+	 * 32 KiB would refuse (414) the statistics of a few thousand threads */
+	CONNECTION_MEMORY = 512 * 1024,
+};
 
 struct view_server {
 	struct MHD_Daemon *mhd;
@@ -196,8 +202,8 @@ int view_server_start(uint16_t port, struct view_api *api, struct view_server **
 	s->mhd = MHD_start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL,
 	    NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_UNESCAPE_CALLBACK,
-	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_TIMEOUT, 120u,
-	    MHD_OPTION_END);
+	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	    (size_t) CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_END);
 	if (!s->mhd) {
 		snprintf(err, errsize, "libmicrohttpd would not start");
 		close(s->fd);

@@ -267,6 +267,10 @@ for a in sched irq syscalls; do
 	check "api/stats tids=1001,2001 $a = spoor $a --tid 1001 --tid 2001" cmp -s "$TMP/$a.got" "$TMP/$a.want"
 done
 check "api/stats sched: the threads asked for" grep -qE '^ +1001 +1000 multithread' "$TMP/sched.got"
+# the threads of a big selection (a URL of 105 kB: more than libmicrohttpd's default takes)
+status 200 "/$TOKEN/api/stats?t0=0&t1=300000&tids=1001,2001,$(seq -s, 100000 115000)"
+stats_of sched >"$TMP/sched.many"
+check "api/stats with 15,003 tids: the same as with the two that ran" cmp -s "$TMP/sched.many" "$TMP/sched.got"
 
 # bad parameters: 400 with a JSON error
 for q in "events?t1=5" "events?t0=5" "events?t0=x&t1=5" "events?t0=5&t1=4" "events?t0=1e3&t1=5000" \
