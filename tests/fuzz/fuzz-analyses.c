@@ -14,6 +14,9 @@
  *   1. with no filter: the four analyses on one engine (sched with 3 worst latencies and
  *      its timeline callback; syscalls per process), plus hooks by name (as a plug-in's)
  *      on classes the analyses hook by kind, and a loss callback, run to the end;
+ *      The timeline's states (lib/timeline/states.h) too: every row's spans in time order,
+ *      contiguous, not empty, inside the span (a CPU's from its start), marks and events
+ *      inside it;
  *   2. with every filter: a time range (the first run's span less its first quarter and
  *      last sixteenth), tids (the thread with the most CPU time in run 1, and tid 1), a pid,
  *      names, CPUs; irq's all-CPU lines, syscalls per thread and of some calls only.
@@ -46,8 +49,10 @@
 #include "analysis/engine.h"
 #include "analysis/irq.h"
 #include "analysis/sched.h"
+#include "analysis/idmap.h"
 #include "analysis/syscalls.h"
 #include "spoor/trace.h"
+#include "timeline/states.h"
 
 #define FUZZ_NAME "fuzz-analyses"
 #include "fuzz-trace-dir.h"
@@ -351,6 +356,58 @@ static void on_change(void *data, const struct sched_change *c)
 	sink += (uint64_t) c->ts + (uint64_t) c->cpu + (comm ? strlen(comm) : 0);
 }
 
+/* The timeline's spans: per row (a key: the tid, or the CPU with the top bit set) the end
+ * of the last one, which the next one begins at. */
+struct rows {
+	struct idmap at;
+	int64_t *end;
+	size_t n;
+	int64_t last; /* the latest time handed out */
+};
+
+static void on_span(void *data, enum tl_row_kind kind, int64_t id, const struct tl_span *s)
+{
+	struct rows *r = data;
+	CHECK(kind == TL_ROW_THREAD ? id > 0 : kind == TL_ROW_CPU && id >= 0);
+	CHECK(0 <= s->begin && s->begin < s->end && s->state < TS_COUNT);
+	CHECK(kind == TL_ROW_CPU || s->state != TS_IDLE);
+	uint64_t key = (uint64_t) id | (kind == TL_ROW_CPU ? (uint64_t) 1 << 63 : 0);
+	uint32_t *i = idmap_find(&r->at, key);
+	if (i)
+		CHECK(r->end[*i] == s->begin);
+	else {
+		CHECK(kind == TL_ROW_THREAD || s->begin == 0); /* a CPU's row from the start */
+		int64_t *v = realloc(r->end, (r->n + 1) * sizeof(*v));
+		if (!v || idmap_add(&r->at, key, (uint32_t) r->n))
+			die("rows");
+		r->end = v;
+		i = idmap_find(&r->at, key);
+		r->n++;
+	}
+	r->end[*i] = s->end;
+	if (s->end > r->last)
+		r->last = s->end;
+}
+
+static void on_tl_time(struct rows *r, int64_t t)
+{
+	CHECK(t >= 0);
+	if (t > r->last)
+		r->last = t;
+}
+
+static void on_mark(void *data, int64_t tid, int64_t t, size_t class_index)
+{
+	on_tl_time(data, t);
+	sink += (uint64_t) tid + class_index;
+}
+
+static void on_tl_event(void *data, int64_t t, size_t class_index)
+{
+	on_tl_time(data, t);
+	sink += class_index;
+}
+
 /* Losses: at times as the hooks see them, so in the engine's range and, without a time
  * filter (whose events out of range move no hook's time), never going back. */
 static int64_t last_loss;
@@ -596,6 +653,12 @@ static void analyse(struct run *run)
 		die("an analysis");
 	if (run->all_cpus)
 		irq_analysis_all_cpus(irq);
+	/* the timeline has no task or CPU filters: on the first run only */
+	struct rows rows = {.at = {.runs = true}};
+	struct tl_callbacks cb = {&rows, on_span, on_mark, on_tl_event};
+	struct tl_states *st = NULL;
+	if (!run->f && tl_states_new(e, &cb, &st))
+		die("tl_states_new");
 	sched_analysis_on_change(sched, on_change, e);
 	last_change = INT64_MIN;
 	if (an_engine_on_lost(e, on_lost, NULL))
@@ -610,6 +673,19 @@ static void analyse(struct run *run)
 	CHECK(rc == 0); /* damage is counted, not an error */
 
 	an_span(e, &run->begin, &run->end);
+	if (st) {
+		tl_states_finish(st);
+		CHECK(!tl_states_oom(st));
+		CHECK(tl_states_origin(st) == run->begin);
+		CHECK(rows.last <= run->end - run->begin);
+		for (size_t i = 0; i < tl_states_syscall_count(st); i++)
+			sink += strlen(tl_states_syscall_name(st, (uint32_t) i));
+		if (verbose)
+			fprintf(stderr, "timeline: %zu rows\n", rows.n);
+	}
+	tl_states_free(st);
+	idmap_free(&rows.at);
+	free(rows.end);
 	/* the engine's range for times (engine.c, hook_time): 2^62 ns either side of 0 */
 	CHECK(-((int64_t) 1 << 62) <= run->begin && run->begin <= run->end &&
 	      run->end < ((int64_t) 1 << 62));
