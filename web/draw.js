@@ -17,8 +17,16 @@ export const STATE_COLORS = {
 	running: 'rgb(0,150,75)',
 	idle: 'rgb(200,200,200)',
 };
+// Short names for the legend and tooltips (api/meta's labels are the states' descriptions).
+export const STATE_LABELS = {
+	unknown: 'unknown', user: 'user', syscall: 'system call', irq: 'IRQ', softirq: 'softirq',
+	wait_cpu: 'waiting for CPU', blocked: 'blocked', running: 'running', idle: 'idle',
+};
 const DARK_TEXT = new Set(['softirq', 'blocked', 'idle', 'user']);
 export const SOFTIRQS = ['HI', 'TIMER', 'NET_TX', 'NET_RX', 'BLOCK', 'IRQ_POLL', 'TASKLET', 'SCHED', 'HRTIMER', 'RCU'];
+
+// An event count of the rate strip: whole, or 3 digits when the server's bins split a count
+export const fmtCount = (c) => (Number.isInteger(c) ? String(c) : c >= 100 ? c.toFixed(0) : c.toPrecision(3));
 
 // A stable colour per event class (marks, rate lines).
 export function classColor(i) {
@@ -83,27 +91,7 @@ export function drawRows(S, canvas) {
 		if (node.rowId === null) continue;
 		const row = S.rowById.get(node.rowId);
 		const rects = S.rects.get(node.rowId);
-		let n = 0, last = -1;
-		if (rects) {
-			for (const r of rects) {
-				let x0 = (r[0] - S.t0) * k, x1 = (r[1] - S.t0) * k;
-				if (x1 < 0 || x0 > w) continue;
-				x0 = Math.max(x0, -1); x1 = Math.min(x1, w + 1);
-				// fillStyle parses its string: set it only when the state changes
-				if (r[2] !== last) { ctx.fillStyle = S.stateColors[r[2]] || STATE_COLORS.unknown; last = r[2]; }
-				const ww = Math.max(x1 - x0, 0.5);
-				ctx.fillRect(x0, y + 3, ww, ROW_H - 6);
-				n++;
-				if (ww > 30 && r[4] === 1) {
-					const text = rectText(S, row, r[2], r[3]);
-					if (text) {
-						drawLabel(ctx, text, x0, y, ww, DARK_TEXT.has(S.stateNames[r[2]]) ? '#000' : '#fff');
-						last = -1;
-					}
-				}
-			}
-			drawn[node.rowId] = n;
-		}
+		if (rects) drawn[node.rowId] = drawRects(S, ctx, row, rects, y, w, k);
 		const ms = S.marks.get(node.rowId);
 		if (ms) {
 			let m = 0;
@@ -121,6 +109,37 @@ export function drawRows(S, canvas) {
 	}
 	drawOverlays(S, ctx, w, h);
 	S.drawn = drawn; S.drawnMarks = marks;
+}
+
+// One row's rects: runs of one state drawn as one rect, edges on device pixels (no seams
+// between neighbours); then the labels of single spans wide enough. Returns the rects drawn.
+function drawRects(S, ctx, row, rects, y, w, k) {
+	const dpr = window.devicePixelRatio || 1;
+	const snap = (x) => Math.round(x * dpr) / dpr;
+	let n = 0, runState = -1, runX0 = 0, runX1 = 0;
+	const flush = () => {
+		if (runState < 0) return;
+		ctx.fillStyle = S.stateColors[runState] || STATE_COLORS.unknown;
+		ctx.fillRect(runX0, y + 3, Math.max(runX1 - runX0, 1 / dpr), ROW_H - 6);
+	};
+	for (const r of rects) {
+		const x0 = (r[0] - S.t0) * k, x1 = (r[1] - S.t0) * k;
+		if (x1 < 0 || x0 > w) continue;
+		n++;
+		const a = snap(Math.max(x0, -1)), b = snap(Math.min(x1, w + 1));
+		if (r[2] === runState && a <= runX1 + 1 / dpr) { runX1 = Math.max(runX1, b); continue; }
+		flush();
+		runState = r[2]; runX0 = a; runX1 = b;
+	}
+	flush();
+	for (const r of rects) {
+		if (r[4] !== 1) continue;
+		const x0 = Math.max((r[0] - S.t0) * k, 0), x1 = Math.min((r[1] - S.t0) * k, w);
+		if (x1 - x0 <= 30) continue;
+		const text = rectText(S, row, r[2], r[3]);
+		if (text) drawLabel(ctx, text, x0, y, x1 - x0, DARK_TEXT.has(S.stateNames[r[2]]) ? '#000' : '#fff');
+	}
+	return n;
 }
 
 function drawLabel(ctx, text, x0, y, ww, color) {
@@ -254,7 +273,7 @@ export function drawRate(S, canvas) {
 		ctx.fillStyle = color; ctx.fillText(text, x, 2);
 		x += tw + 10;
 	};
-	put(`max ${max} per ${fmtDur((r.t1 - r.t0) / r.bins)}`, '#666');
+	put(`max ${fmtCount(max)} per ${fmtDur((r.t1 - r.t0) / r.bins)}`, '#666');
 	for (const s of r.series) if (x < w - 60) put(S.meta.classes[s.class]?.name ?? `${s.class}`, classColor(s.class));
 	drawOverlays(S, ctx, w, h);
 }

@@ -3,7 +3,7 @@
 import { S, redraw, setView, whole, zoomAt, pan, timeAt, nsPerPx, scrollTo, toggleCollapse,
 	toggleRow, setFilterSoon, refreshRate, clearSelection, selectRange, selectMark } from './view.js';
 import { ROW_H } from './rows.js';
-import { rectText } from './draw.js';
+import { rectText, STATE_LABELS, fmtCount } from './draw.js';
 import { fmtExact, fmtDur } from './time.js';
 import * as panels from './panels.js';
 
@@ -73,9 +73,12 @@ function rowsTooltip(x, y) {
 	if (!r) { lines.push(`${fmtExact(t)}`); return lines.join('\n'); }
 	const st = S.meta.states[r[2]];
 	const what = rectText(S, row, r[2], r[3]);
-	lines.push(`${st ? st.label || st.name : r[2]}${what ? `: ${what}` : ''}`);
+	lines.push(`${st ? STATE_LABELS[st.name] || st.name : r[2]}${what ? `: ${what}` : ''}`);
 	if (r[4] > 1) lines.push(`${r[4]} spans in this pixel (colour: the one in its middle)`);
-	lines.push(`from ${fmtExact(r[0])}`, `to   ${fmtExact(r[1])}`, `duration ${fmtDur(r[1] - r[0])}`);
+	const rr = S.rectsRange;
+	const cut = rr && ((r[0] <= rr.t0 && rr.t0 > 0) || (r[1] >= rr.t1 && rr.t1 < S.meta.duration));
+	lines.push(`from ${fmtExact(r[0])}`, `to   ${fmtExact(r[1])}`,
+		`duration ${fmtDur(r[1] - r[0])}${cut ? ' in the view (the span goes on beyond it)' : ''}`);
 	return lines.join('\n');
 }
 
@@ -87,7 +90,7 @@ function rateTooltip(x) {
 	if (i < 0 || i >= r.bins) return null;
 	const bin = (r.t1 - r.t0) / r.bins;
 	const lines = [`${fmtExact(r.t0 + i * bin)} + ${fmtDur(bin)}`];
-	for (const s of r.series) lines.push(`${S.meta.classes[s.class]?.name ?? s.class}: ${s.counts[i]}`);
+	for (const s of r.series) lines.push(`${S.meta.classes[s.class]?.name ?? s.class}: ${fmtCount(s.counts[i])}`);
 	return lines.join('\n');
 }
 

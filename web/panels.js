@@ -1,6 +1,6 @@
 // The HTML around the canvases: legend, banner, loading note, event list, the selected
 // event's text, the range statistics, the tooltip.
-import { STATE_COLORS } from './draw.js';
+import { STATE_COLORS, STATE_LABELS } from './draw.js';
 import { fmtRel, fmtExact, fmtDur, fmtOrigin } from './time.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,8 +21,8 @@ export function showHeader(meta) {
 		const span = document.createElement('span');
 		const sw = document.createElement('i');
 		sw.style.background = STATE_COLORS[s.name] || STATE_COLORS.unknown;
-		span.append(sw, s.label || s.name);
-		span.title = s.name;
+		span.append(sw, STATE_LABELS[s.name] || s.name);
+		span.title = `${s.name}: ${s.label || ''}`;
 		legend.append(span);
 	}
 	if (meta.classes.some((c) => c.user)) {

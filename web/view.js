@@ -162,9 +162,10 @@ const spansReq = new Latest(tracker, 40, async (signal) => {
 		getJSON('spans', { rows: ids.join(','), ...r }, signal),
 		S.hasMarks && threads.length ? getJSON('marks', { rows: threads.join(','), ...r }, signal) : { rows: [] },
 	]);
-	return { rows: sp.rows, marks: mk.rows };
+	return { rows: sp.rows, marks: mk.rows, range: r };
 }, (res) => {
 	S.rects = new Map(res.rows.map((r) => [r.id, r.rects]));
+	S.rectsRange = res.range;   // the server clips spans to it
 	S.marks = new Map(res.marks.map((r) => [r.id, r.marks]));
 	if (S.error) { S.error = null; panels.showBanner(panels.bannerText(S.meta, null)); }
 	firstSpans = true;
