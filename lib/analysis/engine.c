@@ -74,6 +74,7 @@ struct an_engine {
 	an_classes_fn classes_fn;
 	void *classes_data;
 	uint64_t *stream_discarded;
+	bool *stream_user; /* of a user-space trace: its losses say nothing of the kernel */
 	size_t nstreams;
 	uint64_t lost, inferred;
 	int64_t cur[MAX_CPUS]; /* the task on each CPU, -1: unknown */
@@ -227,8 +228,15 @@ static int grow(struct an_engine *e)
 	if (!e->stream_discarded || ns > e->nstreams) {
 		e->stream_discarded =
 		    enlarge(e->stream_discarded, sizeof(uint64_t), e->nstreams, ns - e->nstreams);
-		if (!e->stream_discarded)
+		e->stream_user = enlarge(e->stream_user, sizeof(bool), e->nstreams, ns - e->nstreams);
+		if (!e->stream_discarded || !e->stream_user)
 			return -ENOMEM;
+		for (size_t s = e->nstreams; s < ns; s++) {
+			struct spoor_stream_info info;
+			spoor_reader_stream_info(e->r, s, &info);
+			const char *domain = spoor_reader_trace_env(e->r, info.trace, "domain");
+			e->stream_user[s] = domain && !strcmp(domain, "ust");
+		}
 		e->nstreams = ns;
 	}
 	if (e->classes && !more)
@@ -334,6 +342,7 @@ void an_engine_free(struct an_engine *e)
 	free(e->refs);
 	free(e->schemes);
 	free(e->stream_discarded);
+	free(e->stream_user);
 	threads_free(e->threads);
 	free(e);
 }
@@ -462,6 +471,8 @@ static void stream_lost(struct an_engine *e, size_t s, uint64_t d, int64_t cpu, 
 	uint64_t n = d - e->stream_discarded[s];
 	e->stream_discarded[s] = d;
 	e->lost += n;
+	if (e->stream_user[s]) /* counted, but the kernel's state (its CPUs) stays known */
+		return;
 	/* at a time as the hooks see them (hook_time), without moving their span */
 	ts = clamp_time(ts);
 	if (e->any_ts && ts < e->last)

@@ -53,7 +53,9 @@ struct an_event {
 
 typedef void (*an_hook_fn)(void *data, const struct an_event *e);
 /* count events lost on a stream (its CPU, or -1), found at the event at ts (a time as the
- * hooks see them: an_event.ts). */
+ * hooks see them: an_event.ts). Only kernel-side streams: the losses of a user-space
+ * trace's streams (env domain "ust") say nothing of what ran on the CPUs, and are only
+ * counted (an_events_lost). */
 typedef void (*an_lost_fn)(void *data, int64_t cpu, uint64_t count, int64_t ts);
 /* A switch the trace does not hold but its events show: on cpu, at ts (the time of the
  * event of `next` that shows it, as the hooks see it, before that event's hooks), the task

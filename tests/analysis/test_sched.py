@@ -3,6 +3,7 @@
 styles, against numbers computed by hand (docs/analyses/sched.md explains the rules).
 Env: SPOOR (the binary), SPOOR_TEST_DATA (tests/data)."""
 import os
+import shutil
 import sys
 import tempfile
 
@@ -264,6 +265,22 @@ def test_lost(tmp, style):
         (6000, A, "unknown", "running", 0), (9000, A, "running", "blocked(S)", 0)])
 
 
+def test_user_losses(tmp, style):
+    """A kernel trace beside a user-space trace whose streams lost events (on CPUs 0 and 1,
+    ust-discard, LTTng-UST's per-CPU buffers): those losses say nothing of the kernel's CPUs
+    (they cut the intervals in progress: the CPUs' last ones; the events lost still count)."""
+    d = os.path.join(tmp, "user-losses-" + style)
+    main_trace(style).write(os.path.join(d, "kernel"))
+    shutil.copytree(os.path.join(os.environ["SPOOR_TEST_DATA"], "traces", "ust-discard"),
+                    os.path.join(d, "ust"))
+    doc = sched(d, "--json")
+    s = style + " user-space losses: "
+    check(s + "cpus", [(c["cpu"], c["unknown_ns"], c["lost"]) for c in doc["cpus"]],
+          [(0, 0, 0), (1, 0, 0)])
+    check(s + "totals", [doc[k] > 0 for k in ("lost_events",)] +
+          [doc[k] for k in ("cut_intervals", "dropped_wakeups")], [True, 0, 0])
+
+
 def test_saturated(tmp):
     """Four threads of one process on four CPUs for 2.9e18 ns (92 years) each: the process's
     CPU time, 1.16e19 ns, does not fit in 64 bits; it stops at the largest value instead of
@@ -344,6 +361,7 @@ with tempfile.TemporaryDirectory() as tmp:
         test_text(tmp, style)
         test_before_origin(tmp, style)
         test_lost(tmp, style)
+        test_user_losses(tmp, style)
         test_inferred(tmp, style)
     test_inferred(tmp, "lttng_tid")
     test_saturated(tmp)
