@@ -699,6 +699,45 @@ static void test_own_marks(const char *dir)
 	test_marks(path);
 }
 
+/* A kernel trace beside a user-space one whose streams lost events (spoor record -k ...
+ * -- prog writes both): the marks are the user-space events, and the kernel's rows know
+ * nothing of those losses (no CPU unknown). */
+static void test_combined(const char *data, const char *dir)
+{
+	char path[700], cmd[4096];
+	snprintf(path, sizeof(path), "%s/combined", dir);
+	snprintf(
+	    cmd, sizeof(cmd),
+	    "mkdir -p '%s' && cp -r '%s' '%s/kernel' && cp -r '%s/traces/ust-discard' '%s/ust'",
+	    path, gen_path, path, data, path);
+	CHECK_CTX("%s", cmd);
+	struct run run;
+	if (!CHECK_EQ_S64(system(cmd), 0) || !run_states(path, &run, true, false))
+		return;
+	check_rows(&run);
+	check_against_sched(path, &run);
+	struct spoor_reader *r = open_trace(path);
+	const struct spoor_event *ev;
+	size_t user = 0, unknown = 0, cpu_spans = 0;
+	while (r && spoor_reader_next(r, &ev) > 0) {
+		const char *domain = spoor_reader_trace_env(r, spoor_event_trace(ev), "domain");
+		user += domain && !strcmp(domain, "ust");
+	}
+	for (size_t i = 0; i < run.g.n; i++)
+		if (run.g.v[i].kind == TL_ROW_CPU) {
+			cpu_spans++;
+			unknown += run.g.v[i].s.state == TS_UNKNOWN;
+		}
+	CHECK_CTX("%s", path);
+	CHECK(user > 0);
+	CHECK_EQ_U64(run.g.nm, user);
+	CHECK(cpu_spans > 0);
+	CHECK_EQ_U64(unknown, 0);
+	check_context[0] = '\0';
+	spoor_reader_close(r);
+	run_free(&run);
+}
+
 /* With arguments: the checks on those traces only (any kernel trace at hand). */
 int main(int argc, char **argv)
 {
@@ -722,6 +761,7 @@ int main(int argc, char **argv)
 	if (CHECK_EQ_S64(system(cmd), 0))
 		test_trace(path, true);
 	test_nested(data, dir);
+	test_combined(data, dir); /* gen_path: the nested trace, which lost nothing */
 	test_lossy(data, dir);
 	test_no_syscalls(data, dir);
 	test_long_prefix(data, dir);
