@@ -1,17 +1,19 @@
 // bench/view.sh's browser side: node bench/view-client.mjs SPOOR TRACE OUT.json
 // Starts Chromium (headless, a private profile) and measures, printing one JSON object:
 // - first: `spoor view TRACE` started → the page's first picture (window.spoorView.ready),
-//   cold (the caller deleted the cache) and warm (the cache fresh);
+//   cold (the cache deleted first, where api/meta says it is) and warm (the cache fresh);
 // - requests: at several zoom levels and places, the time of the API requests a zoom or pan
 //   makes (spans and marks of the rows on screen, rate, events), three times each, timed as
-//   curl would (a connection each, on loopback: the server's time plus a fraction of a ms);
+//   curl would (a connection each, on loopback: the server's time plus a fraction of a ms),
+//   and the server's CPU time per request (/proc/PID/stat, a mean over the 15 of a kind);
+// - the server's CPU time (its cache builder's included) to the first picture;
 // - memory: the server's VmHWM/RssAnon after all that (/proc), and the page's JS heap after
 //   its first picture and after many wheel zooms and drags (CDP, after a garbage collection).
 // puppeteer-core from tests/browser/node_modules (npm ci --prefix tests/browser).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,6 +43,11 @@ function serve() {
 		});
 	});
 }
+// CPU seconds of a process, its threads (those ended too) and its waited-for children
+function cpu(pid) {
+	const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100; // fields 14-17, ticks
+}
 const stop = (proc) => new Promise((res) => { proc.on('exit', res); proc.kill('SIGTERM'); });
 const status = (pid) => Object.fromEntries(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n')
 	.map((l) => l.match(/^(\w+):\s+(\d+) kB/)).filter(Boolean).map((m) => [m[1], Number(m[2]) * 1024]));
@@ -68,7 +75,7 @@ async function firstPicture(page) {
 	await page.waitForFunction(() => Boolean(window.spoorView), { timeout: 600000 });
 	await page.evaluate(() => window.spoorView.ready);
 	clearInterval(s.builder.timer);
-	return { ...s, first: now() - s.start, builder_hwm: s.builder.bytes };
+	return { ...s, first: now() - s.start, builder_hwm: s.builder.bytes, cpu: cpu(s.proc.pid) };
 }
 
 // one GET on a connection of its own, as curl makes it: milliseconds to the whole answer
@@ -91,11 +98,23 @@ const browser = await puppeteer.launch({
 const res = {};
 try {
 	const page = await browser.newPage();
+	// cold: the cache deleted, wherever the server keeps it (beside the trace, or in the
+	// user's cache folder when the trace's folder is not writable)
+	const probe = await serve();
+	let meta0;
+	for (;;) {
+		const r = await fetch(probe.url + 'api/meta');
+		if (r.status === 200) { meta0 = await r.json(); break; }
+		await new Promise((res) => setTimeout(res, 200));
+	}
+	clearInterval(probe.builder.timer);
+	await stop(probe.proc);
+	rmSync(meta0.cache, { force: true });
 	const cold = await firstPicture(page);
-	res.cold = { url_s: cold.urlAt / 1e3, first_s: cold.first / 1e3, builder_hwm: cold.builder_hwm };
+	res.cold = { url_s: cold.urlAt / 1e3, first_s: cold.first / 1e3, builder_hwm: cold.builder_hwm, cpu_s: cold.cpu };
 	await stop(cold.proc);
 	const warm = await firstPicture(page);
-	res.warm = { url_s: warm.urlAt / 1e3, first_s: warm.first / 1e3 };
+	res.warm = { url_s: warm.urlAt / 1e3, first_s: warm.first / 1e3, cpu_s: warm.cpu };
 	const { proc, url } = warm;
 	const cdp = await page.createCDPSession();
 	const heap = async () => {
@@ -116,18 +135,23 @@ try {
 	res.levels = [];
 	const median = (v) => v.slice().sort((a, b) => a - b)[v.length >> 1];
 	for (let span = d; span >= 1000; span /= 10) {
-		const times = { spans: [], marks: [], rate: [], events: [] };
-		for (const where of [0, 0.25, 0.5, 0.75, 1]) {
-			const t0 = Math.floor(where * (d - span)), t1 = Math.ceil(t0 + span);
-			const q = `t0=${t0}&t1=${t1}`;
-			for (let k = 0; k < 3; k++) {
-				times.spans.push(await timed(`${url}api/spans?rows=${rows.join(',')}&${q}&px=${px}`));
-				times.marks.push(await timed(`${url}api/marks?rows=${threads.join(',')}&${q}&px=${px}`));
-				times.rate.push(await timed(`${url}api/rate?${q}&bins=400`));
-				times.events.push(await timed(`${url}api/events?${q}&limit=500`));
+		const level = { span };
+		const ask = {
+			spans: (q) => `${url}api/spans?rows=${rows.join(',')}&${q}&px=${px}`,
+			marks: (q) => `${url}api/marks?rows=${threads.join(',')}&${q}&px=${px}`,
+			rate: (q) => `${url}api/rate?${q}&bins=400`,
+			events: (q) => `${url}api/events?${q}&limit=500`,
+		};
+		for (const [name, make] of Object.entries(ask)) {
+			const times = [], c0 = cpu(proc.pid);
+			for (const where of [0, 0.25, 0.5, 0.75, 1]) {
+				const t0 = Math.floor(where * (d - span)), t1 = Math.ceil(t0 + span);
+				for (let k = 0; k < 3; k++) times.push(await timed(make(`t0=${t0}&t1=${t1}`)));
 			}
+			// the server's CPU per request: 10 ms ticks over the 15 requests
+			level[name] = { max: Math.max(...times), median: median(times), cpu_ms: (cpu(proc.pid) - c0) * 1e3 / times.length };
 		}
-		res.levels.push({ span, ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { max: Math.max(...v), median: median(v) }])) });
+		res.levels.push(level);
 	}
 
 	// the page after many zooms and drags: its heap, against the first picture's
@@ -152,6 +176,7 @@ try {
 	res.heap_after = await heap();
 	res.server = status(proc.pid);
 	res.cache = meta.cache;
+	res.cache_bytes = statSync(meta.cache).size;
 	await stop(proc);
 } finally {
 	await browser.close();
