@@ -132,17 +132,20 @@ static int fail(char **errmsg, int rc, const char *what)
 }
 
 int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *tmpdir, uint64_t fp,
-                   void (*progress)(void *data, double fraction), void *data, char **errmsg)
+                   void (*progress)(void *data, double fraction), void *data, char **errmsg,
+                   bool *writing)
 {
 	struct build b = {0};
 	struct spoor_reader *r = NULL;
 	*errmsg = NULL;
+	*writing = false;
 	int rc = spoor_reader_open(paths, npaths, &r, errmsg);
 	if (rc)
 		return fail(errmsg, rc, "opening the trace");
 	spoor_reader_set_warn(r, on_warn, &b);
 	struct tl_callbacks cb = {.data = &b, .span = on_span, .mark = on_mark, .event = on_event};
-	if ((rc = an_engine_new(r, NULL, &b.e)) || (rc = tl_cache_writer_new(fd, tmpdir, &b.w)) ||
+	if ((rc = an_engine_new(r, NULL, &b.e)) ||
+	    (*writing = (rc = tl_cache_writer_new(fd, tmpdir, &b.w)) != 0) ||
 	    (rc = tl_states_new(b.e, &cb, &b.st))) {
 		fail(errmsg, rc, "building the timeline");
 		goto out;
@@ -163,6 +166,7 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 	                          .row_info = row_info,
 	                          .data = &b};
 	rc = tl_cache_writer_finish(b.w, &m);
+	*writing = rc != 0;
 	if (rc) {
 		if (asprintf(errmsg, "writing the timeline cache: %s", strerror(-rc)) < 0)
 			*errmsg = NULL;

@@ -2,10 +2,11 @@
 /*
  * cache-open.c: a fresh cache found beside the traces or in the user's cache folder, or
  * built in a child process (its reader maps the whole trace; this process then maps only
- * the cache) into a temporary file renamed into place (cache.h).
+ * the cache) that writes it under no name and puts it in place (cache.h, cache-file.h).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,38 +18,16 @@
 #include <unistd.h>
 
 #include "timeline/cache-build.h"
+#include "timeline/cache-file.h"
 #include "timeline/cache.h"
 #include "util/writeall.h"
 
-/* The child's messages on the pipe: 'p' and a double (progress), or 'e' and text to the
- * end (its error). */
-struct child_pipe {
-	int fd;
+struct tl_cache_job {
+	pid_t pid; /* the builder, until reaped */
+	int pipe;  /* its messages */
+	int stop[2];
+	uint64_t fp;
 };
-
-static void child_progress(void *data, double fraction)
-{
-	struct child_pipe *p = data;
-	char msg[1 + sizeof(double)] = {'p'};
-	memcpy(msg + 1, &fraction, sizeof(fraction));
-	write_all(p->fd, msg, sizeof(msg));
-}
-
-/* In the child: build, say why not, exit. */
-static _Noreturn void child(const char *const *paths, size_t npaths, int fd, const char *dir,
-                            uint64_t fp, int out, bool progress)
-{
-	struct child_pipe p = {out};
-	char *err = NULL;
-	int rc =
-	    tl_cache_build(paths, npaths, fd, dir, fp, progress ? child_progress : NULL, &p, &err);
-	if (rc) {
-		write_all(out, "e", 1);
-		const char *text = err ? err : strerror(rc < 0 ? -rc : rc);
-		write_all(out, text, strlen(text));
-	}
-	_exit(rc ? 1 : 0);
-}
 
 static int say(char **errmsg, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int say(char **errmsg, int rc, const char *fmt, ...)
@@ -61,90 +40,38 @@ static int say(char **errmsg, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* Run the build in a child; relay its progress; its error into *errmsg. */
-static int build_in_child(const char *const *paths, size_t npaths, int fd, const char *dir,
-                          uint64_t fp, void (*progress)(void *data, double fraction), void *data,
-                          char **errmsg)
+/* ---- the child ---- */
+
+/* The child's messages on the pipe: 'p' and a double (progress), or to the end: 'e' and
+ * its error, or 'd' and the cache's path (done). */
+static int child_out = -1;
+/* The temporary file's name while it has one: a signal that ends the child removes it. */
+static const char *volatile named_temp;
+
+static void child_progress(void *data, double fraction)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
-		return say(errmsg, -errno, "pipe: %s", strerror(errno));
-	fflush(NULL); /* nothing buffered is written twice */
-	pid_t pid = fork();
-	if (pid < 0) {
-		int rc = -errno;
-		close(p[0]);
-		close(p[1]);
-		return say(errmsg, rc, "fork: %s", strerror(-rc));
-	}
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL); /* no builder left behind a killed server */
-		close(p[0]);
-		child(paths, npaths, fd, dir, fp, p[1], progress != NULL);
-	}
-	close(p[1]);
-	char *text = NULL;
-	size_t len = 0;
-	char buf[4096];
-	ssize_t n;
-	bool in_text = false;
-	size_t have = 0; /* bytes of a progress message so far */
-	char msg[1 + sizeof(double)];
-	while ((n = read(p[0], buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (ssize_t i = 0; i < n; i++) {
-			if (in_text) {
-				char *more = realloc(text, len + 2);
-				if (more) {
-					text = more;
-					text[len++] = buf[i];
-					text[len] = 0;
-				}
-			} else if (!have && buf[i] == 'e') {
-				in_text = true;
-			} else {
-				msg[have++] = buf[i];
-				if (have == sizeof(msg)) {
-					double f;
-					memcpy(&f, msg + 1, sizeof(f));
-					if (progress)
-						progress(data, f);
-					have = 0;
-				}
-			}
-		}
-	}
-	close(p[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	int rc = 0;
-	if (WIFSIGNALED(status)) {
-		rc = say(errmsg, -ECHILD,
-		         "building the timeline cache: the builder died (signal %d)",
-		         WTERMSIG(status));
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		rc = say(errmsg, -EIO, "%s", text ? text : "building the timeline cache failed");
-	}
-	free(text);
-	return rc;
+	char msg[1 + sizeof(double)] = {'p'};
+	memcpy(msg + 1, &fraction, sizeof(fraction));
+	write_all(child_out, msg, sizeof(msg));
 }
 
-/* The cache at path if it is valid and of these files: 0 and *out, else an error. */
-static int fresh(const char *path, uint64_t fp, struct tl_cache **out)
+static void child_stopped(int sig)
 {
-	int rc = tl_cache_open_file(path, out, NULL);
-	if (rc)
-		return rc;
-	if (tl_cache_fingerprint(*out) == fp)
-		return 0;
-	tl_cache_close(*out);
-	*out = NULL;
-	return -ESTALE;
+	const char *name = named_temp;
+	if (name)
+		unlink(name);
+	_exit(128 + sig);
+}
+
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+
+static void block_stops(int how)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(how, &set, NULL);
 }
 
 /* mkdir -p, mode 0700 for what it makes. */
@@ -162,85 +89,285 @@ static int make_folders(char *dir)
 	return mkdir(dir, 0700) && errno != EEXIST ? -errno : 0;
 }
 
-/* A new temporary file beside final (hidden, as the reader skips those). */
-static int temp_beside(const char *final, mode_t mode, char **tmp)
+/* Build the cache at final (its folder made first when mkdirs); *writing when what
+ * failed was writing there. */
+static int build_at(const char *const *paths, size_t npaths, uint64_t fp, const char *final,
+                    mode_t mode, bool mkdirs, bool *writing, char **err)
 {
-	if (asprintf(tmp, "%s.%ld.tmp", final, (long) getpid()) < 0) {
-		*tmp = NULL;
-		return -ENOMEM;
+	struct tlc_temp t;
+	char *dir = strdup(final), *slash = dir ? strrchr(dir, '/') : NULL;
+	*writing = true;
+	if (!slash) {
+		free(dir);
+		return say(err, -ENOMEM, "out of memory");
 	}
-	int fd = open(*tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0) {
-		int rc = -errno;
-		free(*tmp);
-		*tmp = NULL;
+	*slash = 0;
+	int rc = mkdirs ? make_folders(dir) : 0;
+	if (!rc)
+		rc = tlc_temp_new(dir, mode, &t);
+	if (rc) {
+		say(err, rc, "cannot write the timeline cache %s: %s", final, strerror(-rc));
+		free(dir);
 		return rc;
 	}
-	return fd;
+	named_temp = t.name;
+	rc = tl_cache_build(paths, npaths, t.fd, dir, fp, child_progress, NULL, err, writing);
+	free(dir);
+	block_stops(SIG_BLOCK); /* no name left behind: placed whole, or removed */
+	if (rc) {
+		tlc_temp_drop(&t);
+	} else if ((rc = tlc_temp_place(&t, final))) {
+		*writing = true;
+		say(err, rc, "%s: %s", final, strerror(-rc));
+	}
+	named_temp = NULL;
+	block_stops(SIG_UNBLOCK);
+	return rc;
 }
 
-static bool not_writable(int rc)
+/* In the child: build beside the traces (when allowed) or, when writing there fails, in
+ * the user's folder; say where or why not; exit. */
+static _Noreturn void child(const char *const *paths, size_t npaths, uint64_t fp,
+                            const char *beside, const char *user, mode_t mode)
 {
-	return rc == -EACCES || rc == -EPERM || rc == -EROFS;
+	char *err = NULL;
+	bool writing = true;
+	int rc = -EPERM;
+	const char *final = beside;
+	if (beside)
+		rc = build_at(paths, npaths, fp, beside, mode, false, &writing, &err);
+	if (rc && writing && user) {
+		free(err);
+		err = NULL;
+		final = user;
+		rc = build_at(paths, npaths, fp, user, 0600, true, &writing, &err);
+	}
+	if (rc) {
+		const char *text = err ? err : strerror(rc < 0 ? -rc : rc);
+		write_all(child_out, "e", 1);
+		write_all(child_out, text, strlen(text));
+	} else {
+		write_all(child_out, "d", 1);
+		write_all(child_out, final, strlen(final));
+	}
+	_exit(rc ? 1 : 0);
+}
+
+/* The child's start: its own signals (the parent's may be blocked for sigwait), dead with
+ * the parent. */
+static void child_setup(pid_t parent)
+{
+	struct sigaction sa = {.sa_handler = child_stopped};
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM); /* no builder left behind a killed parent */
+	if (getppid() != parent)
+		_exit(1);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* ---- the parent ---- */
+
+int tl_cache_start(const char *const *paths, size_t npaths, struct tl_cache **out,
+                   struct tl_cache_job **job, char **errmsg)
+{
+	char *beside = NULL, *user = NULL;
+	uint64_t fp;
+	mode_t mode;
+	*out = NULL;
+	*job = NULL;
+	*errmsg = NULL;
+	if (!npaths)
+		return say(errmsg, -EINVAL, "no trace given");
+	int rc = tl_cache_facts_of(paths, npaths, &fp, &mode);
+	if (rc)
+		return say(errmsg, rc, "reading the trace's files: %s", strerror(-rc));
+	if ((rc = tl_cache_places(paths, npaths, &beside, &user)))
+		return say(errmsg, rc, "%s: %s", paths[0], strerror(-rc));
+	/* beside the traces: only a cache of ours that only we can write, else our folder's */
+	int here = tlc_file_fresh(beside, fp, out);
+	if (!here || (user && !tlc_file_fresh(user, fp, out)))
+		goto done;
+	bool build_beside = here == -ENOENT || here == -ESTALE;
+	if (!build_beside && !user) {
+		rc = say(errmsg, -EPERM,
+		         "%s is not a file of yours that only you can write, and no cache folder "
+		         "is known ($XDG_CACHE_HOME, $HOME)",
+		         beside);
+		goto done;
+	}
+	struct tl_cache_job *j = calloc(1, sizeof(*j));
+	int p[2];
+	if (j)
+		j->pipe = -1;
+	if (!j || pipe2(p, O_CLOEXEC)) {
+		rc = say(errmsg, j ? -errno : -ENOMEM, "%s", strerror(j ? errno : ENOMEM));
+		free(j);
+		goto done;
+	}
+	if (pipe2(j->stop, O_CLOEXEC)) {
+		rc = say(errmsg, -errno, "pipe: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		free(j);
+		goto done;
+	}
+	/* the cache's mode: what every file of the trace allows (less the umask: open's), never
+	 * writable by others, always the owner's to read and replace */
+	mode = (mode & 0644) | 0600;
+	fflush(NULL); /* nothing buffered is written twice */
+	pid_t parent = getpid(), pid = fork();
+	if (!pid) {
+		child_setup(parent);
+		close(p[0]);
+		child_out = p[1];
+		child(paths, npaths, fp, build_beside ? beside : NULL, user, mode);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		rc = say(errmsg, -errno, "fork: %s", strerror(errno));
+		close(p[0]);
+		tl_cache_job_free(j);
+		goto done;
+	}
+	j->pid = pid;
+	j->pipe = p[0];
+	j->fp = fp;
+	*job = j;
+done:
+	free(beside);
+	free(user);
+	return rc;
+}
+
+/* SIGTERM, and SIGCONT in case it was stopped (^Z, a debugger): it ends at once. */
+static void stop_child(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	kill(pid, SIGCONT);
+}
+
+void tl_cache_cancel(struct tl_cache_job *job)
+{
+	if (job)
+		write_all(job->stop[1], "x", 1);
+}
+
+/* A message's bytes from the child: progress relayed, text kept (*text malloc'd). */
+struct reading {
+	bool in_text;
+	char kind; /* 'e' or 'd' */
+	char *text;
+	size_t len, have;
+	char msg[1 + sizeof(double)];
+};
+
+static void take(struct reading *r, const char *buf, size_t n,
+                 void (*progress)(void *data, double fraction), void *data)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (r->in_text) {
+			char *more = realloc(r->text, r->len + 2);
+			if (more) {
+				r->text = more;
+				r->text[r->len++] = buf[i];
+				r->text[r->len] = 0;
+			}
+		} else if (!r->have && (buf[i] == 'e' || buf[i] == 'd')) {
+			r->in_text = true;
+			r->kind = buf[i];
+		} else {
+			r->msg[r->have++] = buf[i];
+			if (r->have == sizeof(r->msg)) {
+				double f;
+				memcpy(&f, r->msg + 1, sizeof(f));
+				if (progress)
+					progress(data, f);
+				r->have = 0;
+			}
+		}
+	}
+}
+
+int tl_cache_finish(struct tl_cache_job *job, void (*progress)(void *data, double fraction),
+                    void *data, struct tl_cache **out, char **errmsg)
+{
+	struct reading r = {0};
+	bool stopped = false;
+	*out = NULL;
+	*errmsg = NULL;
+	for (;;) {
+		struct pollfd fds[2] = {{job->pipe, POLLIN, 0}, {job->stop[0], POLLIN, 0}};
+		if (poll(fds, stopped ? 1 : 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!stopped && fds[1].revents) {
+			/* the child removes its file and ends; its pipe then ends */
+			stopped = true;
+			stop_child(job->pid);
+		}
+		if (!fds[0].revents)
+			continue;
+		char buf[4096];
+		ssize_t n = read(job->pipe, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		take(&r, buf, (size_t) n, progress, data);
+	}
+	int status = 0;
+	while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	job->pid = 0;
+	int rc = 0;
+	if (stopped && !(WIFEXITED(status) && !WEXITSTATUS(status))) {
+		rc = say(errmsg, -ECANCELED, "building the timeline cache: stopped");
+	} else if (WIFSIGNALED(status)) {
+		rc = say(errmsg, -ECHILD,
+		         "building the timeline cache: the builder died (signal %d)",
+		         WTERMSIG(status));
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) || r.kind != 'd' || !r.text) {
+		rc = say(errmsg, -EIO, "%s",
+		         r.kind == 'e' && r.text ? r.text : "building the timeline cache failed");
+	} else if ((rc = tlc_file_fresh(r.text, job->fp, out))) {
+		say(errmsg, rc, "the timeline cache just built, %s: %s", r.text,
+		    rc == -EPERM ? "changed by someone else" : "not valid");
+	}
+	free(r.text);
+	return rc;
+}
+
+void tl_cache_job_free(struct tl_cache_job *job)
+{
+	if (!job)
+		return;
+	if (job->pid > 0) { /* never finished: the child stops */
+		stop_child(job->pid);
+		while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (job->pipe >= 0)
+		close(job->pipe);
+	close(job->stop[0]);
+	close(job->stop[1]);
+	free(job);
 }
 
 int tl_cache_open_progress(const char *const *paths, size_t npaths,
                            void (*progress)(void *data, double fraction), void *data,
                            struct tl_cache **out, char **errmsg)
 {
-	char *beside = NULL, *user = NULL, *tmp = NULL, *final = NULL;
-	uint64_t fp;
-	*out = NULL;
-	*errmsg = NULL;
-	if (!npaths)
-		return say(errmsg, -EINVAL, "no trace given");
-	int rc = tl_cache_fingerprint_of(paths, npaths, &fp);
-	if (rc)
-		return say(errmsg, rc, "reading the trace's files: %s", strerror(-rc));
-	if ((rc = tl_cache_places(paths, npaths, &beside, &user)))
-		return say(errmsg, rc, "%s: %s", paths[0], strerror(-rc));
-	if (!fresh(beside, fp, out) || (user && !fresh(user, fp, out)))
-		goto done;
-	/* build: beside the traces, or in the user's folder when that one is not writable */
-	final = beside;
-	int fd = temp_beside(beside, 0644, &tmp);
-	if (fd < 0 && not_writable(fd) && user) {
-		char *dir = strdup(user);
-		char *slash = dir ? strrchr(dir, '/') : NULL;
-		if (slash)
-			*slash = 0;
-		rc = slash ? make_folders(dir) : -ENOMEM;
-		free(dir);
-		final = user;
-		fd = rc ? rc : temp_beside(user, 0600, &tmp);
-	}
-	if (fd < 0) {
-		rc =
-		    say(errmsg, fd, "cannot write the timeline cache %s: %s", final, strerror(-fd));
-		goto done;
-	}
-	char *dir = strdup(final);
-	char *slash = dir ? strrchr(dir, '/') : NULL;
-	if (slash)
-		*slash = 0;
-	rc = build_in_child(paths, npaths, fd, slash ? dir : ".", fp, progress, data, errmsg);
-	free(dir);
-	close(fd);
-	if (!rc && rename(tmp, final))
-		rc = say(errmsg, -errno, "%s: %s", final, strerror(errno));
-	if (rc) {
-		unlink(tmp);
-		goto done;
-	}
-	char *why = NULL;
-	rc = tl_cache_open_file(final, out, &why);
-	if (rc)
-		say(errmsg, rc, "the timeline cache just built: %s", why ? why : strerror(-rc));
-	free(why);
-done:
-	free(tmp);
-	free(beside);
-	free(user);
+	struct tl_cache_job *job;
+	int rc = tl_cache_start(paths, npaths, out, &job, errmsg);
+	if (!rc && job)
+		rc = tl_cache_finish(job, progress, data, out, errmsg);
+	tl_cache_job_free(job);
 	return rc;
 }
 

@@ -34,9 +34,15 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* What the walk gathers: the hash, and the permissions every file grants. */
+struct facts {
+	uint64_t h;
+	mode_t mode;
+};
+
 /* Every regular, non-hidden file under dir (rel: its path from the trace argument), in
- * name order: its path, size and mtime into the hash. */
-static int walk(const char *dir, const char *rel, int depth, uint64_t *h)
+ * name order: its path, size and mtime into the hash, its mode into the common one. */
+static int walk(const char *dir, const char *rel, int depth, struct facts *f)
 {
 	char **names;
 	size_t n;
@@ -52,28 +58,36 @@ static int walk(const char *dir, const char *rel, int depth, uint64_t *h)
 		else if (S_ISREG(st.st_mode)) {
 			int64_t facts[3] = {(int64_t) st.st_size, (int64_t) st.st_mtim.tv_sec,
 			                    (int64_t) st.st_mtim.tv_nsec};
-			*h = fnv(*h, sub, strlen(sub) + 1);
-			*h = fnv(*h, facts, sizeof(facts));
+			f->h = fnv(f->h, sub, strlen(sub) + 1);
+			f->h = fnv(f->h, facts, sizeof(facts));
+			f->mode &= st.st_mode;
 		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
-			rc = walk(path, sub, depth + 1, h);
+			rc = walk(path, sub, depth + 1, f);
 		}
 	}
 	dirnames_free(names, n);
 	return rc;
 }
 
-int tl_cache_fingerprint_of(const char *const *paths, size_t npaths, uint64_t *fp)
+int tl_cache_facts_of(const char *const *paths, size_t npaths, uint64_t *fp, mode_t *mode)
 {
 	uint32_t version = TLC_VERSION;
-	uint64_t h = fnv(FNV_START, &version, sizeof(version));
+	struct facts f = {fnv(FNV_START, &version, sizeof(version)), 0666};
 	for (size_t i = 0; i < npaths; i++) {
-		h = fnv(h, &i, sizeof(i));
-		int rc = walk(paths[i], ".", 0, &h);
+		f.h = fnv(f.h, &i, sizeof(i));
+		int rc = walk(paths[i], ".", 0, &f);
 		if (rc)
 			return rc;
 	}
-	*fp = h;
+	*fp = f.h;
+	if (mode)
+		*mode = f.mode;
 	return 0;
+}
+
+int tl_cache_fingerprint_of(const char *const *paths, size_t npaths, uint64_t *fp)
+{
+	return tl_cache_facts_of(paths, npaths, fp, NULL);
 }
 
 /* A hash of the sorted real paths, as 16 hex digits. */

@@ -6,10 +6,12 @@
  * stay within each checked block whatever the values in it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "timeline/cache-int.h"
 #include "util/mapfile.h"
@@ -147,13 +149,13 @@ int tl_cache_open_bytes(const void *data, size_t size, struct tl_cache **out, ch
 	return 0;
 }
 
-int tl_cache_open_file(const char *path, struct tl_cache **out, char **errmsg)
+int tl_cache_open_fd(int fd, const char *path, struct tl_cache **out, char **errmsg)
 {
 	struct mapfile mf;
 	*out = NULL;
 	if (errmsg)
 		*errmsg = NULL;
-	int rc = mapfile_open(&mf, path);
+	int rc = mapfile_map_fd(&mf, fd);
 	if (rc) {
 		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(-rc)) < 0)
 			*errmsg = NULL;
@@ -175,6 +177,21 @@ int tl_cache_open_file(const char *path, struct tl_cache **out, char **errmsg)
 			*errmsg = NULL;
 		free(why);
 	}
+	return rc;
+}
+
+int tl_cache_open_file(const char *path, struct tl_cache **out, char **errmsg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		int rc = -errno;
+		*out = NULL;
+		if (errmsg && asprintf(errmsg, "%s: %s", path, strerror(-rc)) < 0)
+			*errmsg = NULL;
+		return rc;
+	}
+	int rc = tl_cache_open_fd(fd, path, out, errmsg);
+	close(fd);
 	return rc;
 }
 

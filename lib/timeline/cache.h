@@ -4,15 +4,17 @@
  * once and mapped by `spoor view` (docs/view-cache.md).
  *
  * Where: one trace argument: TRACE/.spoor-view.cache (hidden: readers skip it); several:
- * FIRST/.spoor-view-HASH.cache (HASH of the sorted real paths). A folder we cannot write
- * in: $XDG_CACHE_HOME/spoor/view-HASH.cache (else ~/.cache/spoor/). Stale when the
- * fingerprint differs: every regular, non-hidden file under the traces (relative path,
- * size, mtime) and the format's version.
+ * FIRST/.spoor-view-HASH.cache (HASH of the sorted real paths). There, only a regular
+ * file of ours that nobody else can write is used; another one, or a folder we cannot
+ * write in (full, read-only...): $XDG_CACHE_HOME/spoor/view-HASH.cache (else
+ * ~/.cache/spoor/). Stale when the fingerprint differs: every regular, non-hidden file
+ * under the traces (relative path, size, mtime) and the format's version.
  *
  * Built in a child process (the reader maps the whole trace; the caller's memory stays
- * that of the file's pages it touches), written to a temporary name and renamed. Opened
- * with mmap and checked as untrusted input: every offset, count and string against the
- * file's size; a cache that fails is built again.
+ * that of the file's pages it touches), written under no name (or a random one) and put
+ * in place; its mode what every file of the trace allows. Opened with mmap and checked as
+ * untrusted input: every offset, count and string against the file's size; a cache that
+ * fails is built again.
  *
  * An open cache is read-only: queries (query.h) from several threads at once are safe,
  * and so is tl_cache_release beside them. Rows: threads by process, then tid, then CPUs.
@@ -23,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "timeline/states.h"
 
@@ -42,8 +45,23 @@ int tl_cache_open(const char *const *paths, size_t npaths, struct tl_cache **out
 int tl_cache_open_progress(const char *const *paths, size_t npaths,
                            void (*progress)(void *data, double fraction), void *data,
                            struct tl_cache **out, char **errmsg);
+/* The same in two steps, for a process that starts threads: tl_cache_start finds a fresh
+ * cache (*out) or forks the builder (*job; call it before any other thread exists, as the
+ * child runs the reader without exec); tl_cache_finish (from any one thread) relays the
+ * progress, waits for the builder and opens what it built; tl_cache_cancel (from another
+ * thread) stops the builder, and tl_cache_finish returns -ECANCELED. tl_cache_job_free
+ * after tl_cache_finish returned, or instead of it (the builder is stopped). */
+struct tl_cache_job;
+int tl_cache_start(const char *const *paths, size_t npaths, struct tl_cache **out,
+                   struct tl_cache_job **job, char **errmsg);
+int tl_cache_finish(struct tl_cache_job *job, void (*progress)(void *data, double fraction),
+                    void *data, struct tl_cache **out, char **errmsg);
+void tl_cache_cancel(struct tl_cache_job *job);
+void tl_cache_job_free(struct tl_cache_job *job);
 /* A cache file as it is, without the staleness check (tools, tests). */
 int tl_cache_open_file(const char *path, struct tl_cache **out, char **errmsg);
+/* The same for the file open at fd (it stays the caller's), known as path. */
+int tl_cache_open_fd(int fd, const char *path, struct tl_cache **out, char **errmsg);
 /* A cache in memory (borrowed until tl_cache_close: the fuzzer). */
 int tl_cache_open_bytes(const void *data, size_t size, struct tl_cache **out, char **errmsg);
 void tl_cache_close(struct tl_cache *c);
@@ -75,6 +93,9 @@ uint64_t tl_cache_lost(const struct tl_cache *c);
 
 /* The fingerprint of the traces' files now. 0 or a negative errno. */
 int tl_cache_fingerprint_of(const char *const *paths, size_t npaths, uint64_t *fp);
+/* The same, and the read and write permissions that every one of those files grants
+ * (st_mode bits, 0666 when there is none). */
+int tl_cache_facts_of(const char *const *paths, size_t npaths, uint64_t *fp, mode_t *mode);
 /* The cache's path beside the traces and in the user's cache folder (malloc'd; the
  * second NULL when no folder is known). 0 or a negative errno. */
 int tl_cache_places(const char *const *paths, size_t npaths, char **beside, char **user);

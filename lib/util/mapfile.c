@@ -10,34 +10,36 @@
 
 int mapfile_open(struct mapfile *mf, const char *path)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in the file's place is refused, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	mf->data = NULL;
 	mf->size = 0;
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int rc = -errno;
-		close(fd);
-		return rc;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	int rc = mapfile_map_fd(mf, fd);
+	close(fd);
+	return rc;
+}
+
+int mapfile_map_fd(struct mapfile *mf, int fd)
+{
+	struct stat st;
+
+	mf->data = NULL;
+	mf->size = 0;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	}
 	if (st.st_size > 0) {
 		void *p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			int rc = -errno;
-			close(fd);
-			return rc;
-		}
+		if (p == MAP_FAILED)
+			return -errno;
 		madvise(p, (size_t) st.st_size, MADV_SEQUENTIAL);
 		mf->data = p;
 		mf->size = (size_t) st.st_size;
 	}
-	close(fd);
 	return 0;
 }
 

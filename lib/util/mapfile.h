@@ -11,6 +11,8 @@ struct mapfile {
 };
 
 int mapfile_open(struct mapfile *mf, const char *path);
+/* The regular file open at fd (which stays the caller's, open or closed). */
+int mapfile_map_fd(struct mapfile *mf, int fd);
 void mapfile_close(struct mapfile *mf);
 
 #endif

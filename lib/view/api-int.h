@@ -16,6 +16,7 @@
 #include "view/api.h"
 
 struct tl_cache;
+struct tl_cache_job;
 
 struct view_api {
 	struct view_api_config cfg;
@@ -26,6 +27,7 @@ struct view_api {
 	/* the cache, built or found by a thread of its own; until then its routes answer 503
 	 * (with the build's progress), and after a failure 500 with cache_error */
 	pthread_t builder;
+	struct tl_cache_job *job; /* the builder's (forked before any thread): NULL, no thread */
 	struct tl_cache *cache; /* set once (atomic), then read only */
 	uint32_t progress;      /* atomic: the build's, in 1/10000 */
 	char *cache_error;      /* set once before `failed` */

@@ -256,22 +256,28 @@ static void progress(void *data, double fraction)
 	__atomic_store_n(&a->progress, part, __ATOMIC_RELAXED);
 }
 
-static void *build(void *data)
+/* The cache found or built (rc 0), or why not. */
+static void cache_ready(struct view_api *a, int rc, struct tl_cache *c, char *err)
 {
-	struct view_api *a = data;
-	struct tl_cache *c = NULL;
-	char *err = NULL;
-	int rc = tl_cache_open_progress(a->cfg.paths, a->cfg.npaths, progress, a, &c, &err);
 	if (rc) {
 		if (!err && asprintf(&err, "timeline cache: %s", spoor_strerror(rc)) < 0)
 			err = NULL;
 		a->cache_error = err;
 		__atomic_store_n(&a->failed, true, __ATOMIC_RELEASE);
-		return NULL;
+		return;
 	}
 	/* the spans' times are relative to the cache's origin: the requests' from now on */
 	__atomic_store_n(&a->origin, tl_cache_origin(c), __ATOMIC_RELEASE);
 	__atomic_store_n(&a->cache, c, __ATOMIC_RELEASE);
+}
+
+static void *build(void *data)
+{
+	struct view_api *a = data;
+	struct tl_cache *c = NULL;
+	char *err = NULL;
+	int rc = tl_cache_finish(a->job, progress, a, &c, &err);
+	cache_ready(a, rc, c, err);
 	return NULL;
 }
 
@@ -308,7 +314,15 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 		return rc;
 	}
 	sem_init(&a->heavy, 0, HEAVY_AT_ONCE);
-	if ((rc = pthread_create(&a->builder, NULL, build, a))) {
+	/* the builder forked now, before any thread exists (a child of a threaded process
+	 * could inherit a lock held by another thread); a thread of ours waits for it */
+	struct tl_cache *c = NULL;
+	char *err = NULL;
+	rc = tl_cache_start(cfg->paths, cfg->npaths, &c, &a->job, &err);
+	if (rc || c)
+		cache_ready(a, rc, c, err);
+	else if ((rc = pthread_create(&a->builder, NULL, build, a))) {
+		tl_cache_job_free(a->job);
 		sem_destroy(&a->heavy);
 		free(a);
 		return -rc;
@@ -321,14 +335,11 @@ void view_api_free(struct view_api *a)
 {
 	if (!a)
 		return;
-	if (!__atomic_load_n(&a->cache, __ATOMIC_ACQUIRE) &&
-	    !__atomic_load_n(&a->failed, __ATOMIC_ACQUIRE)) {
-		/* still building (spoor view stopped early): the process ends, and with it the
-		 * thread; the builder's child finishes the file for the next time */
-		pthread_detach(a->builder);
-		return;
+	if (a->job) { /* a build stopped early leaves no file behind */
+		tl_cache_cancel(a->job);
+		pthread_join(a->builder, NULL);
+		tl_cache_job_free(a->job);
 	}
-	pthread_join(a->builder, NULL);
 	tl_cache_close(a->cache);
 	free(a->cache_error);
 	sem_destroy(&a->heavy);

@@ -9,7 +9,12 @@
  *   - tl_cache_open on a kernel trace of our own (tests/data/gen_kernel.py --busy): built
  *     beside it, found again, rebuilt when a stream file changes or the cache is damaged,
  *     and put in $XDG_CACHE_HOME/spoor when the trace's folder is not writable (as a user
- *     other than root: root writes anywhere).
+ *     other than root: root writes anywhere);
+ *   - the cache's files: its mode from the trace's files' and the umask; only a regular
+ *     file of ours that nobody else can write is mapped (group-writable, a link, a FIFO,
+ *     nobody's: the user's folder instead); a hard link at the old temporary name is not
+ *     written through; a full file system beside the trace (root: a small tmpfs) falls
+ *     back to the user's folder.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -728,6 +733,158 @@ static void test_unwritable(void)
 	run("chmod -R u+w '%s'%s", ro, "");
 }
 
+/* ---- the cache's files: whose, what mode, where when beside fails ---- */
+
+/* A fresh copy of the busy trace at tmp/name (no cache in it): its path in out. */
+static bool copy_trace(const char *name, char *out, size_t size)
+{
+	char cmd[1500];
+	snprintf(out, size, "%s/%s", tmp, name);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && cp -r '%s/busy' '%s' && rm -f '%s'/.spoor*", out,
+	         tmp, out, out);
+	return CHECK(system(cmd) == 0);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) ? 0 : st.st_mode & 07777;
+}
+
+/* Open the cache of trace; its path (malloc'd, "" when it failed). */
+static char *cache_path_of(const char *trace)
+{
+	const char *paths[] = {trace};
+	struct tl_cache *c = open_cache(paths, 1);
+	char *p = strdup(c ? tl_cache_path(c) : "");
+	tl_cache_close(c);
+	return p;
+}
+
+/* The cache's mode: what every file of the trace allows, less the umask (a cache of a
+ * trace only its owner reads shows nobody else its thread names). */
+static void test_mode(void)
+{
+	char trace[400], cache[500];
+	if (!copy_trace("modes", trace, sizeof(trace)))
+		return;
+	snprintf(cache, sizeof(cache), "%s/.spoor-view.cache", trace);
+	mode_t old = umask(022);
+	CHECK_CTX("trace files 0640, umask 022: 0640");
+	run("chmod 0640 '%s'/*%s", trace, "");
+	free(cache_path_of(trace));
+	CHECK_EQ_U64(mode_of(cache), 0640);
+	CHECK_CTX("one file 0600: 0600");
+	run("chmod 0600 '%s'/metadata && rm -f '%s'", trace, cache);
+	free(cache_path_of(trace));
+	CHECK_EQ_U64(mode_of(cache), 0600);
+	CHECK_CTX("trace files 0644, umask 077: 0600");
+	umask(077);
+	run("chmod 0644 '%s'/* && rm -f '%s'", trace, cache);
+	free(cache_path_of(trace));
+	CHECK_EQ_U64(mode_of(cache), 0600);
+	CHECK_CTX("trace files 0666, umask 0: 0644 (never writable by others)");
+	umask(0);
+	run("chmod 0666 '%s'/* && rm -f '%s'", trace, cache);
+	free(cache_path_of(trace));
+	CHECK_EQ_U64(mode_of(cache), 0644);
+	umask(old);
+}
+
+/* Whether path is in $XDG_CACHE_HOME/spoor. */
+static bool in_user_folder(const char *path)
+{
+	char user[500];
+	snprintf(user, sizeof(user), "%s/spoor/view-", getenv("XDG_CACHE_HOME"));
+	return !strncmp(path, user, strlen(user));
+}
+
+/* Only a cache of ours that nobody else can write is mapped (whoever can write it can
+ * feed us any spans, or cut it short under us); any other is left alone and ours made in
+ * the user's folder. The temporary file has no name, or a random one, made by us alone. */
+static void test_untrusted(void)
+{
+	char trace[400], cache[500], other[500];
+	if (!copy_trace("untrusted", trace, sizeof(trace)))
+		return;
+	snprintf(cache, sizeof(cache), "%s/.spoor-view.cache", trace);
+
+	CHECK_CTX("a hard link at the old temporary name is not written through");
+	char victim[500], planted[600];
+	snprintf(victim, sizeof(victim), "%s/victim", tmp);
+	snprintf(planted, sizeof(planted), "%s.%ld.tmp", cache, (long) getpid());
+	run("echo precious > '%s'%s", victim, "");
+	run("ln -f '%s' '%s'", victim, planted);
+	char *p = cache_path_of(trace);
+	CHECK_STR(p, cache);
+	free(p);
+	CHECK(run("grep -qx precious '%s'%s", victim, ""));
+	unlink(planted);
+	CHECK(run("ls -a '%s' | grep -q tmp%s && exit 1 || exit 0", trace, "")); /* none left */
+
+	CHECK_CTX("a cache of ours others can write: ours in the user's folder");
+	ino_t ino = inode_of(cache);
+	chmod(cache, 0664);
+	p = cache_path_of(trace);
+	CHECK(in_user_folder(p));
+	CHECK_EQ_U64(inode_of(cache), ino); /* left alone */
+	free(p);
+
+	CHECK_CTX("a symbolic link to a cache of ours: not followed");
+	snprintf(other, sizeof(other), "%s/elsewhere.cache", tmp);
+	rename(cache, other);
+	chmod(other, 0644);
+	CHECK_EQ_S64(symlink(other, cache), 0);
+	run("rm -rf '%s'/spoor%s", getenv("XDG_CACHE_HOME"), "");
+	p = cache_path_of(trace);
+	CHECK(in_user_folder(p));
+	free(p);
+	unlink(cache);
+
+	CHECK_CTX("a FIFO in its place: not waited on");
+	CHECK_EQ_S64(mkfifo(cache, 0644), 0);
+	p = cache_path_of(trace);
+	CHECK(in_user_folder(p));
+	free(p);
+	unlink(cache);
+
+	if (geteuid())
+		return; /* making a file someone else's needs root */
+	CHECK_CTX("a valid cache of this trace, someone else's (nobody's): not used");
+	rename(other, cache);
+	CHECK_EQ_S64(chown(cache, 65534, 65534), 0);
+	run("rm -rf '%s'/spoor%s", getenv("XDG_CACHE_HOME"), "");
+	p = cache_path_of(trace);
+	CHECK(in_user_folder(p));
+	free(p);
+	struct stat st;
+	CHECK(!stat(cache, &st) && st.st_uid == 65534);
+}
+
+/* No room beside the trace (a full file system): the cache goes to the user's folder,
+ * and nothing is left beside it. Root only: a small tmpfs. */
+static void test_full(void)
+{
+	char mnt[400], trace[500];
+	snprintf(mnt, sizeof(mnt), "%s/full", tmp);
+	snprintf(trace, sizeof(trace), "%s/busy", mnt);
+	if (geteuid() ||
+	    !run("mkdir -p '%s' && mount -t tmpfs -o size=512k,mode=0755 tmpfs '%s'", mnt, mnt)) {
+		printf("# not root, or no tmpfs: the full file system is not checked\n");
+		return;
+	}
+	CHECK_CTX("a full file system beside the trace");
+	if (CHECK(run("cp -r '%s/busy' '%s'", tmp, mnt) &&
+	          run("rm -f '%s'/.spoor* ; dd if=/dev/zero of='%s'/fill bs=4k 2>/dev/null; true",
+	              trace, mnt))) {
+		char *p = cache_path_of(trace);
+		CHECK(in_user_folder(p));
+		free(p);
+		CHECK(run("ls -a '%s' | grep -q spoor%s && exit 1 || exit 0", trace, ""));
+	}
+	run("umount '%s'%s", mnt, "");
+}
+
 /* Small caches for the fuzzer's corpus (tests/fuzz/README.md): SPOOR_TLCACHE_SEEDS=DIR. */
 static void write_seed(const char *dir, const char *name, int rows, int spans, int marks)
 {
@@ -784,6 +941,9 @@ int main(void)
 	if (CHECK(data != NULL)) {
 		test_open(data);
 		test_unwritable();
+		test_mode();
+		test_untrusted();
+		test_full();
 	}
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
