@@ -16,9 +16,9 @@
 
 enum {
 	PX_MAX = 16384, /* pixels (or bins) a query may ask for */
-	/* rows x pixels of one query: its answer's size (a whole screen of rows is 1000 x
-	 * 4000) */
-	QUERY_MAX = 1 << 24,
+	/* rows x pixels (or classes x bins) of one query: its answer's size (a screen's rows,
+	 * a hundred or two, at 4000 pixels, fit; the body's cap, BODY_MAX, is the other bound) */
+	QUERY_MAX = 1 << 21,
 	BUSIEST = 8, /* api/rate's series when no class is asked for */
 };
 
@@ -222,15 +222,19 @@ static void rows_answer(struct view_api *a, struct params *p, const struct row_q
 		return;
 	}
 	fputs("{\"rows\": [", b.f);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !p->bad; i++) {
 		fprintf(b.f, "%s\n{\"id\": %lld, \"%s\": [", i ? "," : "", (long long) rows[i],
 		        q->key);
 		q->write(b.f, c, (size_t) rows[i], t, (uint32_t) px, buf, max);
 		fputs("]}", b.f);
+		if (!body_full(&b, p) && cancelled(p))
+			body_drop(&b);
 	}
-	fputs("]}\n", b.f);
 	free(buf);
 	free(rows);
+	if (p->bad)
+		return;
+	fputs("]}\n", b.f);
 	body_reply(&b, 200, p->r);
 }
 
@@ -314,6 +318,12 @@ void api_rate(struct view_api *a, struct params *p)
 	int_param(p, "bins", true, 1, PX_MAX, &bins);
 	if (nc)
 		list_param(p, "classes", (int64_t) nc - 1, &classes, &n);
+	if (!p->bad && n * (uint64_t) bins > QUERY_MAX) {
+		error_reply(p->r, 400, "%zu classes of %lld bins: more than %d at once", n,
+		            (long long) bins, QUERY_MAX);
+		free(classes);
+		p->bad = true;
+	}
 	if (p->bad)
 		return;
 	double *counts = malloc((size_t) bins * sizeof(*counts));
@@ -325,7 +335,7 @@ void api_rate(struct view_api *a, struct params *p)
 		return;
 	}
 	fprintf(b.f, "{\"bins\": %lld, \"series\": [", (long long) bins);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !p->bad; i++) {
 		if (tl_query_rate(c, (size_t) classes[i], t[0], t[1], (uint32_t) bins, counts))
 			memset(counts, 0, (size_t) bins * sizeof(*counts));
 		fprintf(b.f, "%s\n{\"class\": %lld, \"counts\": [", i ? "," : "",
@@ -333,9 +343,13 @@ void api_rate(struct view_api *a, struct params *p)
 		for (int64_t j = 0; j < bins; j++)
 			fprintf(b.f, "%s%.10g", j ? "," : "", counts[j]);
 		fputs("]}", b.f);
+		if (!body_full(&b, p) && cancelled(p))
+			body_drop(&b);
 	}
-	fputs("]}\n", b.f);
 	free(counts);
 	free(classes);
+	if (p->bad)
+		return;
+	fputs("]}\n", b.f);
 	body_reply(&b, 200, p->r);
 }

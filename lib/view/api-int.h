@@ -17,6 +17,7 @@
 
 struct tl_cache;
 struct tl_cache_job;
+struct params;
 
 struct view_api {
 	struct view_api_config cfg;
@@ -41,10 +42,13 @@ struct body {
 	size_t len;
 };
 bool body_open(struct body *b);
+enum { BODY_MAX = 64 << 20 }; /* an answer's bytes at most: a request costs no more memory */
 /* Close the body and make it the reply (500 when its writes failed). */
 void body_reply(struct body *b, int status, struct view_reply *r);
 /* Close and drop it. */
 void body_drop(struct body *b);
+/* Whether the body grew past BODY_MAX: then dropped, and the reply a 400. */
+bool body_full(struct body *b, struct params *p);
 void oom_reply(struct view_reply *r);
 __attribute__((format(printf, 3, 4))) void error_reply(struct view_reply *r, int status,
                                                        const char *fmt, ...);
@@ -59,12 +63,17 @@ struct params {
 /* An integer parameter in [min, max]: *v unchanged when absent and not required. */
 void int_param(struct params *p, const char *name, bool required, int64_t min, int64_t max,
                int64_t *v);
-/* A list of ids "1,2,5", each in [0, max]: *v malloc'd (NULL and 0 when absent). */
+/* A list of ids "1,2,5", each in [0, max], at most 4096 and none twice: *v malloc'd (NULL
+ * and 0 when absent). */
 void list_param(struct params *p, const char *name, int64_t max, int64_t **v, size_t *n);
 /* t0 and t1 (relative ns; t0 <= t1, or t0 < t1 when strict). */
 void range_params(struct params *p, bool strict, int64_t t[2]);
 /* A relative time as an absolute one (400 when it overflows). */
 void absolute(struct params *p, const struct view_api *a, const int64_t t[2], int64_t abs[2]);
+
+/* Whether the client left or the server stops: then the reply is made (503), and the
+ * request ends. */
+bool cancelled(struct params *p);
 
 /* Take one of the `heavy` places (for a request that reads the traces): false when the
  * client left while it waited. */

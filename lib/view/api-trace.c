@@ -47,6 +47,7 @@ struct events {
 	struct listed *list;
 	bool more;
 	int rc;
+	int fd; /* the formatter's */
 	/* where the engine does not know the task yet (a trace whose events name none, before
 	 * their CPU's first switch in the range): the cache's CPU rows know it */
 	const struct tl_cache *cache;
@@ -89,11 +90,18 @@ static void on_event(void *data, const struct an_event *ae)
 	int rc = spoor_formatter_event(x->f, ae->ev);
 	if (rc < 0)
 		x->rc = rc;
+	/* the text so far, now and then: events of big fields must not fill the memory */
+	else if (!(x->n % 64) && !(rc = spoor_formatter_flush(x->f)) &&
+	         lseek(x->fd, 0, SEEK_END) > BODY_MAX)
+		x->rc = -EFBIG;
+	else if (rc < 0)
+		x->rc = rc;
 }
 
-/* The listed events as JSON, their text the formatter's lines (text, len bytes). */
-static void events_json(FILE *out, const struct spoor_reader *r, const struct events *x,
-                        const char *text, size_t len)
+/* The listed events as JSON, their text the formatter's lines (text, len bytes): 0, or
+ * -EFBIG past BODY_MAX. */
+static int events_json(FILE *out, const struct spoor_reader *r, const struct events *x,
+                       const char *text, size_t len)
 {
 	fputs("{\"events\": [", out);
 	const char *at = text, *end = text + len;
@@ -110,8 +118,11 @@ static void events_json(FILE *out, const struct spoor_reader *r, const struct ev
 		json_string_n(out, at, (size_t) (line_end - at));
 		fputs("}", out);
 		at = nl ? nl + 1 : end;
+		if (ftello(out) > BODY_MAX)
+			return -EFBIG;
 	}
 	fprintf(out, "],\n\"more\": %s}\n", x->more ? "true" : "false");
+	return 0;
 }
 
 /* The CPU rows of the cache, by CPU. */
@@ -154,6 +165,7 @@ static int list_events(struct view_api *a, struct params *p, const int64_t abs[2
 	    (rc = spoor_formatter_new(SPOOR_FORMAT_TEXT, fd, &x->f)))
 		goto out;
 	x->e = e;
+	x->fd = fd;
 	an_engine_want_tasks(e); /* each event's thread, from its context where it has one */
 	if (x->pid >= 0)
 		an_engine_want_threads(e);
@@ -167,10 +179,9 @@ static int list_events(struct view_api *a, struct params *p, const int64_t abs[2
 		rc = -errno;
 		goto out;
 	}
-	events_json(out, r, x, text ? text : "", (size_t) (len > 0 ? len : 0));
+	rc = events_json(out, r, x, text ? text : "", (size_t) (len > 0 ? len : 0));
 	if (text)
 		munmap(text, (size_t) len);
-	rc = 0;
 out:
 	spoor_formatter_free(x->f);
 	x->f = NULL;
@@ -220,7 +231,13 @@ void api_events(struct view_api *a, struct params *p)
 		body_reply(&b, 200, p->r);
 	} else {
 		body_drop(&b);
-		error_reply(p->r, 500, "%s", err ? err : spoor_strerror(rc));
+		if (rc == -EFBIG)
+			error_reply(p->r, 400,
+			            "the answer would be more than %d MiB: ask for fewer "
+			            "events",
+			            BODY_MAX >> 20);
+		else
+			error_reply(p->r, 500, "%s", err ? err : spoor_strerror(rc));
 	}
 	free(err);
 }

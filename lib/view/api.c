@@ -13,8 +13,10 @@
 #include "view/api-int.h"
 
 enum {
-	HEAVY_AT_ONCE = 2,  /* requests that read the traces at once: a pass each */
-	LIST_MAX = 1 << 16, /* ids in a list parameter */
+	HEAVY_AT_ONCE = 2, /* requests that read the traces at once: a pass each */
+	/* ids in a list parameter: the threads of a big selection; more would cost api/stats
+	 * a pass of that many comparisons per event (the engine's thread filter is a list) */
+	LIST_MAX = 4096,
 };
 
 static const char json_type[] = "application/json";
@@ -125,6 +127,38 @@ void int_param(struct params *p, const char *name, bool required, int64_t min, i
 	}
 }
 
+static int by_value(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *) x, b = *(const int64_t *) y;
+	return a < b ? -1 : a > b;
+}
+
+/* Whether an id comes twice (each would cost its row, class or thread's work again). */
+static bool has_duplicate(const int64_t *v, size_t n, int64_t *dup)
+{
+	int64_t *sorted = malloc((n + 1) * sizeof(*sorted));
+	bool found = false;
+	if (!sorted)
+		return false; /* only a cost: the answer is right either way */
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*sorted), by_value);
+	for (size_t i = 1; i < n && !found; i++)
+		if (sorted[i] == sorted[i - 1]) {
+			*dup = sorted[i];
+			found = true;
+		}
+	free(sorted);
+	return found;
+}
+
+static void list_drop(struct params *p, int64_t **v, size_t *n)
+{
+	p->bad = true;
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
 void list_param(struct params *p, const char *name, int64_t max, int64_t **v, size_t *n)
 {
 	const char *s = p->bad ? NULL : p->arg(p->ctx, name);
@@ -154,17 +188,40 @@ void list_param(struct params *p, const char *name, int64_t max, int64_t **v, si
 			            "invalid %s '%.80s' (ids from 0 to %lld, separated by "
 			            "commas)",
 			            name, s, (long long) max);
-			p->bad = true;
-			free(*v);
-			*v = NULL;
-			*n = 0;
+			list_drop(p, v, n);
 			return;
 		}
 		(*v)[(*n)++] = x;
 		if (!*end)
-			return;
+			break;
 		c = end;
 	}
+	int64_t dup;
+	if (has_duplicate(*v, *n, &dup)) {
+		error_reply(p->r, 400, "%s: %lld comes twice", name, (long long) dup);
+		list_drop(p, v, n);
+	}
+}
+
+bool body_full(struct body *b, struct params *p)
+{
+	off_t len = ftello(b->f);
+	if (len <= BODY_MAX)
+		return false;
+	body_drop(b);
+	error_reply(p->r, 400, "the answer would be more than %d MiB: ask for less at once",
+	            BODY_MAX >> 20);
+	p->bad = true;
+	return true;
+}
+
+bool cancelled(struct params *p)
+{
+	if (!p->gone || !p->gone(p->ctx))
+		return false;
+	error_reply(p->r, 503, "cancelled");
+	p->bad = true;
+	return true;
 }
 
 void range_params(struct params *p, bool strict, int64_t t[2])
@@ -352,15 +409,20 @@ void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, vie
 	static const struct {
 		const char *name;
 		void (*fn)(struct view_api *a, struct params *p);
+		bool cache; /* reads the cache's pages */
 	} routes[] = {
-	    {"meta", api_meta}, {"spans", api_spans},   {"marks", api_marks},
-	    {"rate", api_rate}, {"events", api_events}, {"stats", api_stats},
+	    {"meta", api_meta, true}, {"spans", api_spans, true},   {"marks", api_marks, true},
+	    {"rate", api_rate, true}, {"events", api_events, true}, {"stats", api_stats, false},
 	};
 	struct params p = {.r = r, .arg = arg, .gone = gone, .ctx = ctx};
 	*r = (struct view_reply){0};
 	for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++)
 		if (!strcmp(route, routes[i].name)) {
 			routes[i].fn(a, &p);
+			/* the pages it read go back (to the page cache): the server's memory stays
+			 * that of the requests in progress */
+			if (routes[i].cache)
+				tl_cache_release(__atomic_load_n(&a->cache, __ATOMIC_ACQUIRE));
 			return;
 		}
 	error_reply(r, 404, "no such API: api/%.80s", route);

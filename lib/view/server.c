@@ -33,6 +33,12 @@ enum {
 	/* a connection's memory, its request's line and headers included: libmicrohttpd's
 	 * 32 KiB would refuse (414) the statistics of a few thousand threads */
 	CONNECTION_MEMORY = 512 * 1024,
+	/* connections at once: enough that idle ones of someone without the token (who can
+	 * connect: any local user) do not lock the user out, each dropped after a short
+	 * timeout until its request shows the token (then the long one) */
+	CONNECTIONS_MAX = 512,
+	TIMEOUT_STRANGER = 10, /* seconds */
+	TIMEOUT_USER = 120,
 };
 
 struct view_server {
@@ -40,6 +46,16 @@ struct view_server {
 	int fd; /* the listening socket (MHD's once it started) */
 	struct view_api *api;
 	char prefix[TOKEN_HEX + 3]; /* "/TOKEN/" */
+	/* the Host headers a browser sends for our address: another (a DNS name rebound to
+	 * 127.0.0.1 by a web page) is not ours */
+	char host_ip[32], host_name[32];
+	bool stopping; /* atomic: the requests in progress end */
+};
+
+/* A request's context for the API: its connection, and the server (stopping or not). */
+struct request {
+	struct view_server *s;
+	struct MHD_Connection *c;
 };
 
 /* Every response: never cached (the token is in the URL, the data the user's), scripts
@@ -97,16 +113,21 @@ static const struct view_asset *asset(const char *name)
 	return NULL;
 }
 
-static const char *arg(void *ctx, const char *name)
+static const char *arg_of(void *ctx, const char *name)
 {
-	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+	const struct request *q = ctx;
+	return MHD_lookup_connection_value(q->c, MHD_GET_ARGUMENT_KIND, name);
 }
 
-/* The client closed its side: a browser dropping a request (fetch's abort) does so. */
+/* The client closed its side (a browser dropping a request, fetch's abort, does so), or
+ * the server stops. */
 static bool gone(void *ctx)
 {
+	const struct request *q = ctx;
+	if (__atomic_load_n(&q->s->stopping, __ATOMIC_ACQUIRE))
+		return true;
 	const union MHD_ConnectionInfo *i =
-	    MHD_get_connection_info(ctx, MHD_CONNECTION_INFO_CONNECTION_FD);
+	    MHD_get_connection_info(q->c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	struct pollfd p = {.fd = i ? i->connect_fd : -1, .events = POLLIN | POLLRDHUP};
 	return i && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
@@ -126,16 +147,23 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+	if (!host || (strcmp(host, s->host_ip) && strcmp(host, s->host_name)))
+		return send_text(c, MHD_HTTP_FORBIDDEN,
+		                 "403 forbidden: spoor view answers requests for 127.0.0.1 "
+		                 "or localhost and its port only\n");
 	if (!has_prefix(s, url))
 		return send_text(c, MHD_HTTP_FORBIDDEN,
 		                 "403 forbidden: the URL lacks the token "
 		                 "that spoor view printed\n");
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) TIMEOUT_USER);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed\n");
 	const char *name = url + sizeof(s->prefix) - 1;
 	if (!strncmp(name, "api/", 4)) {
 		struct view_reply r;
-		view_api_answer(s->api, name + 4, arg, gone, c, &r);
+		struct request q = {s, c};
+		view_api_answer(s->api, name + 4, arg_of, gone, &q, &r);
 		return reply(c, r.status, r.type, r.body, r.len, true);
 	}
 	const struct view_asset *a = asset(name);
@@ -162,7 +190,7 @@ static int listen_local(uint16_t port, char *err, size_t errsize, uint16_t *boun
 	                        .sin_port = htons(port),
 	                        .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof(a);
-	if (bind(fd, (struct sockaddr *) &a, sizeof(a)) || listen(fd, 64) ||
+	if (bind(fd, (struct sockaddr *) &a, sizeof(a)) || listen(fd, SOMAXCONN) ||
 	    getsockname(fd, (struct sockaddr *) &a, &len)) {
 		int e = errno;
 		snprintf(err, errsize, "cannot listen on 127.0.0.1:%u: %s", port, strerror(e));
@@ -199,11 +227,14 @@ int view_server_start(uint16_t port, struct view_api *api, struct view_server **
 		free(s);
 		return rc;
 	}
+	snprintf(s->host_ip, sizeof(s->host_ip), "127.0.0.1:%u", bound);
+	snprintf(s->host_name, sizeof(s->host_name), "localhost:%u", bound);
 	s->mhd = MHD_start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL,
 	    NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_UNESCAPE_CALLBACK,
-	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-	    (size_t) CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT, 120u, MHD_OPTION_END);
+	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned) CONNECTIONS_MAX,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) TIMEOUT_STRANGER, MHD_OPTION_END);
 	if (!s->mhd) {
 		snprintf(err, errsize, "libmicrohttpd would not start");
 		close(s->fd);
@@ -219,6 +250,8 @@ void view_server_stop(struct view_server *s)
 {
 	if (!s)
 		return;
+	/* the requests in progress see it (gone) and end, which MHD_stop_daemon waits for */
+	__atomic_store_n(&s->stopping, true, __ATOMIC_RELEASE);
 	MHD_stop_daemon(s->mhd); /* closes the listening socket too */
 	free(s);
 }
