@@ -22,13 +22,20 @@ command -v node >/dev/null || skip "node is not installed (apt-get install npm)"
 [ -d "$here/node_modules/puppeteer-core" ] ||
 	skip "no $here/node_modules (npm ci --prefix tests/browser)"
 
-pids=()
-stop() { # stop PID: end a process this script started, and wait for it
-	kill "$1" 2>/dev/null && wait "$1" 2>/dev/null
+CHROME_PID= VIEW_PID=
+stop() { # stop PID: end a process this script started (SIGTERM, then SIGKILL after 10 s)
+	kill "$1" 2>/dev/null || return 0
+	for _ in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null && kill -9 "$1" 2>/dev/null && return 1
+	wait "$1" 2>/dev/null
 	return 0
 }
-cleanup() {
-	for p in "${pids[@]}"; do stop "$p"; done
+cleanup() { # the processes still running (a stopped one's pid may be another's by now)
+	[ -z "$VIEW_PID" ] || stop "$VIEW_PID"
+	[ -z "$CHROME_PID" ] || stop "$CHROME_PID"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -37,10 +44,10 @@ trap cleanup EXIT
 "$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
 	--disable-dev-shm-usage --user-data-dir="$TMP/chrome" --remote-debugging-port=0 \
 	--window-size=1200,800 about:blank >"$TMP/chrome.log" 2>&1 &
-pids+=($!)
+CHROME_PID=$!
 for _ in $(seq 600); do
 	[ -s "$TMP/chrome/DevToolsActivePort" ] && break
-	kill -0 "${pids[0]}" 2>/dev/null || break
+	kill -0 "$CHROME_PID" 2>/dev/null || break
 	sleep 0.1
 done
 [ -s "$TMP/chrome/DevToolsActivePort" ] || {
@@ -57,7 +64,6 @@ export XDG_CACHE_HOME=$TMP/cache
 serve() {
 	"$SPOOR" view "$@" >"$TMP/view.out" 2>"$TMP/view.err" &
 	VIEW_PID=$!
-	pids+=("$VIEW_PID")
 	VIEW_URL=
 	for _ in $(seq 1200); do
 		VIEW_URL=$(grep -m 1 -o 'http://127\.0\.0\.1:[0-9]*/[0-9a-f]\{32\}/' "$TMP/view.out")
@@ -66,6 +72,8 @@ serve() {
 		sleep 0.1
 	done
 	cat "$TMP/view.out" "$TMP/view.err"
+	stop "$VIEW_PID"
+	VIEW_PID=
 	return 1
 }
 # run NAME FILE.mjs TRACE [VAR=VALUE...]: the checks of FILE against a view of TRACE
@@ -89,7 +97,8 @@ run() {
 		wait "$VIEW_PID"
 		fail "$name: spoor view ended during the checks (status $?)"
 	fi
-	stop "$VIEW_PID"
+	stop "$VIEW_PID" || fail "$name: spoor view did not stop within 10 s of SIGTERM"
+	VIEW_PID=
 	[ -s "$TMP/view.err" ] && sed 's/^/# spoor view: /' "$TMP/view.err"
 }
 
