@@ -33,6 +33,11 @@ struct view_api {
 	uint32_t progress;      /* atomic: the build's, in 1/10000 */
 	char *cache_error;      /* set once before `failed` */
 	bool failed;            /* atomic */
+	/* a reader opened ahead (view_api_idle), so that an event list does not wait for the
+	 * traces' metadata (~0.1 s for a folder of 42 traces) */
+	pthread_mutex_t lock;
+	struct spoor_reader *spare;
+	bool opening;
 };
 
 /* A reply's body, built with stdio (open_memstream). */
@@ -78,6 +83,10 @@ bool cancelled(struct params *p);
 /* Take one of the `heavy` places (for a request that reads the traces): false when the
  * client left while it waited. */
 bool heavy_wait(struct view_api *a, struct params *p);
+/* Give the place back, and the request's memory to the system. */
+void heavy_done(struct view_api *a);
+/* A reader of the traces, fresh (no event read yet): the one opened ahead, else a new one. */
+int take_reader(struct view_api *a, struct spoor_reader **r, char **errmsg);
 
 /* The cache, or NULL with the reply made (503 while it is built, 500 when that failed). */
 const struct tl_cache *cache_or_reply(struct view_api *a, struct view_reply *r);

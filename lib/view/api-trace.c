@@ -23,14 +23,6 @@ enum {
 	CPUS_MAX = 4096,
 };
 
-static int open_reader(const struct view_api *a, struct spoor_reader **r, char **errmsg)
-{
-	int rc = spoor_reader_open(a->cfg.paths, a->cfg.npaths, r, errmsg);
-	if (!rc)
-		spoor_reader_set_warn(*r, api_quiet, NULL);
-	return rc;
-}
-
 /* ---- api/events ---- */
 
 struct listed {
@@ -158,7 +150,7 @@ static int list_events(struct view_api *a, struct params *p, const int64_t abs[2
 	int fd = memfd_create("spoor-view-events", MFD_CLOEXEC), rc;
 	if (fd < 0)
 		return -errno;
-	if ((rc = cpu_rows(x)) || (rc = open_reader(a, &r, errmsg)))
+	if ((rc = cpu_rows(x)) || (rc = take_reader(a, &r, errmsg)))
 		goto out;
 	spoor_reader_set_range(r, abs[0], abs[1]);
 	if ((rc = an_engine_new(r, &none, &e)) ||
@@ -224,7 +216,7 @@ void api_events(struct view_api *a, struct params *p)
 	int rc = -ECANCELED;
 	if (heavy_wait(a, p)) {
 		rc = list_events(a, p, abs, name, &x, b.f, &err);
-		sem_post(&a->heavy);
+		heavy_done(a);
 	}
 	free(x.list);
 	if (!rc) {
@@ -283,7 +275,7 @@ void api_stats(struct view_api *a, struct params *p)
 		free(text.buf);
 	}
 	if (held)
-		sem_post(&a->heavy);
+		heavy_done(a);
 	fputs("}\n", b.f);
 	free(tids);
 	if (rc) {

@@ -2,6 +2,7 @@
 /* api.c: spoor view's JSON API (see api.h): its state, the cache's builder, routes,
  * replies and parameters. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,48 @@ bool heavy_wait(struct view_api *a, struct params *p)
 	}
 }
 
+static int open_reader(const struct view_api *a, struct spoor_reader **r, char **errmsg)
+{
+	int rc = spoor_reader_open(a->cfg.paths, a->cfg.npaths, r, errmsg);
+	if (!rc)
+		spoor_reader_set_warn(*r, api_quiet, NULL);
+	return rc;
+}
+
+int take_reader(struct view_api *a, struct spoor_reader **r, char **errmsg)
+{
+	pthread_mutex_lock(&a->lock);
+	*r = a->spare;
+	a->spare = NULL;
+	pthread_mutex_unlock(&a->lock);
+	return *r ? 0 : open_reader(a, r, errmsg);
+}
+
+void view_api_idle(struct view_api *a)
+{
+	pthread_mutex_lock(&a->lock);
+	bool open = !a->spare && !a->opening;
+	a->opening |= open;
+	pthread_mutex_unlock(&a->lock);
+	struct spoor_reader *r = NULL;
+	if (!open || open_reader(a, &r, NULL))
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->opening = false;
+	if (!a->spare) {
+		a->spare = r;
+		r = NULL;
+	}
+	pthread_mutex_unlock(&a->lock);
+	spoor_reader_close(r);
+}
+
+void heavy_done(struct view_api *a)
+{
+	sem_post(&a->heavy);
+	malloc_trim(0);
+}
+
 int view_run_engine(struct an_engine *e, view_gone_fn gone, void *ctx)
 {
 	int rc;
@@ -371,6 +414,12 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 		return rc;
 	}
 	sem_init(&a->heavy, 0, HEAVY_AT_ONCE);
+	pthread_mutex_init(&a->lock, NULL);
+	/* A request that reads the traces allocates their metadata (tens of MiB for a folder
+	 * of traces) in its connection's thread; glibc would keep each thread's arena, freed
+	 * or not, for the server's life: a few arenas, trimmed after each such request
+	 * (heavy_done), keep the server as small as its idle self. */
+	mallopt(M_ARENA_MAX, HEAVY_AT_ONCE + 1);
 	/* the builder forked now, before any thread exists (a child of a threaded process
 	 * could inherit a lock held by another thread); a thread of ours waits for it */
 	struct tl_cache *c = NULL;
@@ -380,6 +429,7 @@ int view_api_new(const struct view_api_config *cfg, struct view_api **out, char 
 		cache_ready(a, rc, c, err);
 	else if ((rc = pthread_create(&a->builder, NULL, build, a))) {
 		tl_cache_job_free(a->job);
+		pthread_mutex_destroy(&a->lock);
 		sem_destroy(&a->heavy);
 		free(a);
 		return -rc;
@@ -398,6 +448,8 @@ void view_api_free(struct view_api *a)
 		tl_cache_job_free(a->job);
 	}
 	tl_cache_close(a->cache);
+	spoor_reader_close(a->spare);
+	pthread_mutex_destroy(&a->lock);
 	free(a->cache_error);
 	sem_destroy(&a->heavy);
 	free(a);

@@ -56,6 +56,9 @@ int view_run_engine(struct an_engine *e, view_gone_fn gone, void *ctx);
  * (malloc'd, naming the file). */
 int view_api_new(const struct view_api_config *cfg, struct view_api **out, char **errmsg);
 void view_api_free(struct view_api *a);
+/* A request is done (its answer sent): open a reader ahead for the next event list, when
+ * none is. Called by the server in the request's thread. */
+void view_api_idle(struct view_api *a);
 /* Answer GET api/ROUTE: r->body is malloc'd (the caller frees it); never fails without a
  * reply (500 on out of memory, with a fixed body). */
 void view_api_answer(struct view_api *a, const char *route, view_arg_fn arg, view_gone_fn gone,

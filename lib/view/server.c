@@ -172,6 +172,15 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 	return reply(c, MHD_HTTP_OK, a->type, a->data, a->size, false);
 }
 
+/* After each request, its answer sent: the API opens a reader ahead (view_api_idle). */
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                      enum MHD_RequestTerminationCode toe)
+{
+	struct view_server *s = cls;
+	if (!__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
+		view_api_idle(s->api);
+}
+
 /* The path stays as the client sent it (a "%2e%2e" or "%2f" is no name of ours: 404);
  * parameters are decoded. The path is the string that begins with '/'. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
@@ -234,7 +243,8 @@ int view_server_start(uint16_t port, struct view_api *api, struct view_server **
 	    NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_UNESCAPE_CALLBACK,
 	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned) CONNECTIONS_MAX,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) TIMEOUT_STRANGER, MHD_OPTION_END);
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) TIMEOUT_STRANGER, MHD_OPTION_NOTIFY_COMPLETED,
+	    completed, s, MHD_OPTION_END);
 	if (!s->mhd) {
 		snprintf(err, errsize, "libmicrohttpd would not start");
 		close(s->fd);
