@@ -81,9 +81,12 @@ export function showEvents(events, more, note, selected, onPick) {
 
 export const sameEvent = (a, b) => !!a && !!b && a.t === b.t && a.name === b.name && a.tid === b.tid && a.cpu === b.cpu;
 
+// the API's -1 (a user-space event's CPU, an event without a thread): unknown
+const known = (v) => (v === undefined || v === null || v < 0 ? '?' : v);
+
 export function showSelected(ev) {
 	$('selected').textContent = ev
-		? `${ev.name}\nat ${fmtExact(ev.t)}  cpu ${ev.cpu ?? '?'}  tid ${ev.tid ?? '?'}\n\n${ev.text}`
+		? `${ev.name}\nat ${fmtExact(ev.t)}  cpu ${known(ev.cpu)}  tid ${known(ev.tid)}\n\n${ev.text}`
 		: '';
 }
 
