@@ -60,6 +60,9 @@ demo=tests/data/traces/ust-types
 echo "== spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 $demo   (a trace LTTng wrote)"
 spoor dump --format=babeltrace -e 'spoor_fixture:enums' -n 2 "$demo"
 echo
+echo "== to see the demo trace as a timeline in your browser (docs/view.md):"
+echo "spoor view --open $out/trace      # or: spoor export --format=chrome $out/trace -o demo.json (Perfetto's UI)"
+echo
 echo "== to use spoor from your shell (add the lines to ~/.profile to keep them):"
 echo "export PATH=\"$prefix/bin:\$PATH\""
 echo "export PKG_CONFIG_PATH=\"$prefix/$libdir/pkgconfig\" LD_LIBRARY_PATH=\"$prefix/$libdir\"   # to build and run instrumented programs"
