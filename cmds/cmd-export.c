@@ -62,14 +62,18 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct e
 			break;
 		}
 		case OPT_EVENT: {
-			const char **bigger = realloc(a->events, (a->o.nevents + 1) * sizeof(*bigger));
+			const char **bigger =
+			    realloc(a->events, (a->o.nevents + 1) * sizeof(*bigger));
 			if (!bigger)
 				return cmd_error(cmd, "out of memory");
 			bigger[a->o.nevents++] = arg;
 			a->events = bigger;
 			break;
 		}
-		case OPT_HELP: cmd_help(cmd, stdout); *done = true; return 0;
+		case OPT_HELP:
+			cmd_help(cmd, stdout);
+			*done = true;
+			return 0;
 		default: return 2;
 		}
 	}

@@ -228,7 +228,8 @@ static int grow(struct an_engine *e)
 	if (!e->stream_discarded || ns > e->nstreams) {
 		e->stream_discarded =
 		    enlarge(e->stream_discarded, sizeof(uint64_t), e->nstreams, ns - e->nstreams);
-		e->stream_user = enlarge(e->stream_user, sizeof(bool), e->nstreams, ns - e->nstreams);
+		e->stream_user =
+		    enlarge(e->stream_user, sizeof(bool), e->nstreams, ns - e->nstreams);
 		if (!e->stream_discarded || !e->stream_user)
 			return -ENOMEM;
 		for (size_t s = e->nstreams; s < ns; s++) {

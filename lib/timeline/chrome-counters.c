@@ -16,8 +16,7 @@
 static void rate_sample(struct tl_chrome *c, size_t k, int64_t bin)
 {
 	struct ch_class *cl = &c->classes[k];
-	const char *name = spoor_event_class_name(
-	    spoor_reader_event_class(an_reader(c->e), k));
+	const char *name = spoor_event_class_name(spoor_reader_event_class(an_reader(c->e), k));
 	if (!tef_event(&c->t, 'C', TL_CHROME_RATE_PID, TL_CHROME_RATE_PID, bin * MS))
 		return;
 	tef_str(&c->t, "name", name, strlen(name));

@@ -23,15 +23,15 @@ struct ch_cpu {
 	bool seen;
 	uint8_t run_state; /* the run of one thread not written yet: user, syscall, running */
 	int64_t run_begin, run_end, run_tid; /* run_end 0: none */
-	int64_t bin;   /* the bin being summed, -1: none */
-	int64_t busy;  /* ns of it busy so far */
-	int64_t shown; /* the value last written, -1: none */
+	int64_t bin;                         /* the bin being summed, -1: none */
+	int64_t busy;                        /* ns of it busy so far */
+	int64_t shown;                       /* the value last written, -1: none */
 };
 
 /* Per event class. */
 struct ch_class {
-	bool instant;             /* its events become instants */
-	bool resolved;            /* the context fields below were looked up */
+	bool instant;  /* its events become instants */
+	bool resolved; /* the context fields below were looked up */
 	int8_t pid_scope, name_scope;
 	int pid_index, name_index; /* vpid and procname in a context, -1: none */
 	uint32_t count, shown;     /* events in the rate's current bin; the value last written */

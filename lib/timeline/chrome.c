@@ -69,9 +69,8 @@ static struct ch_thread *thread(struct tl_chrome *c, int64_t tid, int64_t pid_hi
 /* ---- spans ---- */
 
 /* One complete event: a span of a row. */
-static void write_span(struct tl_chrome *c, int64_t pid, int64_t tid, int64_t begin,
-                       int64_t end, const char *name, uint8_t state, const char *arg,
-                       int64_t value)
+static void write_span(struct tl_chrome *c, int64_t pid, int64_t tid, int64_t begin, int64_t end,
+                       const char *name, uint8_t state, const char *arg, int64_t value)
 {
 	const char *sname = thread_state_name((enum thread_state) state);
 	if (!name)
@@ -129,7 +128,9 @@ static void cpu_span(struct tl_chrome *c, int64_t cpu, int64_t begin, int64_t en
 		u->run_state = s->state;
 	} else
 		write_span(c, TL_CHROME_CPU_PID, ch_cpu_tid(cpu), begin, end, NULL, s->state,
-		           s->state == TS_IRQ ? "irq" : s->state == TS_SOFTIRQ ? "vec" : NULL,
+		           s->state == TS_IRQ       ? "irq"
+		           : s->state == TS_SOFTIRQ ? "vec"
+		                                    : NULL,
 		           s->value);
 }
 
@@ -157,7 +158,10 @@ static void on_span(void *data, enum tl_row_kind kind, int64_t id, const struct 
 	}
 	const char *name = s->state == TS_SYSCALL ? tl_states_syscall_name(c->st, s->value) : NULL;
 	write_span(c, th->pid, id, begin, end, name, s->state,
-	           s->state == TS_IRQ ? "irq" : s->state == TS_SOFTIRQ ? "vec" : NULL, s->value);
+	           s->state == TS_IRQ       ? "irq"
+	           : s->state == TS_SOFTIRQ ? "vec"
+	                                    : NULL,
+	           s->value);
 }
 
 /* ---- instants and rates ---- */
@@ -310,8 +314,8 @@ fail:
 
 /* ---- the end: names ---- */
 
-static void meta(struct tl_chrome *c, const char *what, int64_t pid, int64_t tid,
-                 const char *name, size_t len)
+static void meta(struct tl_chrome *c, const char *what, int64_t pid, int64_t tid, const char *name,
+                 size_t len)
 {
 	if (!tef_event(&c->t, 'M', pid, tid, 0))
 		return;
