@@ -17,6 +17,7 @@
 #include "timeline/cache-format.h"
 #include "timeline/cache-write.h"
 #include "timeline/rate-bins.h"
+#include "util/grow.h"
 #include "util/outbuf.h"
 #include "util/writeall.h"
 
@@ -121,15 +122,7 @@ struct tl_cache_writer {
 /* Grow *v (n used of *cap, elements of size sz) to hold one more. */
 static int grow(void *v, size_t n, size_t *cap, size_t sz)
 {
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *bigger = realloc(*(void **) v, c * sz);
-	if (!bigger)
-		return -ENOMEM;
-	*(void **) v = bigger;
-	*cap = c;
-	return 0;
+	return grow_one(v, n, cap, sz, 16);
 }
 
 int tl_cache_writer_new(int fd, const char *tmpdir, struct tl_cache_writer **out)

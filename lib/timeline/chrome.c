@@ -9,6 +9,7 @@
 #include "chrome-int.h"
 #include "reader/reader.h"
 #include "spoor/trace.h"
+#include "util/grow.h"
 
 int64_t ch_rel(struct tl_chrome *c, int64_t abs)
 {
@@ -50,14 +51,8 @@ static struct ch_thread *thread(struct tl_chrome *c, int64_t tid, int64_t pid_hi
 	uint32_t *at = idmap_find(&c->by_tid, (uint64_t) tid);
 	if (at && c->threads[*at].pid == pid)
 		return &c->threads[*at];
-	if (c->nthreads == c->capthreads) {
-		size_t cap = c->capthreads ? 2 * c->capthreads : 64;
-		struct ch_thread *bigger = realloc(c->threads, cap * sizeof(*bigger));
-		if (!bigger)
-			return NULL;
-		c->threads = bigger;
-		c->capthreads = cap;
-	}
+	if (grow_one(&c->threads, c->nthreads, &c->capthreads, sizeof(*c->threads), 64))
+		return NULL;
 	if (at)
 		*at = (uint32_t) c->nthreads;
 	else if (idmap_add(&c->by_tid, (uint64_t) tid, (uint32_t) c->nthreads))

@@ -23,6 +23,7 @@
 #include "analysis/sched.h"
 #include "analysis/syscall-names.h"
 #include "states.h"
+#include "util/grow.h"
 
 #define NEST_MAX   4          /* irq over softirq over ... */
 #define NONE       UINT32_MAX /* no thread */
@@ -143,17 +144,8 @@ static uint32_t thread_get(struct tl_states *st, int64_t tid, int64_t ts)
 	uint32_t *v = idmap_find(&st->by_tid, (uint64_t) tid);
 	if (v)
 		return *v;
-	if (st->nth == st->capth) {
-		size_t cap = st->capth ? 2 * st->capth : 256;
-		struct thread *t = realloc(st->th, cap * sizeof(*t));
-		if (!t) {
-			st->oom = true;
-			return NONE;
-		}
-		st->th = t;
-		st->capth = cap;
-	}
-	if (idmap_add(&st->by_tid, (uint64_t) tid, (uint32_t) st->nth)) {
+	if (grow_one(&st->th, st->nth, &st->capth, sizeof(*st->th), 256) ||
+	    idmap_add(&st->by_tid, (uint64_t) tid, (uint32_t) st->nth)) {
 		st->oom = true;
 		return NONE;
 	}
@@ -440,17 +432,8 @@ static uint32_t intern(struct tl_states *st, const char *name)
 	for (size_t i = 0; i < st->ncalls; i++)
 		if (!strcmp(st->calls[i], name))
 			return (uint32_t) i;
-	if (st->ncalls == st->capcalls) {
-		size_t cap = st->capcalls ? 2 * st->capcalls : 64;
-		char **v = realloc(st->calls, cap * sizeof(*v));
-		if (!v) {
-			st->oom = true;
-			return NONE;
-		}
-		st->calls = v;
-		st->capcalls = cap;
-	}
-	if (!(st->calls[st->ncalls] = strdup(name))) {
+	if (grow_one(&st->calls, st->ncalls, &st->capcalls, sizeof(*st->calls), 64) ||
+	    !(st->calls[st->ncalls] = strdup(name))) {
 		st->oom = true;
 		return NONE;
 	}
