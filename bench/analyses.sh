@@ -42,10 +42,7 @@ spoor=${SPOOR:-$top/build/spoor}
 for t in babeltrace2 lttng-irqstats taskset; do
 	command -v $t >/dev/null || die "'$t' not found"
 done
-if [ ! -d "$trace" ]; then
-	note "making $trace ..."
-	"$here/replicate-trace.sh" "$top/../shared/traces/lttng/many-threads" "$trace" 16 >&2
-fi
+replicated_trace 16
 [ -z "$update_doc" ] || need_section
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-analyses-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT

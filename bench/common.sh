@@ -48,6 +48,14 @@ trace_options() {
 
 # Dies unless $doc has the lines <!-- $section:begin --> and <!-- $section:end -->: for a
 # script to check before its runs that --update-doc will find its section.
+# $trace, made when missing from ../shared's many-threads: COPIES time-shifted copies
+# (replicate-trace.sh)
+replicated_trace() { # replicated_trace COPIES
+	[ ! -d "$trace" ] || return 0
+	note "making $trace ..."
+	"$here/replicate-trace.sh" "$top/../shared/traces/lttng/many-threads" "$trace" "$1" >&2
+}
+
 need_section() {
 	[ -f "$doc" ] || die "no $doc"
 	grep -qxF "<!-- $section:begin -->" "$doc" && grep -qxF "<!-- $section:end -->" "$doc" ||

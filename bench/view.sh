@@ -36,10 +36,7 @@ command -v babeltrace2 >/dev/null || die "'babeltrace2' not found"
 command -v node >/dev/null || die "'node' not found (apt-get install npm)"
 [ -d "$top/tests/browser/node_modules/puppeteer-core" ] || die "no puppeteer-core (npm ci --prefix tests/browser)"
 "$spoor" help view >/dev/null 2>&1 || die "$spoor has no view command"
-if [ ! -d "$trace" ]; then
-	note "making $trace ..."
-	"$here/replicate-trace.sh" "$top/../shared/traces/lttng/many-threads" "$trace" 42 >&2
-fi
+replicated_trace 42
 [ -z "$update_doc" ] || need_section
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-view-bench.XXXXXX")
 trap 'end_work $? ""' EXIT
