@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sql.h: SQL over traces (docs/sql.md): an in-memory SQLite database whose tables are
+ * virtual tables that read the traces as a query asks (no import step): `events`, one table
+ * per event class named exactly as the class, and the models' and analyses' tables
+ * (threads, sched_slices, thread_states, irqs, syscalls, disk_requests). The traces are
+ * read-only, and a query reaches them and nothing else: ATTACH, extension loading and
+ * writes to files are refused (guard.c).
+ */
+#ifndef SQL_SQL_H
+#define SQL_SQL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+struct sql_db;
+
+/* Open the traces (spoor_reader_open's paths) and make their tables. 0, or a negative
+ * error with *errmsg (malloc'd, caller frees) saying why. */
+int sql_db_open(const char *const *paths, size_t npaths, struct sql_db **out, char **errmsg);
+void sql_db_close(struct sql_db *db);
+/* The database: prepare and step statements on it (one thread at a time). */
+sqlite3 *sql_db_handle(struct sql_db *db);
+
+/* What the queries so far have read, summed over every reader they opened: bytes of packets
+ * read, and of those, bytes of packets stepped over without decoding (push-down). */
+struct sql_io {
+	uint64_t bytes, skipped_bytes, packets, skipped_packets, events;
+};
+void sql_db_io(const struct sql_db *db, struct sql_io *io);
+
+/* Damage met while reading (the reader's one-line messages), in order: the caller shows
+ * them. Streams damaged so far, summed over the readers. */
+typedef void (*sql_warn_fn)(void *data, const char *message);
+void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data);
+unsigned sql_db_damaged(const struct sql_db *db);
+
+#endif
