@@ -18,6 +18,7 @@ struct req {
 	bool task_ok;  /* the task that queued it passes the filters */
 	bool selected; /* and the CPU of its last issue */
 	int64_t issue_ts;
+	int64_t insert_ts, tid; /* for disk_analysis_on_request */
 };
 
 struct name {
@@ -37,6 +38,8 @@ struct disk_analysis {
 	size_t nnames;
 	bool filtering; /* a task or CPU filter: unmatched completions belong to no one */
 	bool oom;
+	disk_request_fn on_request;
+	void *on_request_data;
 };
 
 enum disk_op disk_op_of_text(const char *rwbs, size_t len)
@@ -173,13 +176,17 @@ static void start(struct disk_analysis *a, const struct an_event *ev, bool issue
 		return;
 	struct req *r = req_slot(a, dev, sector);
 	if (!r->used) {
-		*r = (struct req){.sector = sector, .dev = dev, .used = true};
+		*r = (struct req){.sector = sector, .dev = dev, .used = true, .insert_ts = -1};
 		r->task_ok = an_task_selected(a->e, ev->tid);
+		r->tid = ev->tid;
 		a->nreqs++;
 	} else if (!issue) { /* a new request where one was never completed */
 		r->task_ok = an_task_selected(a->e, ev->tid);
 		r->issued = false;
+		r->tid = ev->tid;
 	}
+	if (!issue)
+		r->insert_ts = ev->ts;
 	if (issue) {
 		r->issued = true;
 		r->issue_ts = ev->ts;
@@ -197,21 +204,43 @@ static void on_issue(void *data, const struct an_event *ev)
 	start(data, ev, true);
 }
 
-static bool add_latency(struct disk_analysis *a, struct disk_dev *d, int64_t ns)
+/* Kept for the percentiles. */
+static void add_latency(struct disk_analysis *a, struct disk_dev *d, int64_t ns)
 {
 	if (d->nlats == d->caplats) {
 		size_t cap = d->caplats ? 2 * d->caplats : 256;
 		int64_t *v = realloc(d->lats, cap * sizeof(*v));
 		if (!v) {
 			a->oom = true;
-			return false;
+			return;
 		}
 		d->lats = v;
 		d->caplats = cap;
 	}
 	d->lats[d->nlats++] = ns;
+}
+
+static const char *name_of(const struct disk_analysis *a, uint32_t dev)
+{
+	for (size_t k = 0; k < a->nnames; k++)
+		if (a->names[k].dev == dev && a->names[k].from_trace)
+			return a->names[k].name;
+	return NULL;
+}
+
+/* A completed request's latency ns: counted, and told (on_request). */
+static void count_latency(struct disk_analysis *a, struct disk_dev *d, const struct req *r,
+                          enum disk_op op, int64_t nr, int64_t ns)
+{
 	welford_add(&d->lat, (double) ns);
-	return true;
+	if (__builtin_expect(a->on_request == NULL, 1)) {
+		add_latency(a, d, ns);
+		return;
+	}
+	struct disk_request q = {
+	    r->dev,       name_of(a, r->dev), r->sector, (uint64_t) nr * SECTOR_BYTES, op, r->tid,
+	    r->insert_ts, r->issue_ts,        ns};
+	a->on_request(a->on_request_data, &q);
 }
 
 static void on_complete(void *data, const struct an_event *ev)
@@ -248,7 +277,7 @@ static void on_complete(void *data, const struct an_event *ev)
 	if (!matched)
 		d->unmatched++;
 	else if (ev->ts >= r->issue_ts)
-		add_latency(a, d, ev->ts - r->issue_ts);
+		count_latency(a, d, r, op, nr > 0 ? nr : 0, ev->ts - r->issue_ts);
 	if (r && r->used)
 		req_remove(a, r);
 }
@@ -340,6 +369,12 @@ struct disk_analysis *disk_analysis_new(struct an_engine *e)
 	}
 	an_engine_on_lost(e, on_lost, a);
 	return a;
+}
+
+void disk_analysis_on_request(struct disk_analysis *a, disk_request_fn fn, void *data)
+{
+	a->on_request = fn;
+	a->on_request_data = data;
 }
 
 void disk_analysis_free(struct disk_analysis *a)

@@ -42,9 +42,24 @@ struct disk_dev {
 
 struct disk_analysis;
 
+/* One completed request with a latency, as it is counted (disk_analysis_on_request). */
+struct disk_request {
+	uint32_t dev;
+	const char *disk; /* the trace's name of the device so far, NULL: none */
+	uint64_t sector, bytes;
+	enum disk_op op;
+	int64_t tid;           /* the task that inserted it, else issued it (-1: unknown) */
+	int64_t insert_ts, ts; /* insert_ts -1: no block_rq_insert seen; ts: the issue */
+	int64_t dur;           /* issue to completion */
+};
+typedef void (*disk_request_fn)(void *data, const struct disk_request *r);
+
 /* Hooks itself to the engine; run the engine, then read the devices. */
 struct disk_analysis *disk_analysis_new(struct an_engine *e);
 void disk_analysis_free(struct disk_analysis *a);
+/* Call fn at each completed request with a latency (SQL's disk_requests table). The
+ * latencies are then not kept for the percentiles (O(requests) memory): p50, p90, p99 are 0. */
+void disk_analysis_on_request(struct disk_analysis *a, disk_request_fn fn, void *data);
 /* Name devices from a /proc/partitions copy (lines "major minor blocks name"); the
  * trace's own names (lttng_statedump_block_device) win. 0, or -errno. */
 int disk_analysis_load_names(struct disk_analysis *a, const char *path);

@@ -83,13 +83,16 @@ struct an_engine {
 	bool seen[KEV_COUNT]; /* met in the pass (in the time range or not) */
 	bool want_threads;
 	bool want_tasks; /* an_engine_want_tasks */
-	bool stop;       /* a hook asked to end the pass */
+	bool dump_first; /* an_engine_read_dump_first */
+	uint8_t stop;    /* a hook asked to end the pass (STOP_END) or to pause it (STOP_PAUSE) */
 	bool planned;    /* the classes nobody reads are passed over (plan_pass_over) */
 	bool finished;   /* the pass reached the end of the trace */
 	bool any_ts;
 	bool plain_time; /* any_ts, and no time range: hook_time is a max */
 	int64_t first, last;
 };
+
+enum { STOP_NONE, STOP_PAUSE, STOP_END };
 
 /* The class's task field; whether it names the running task (not a vtid). */
 static bool resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
@@ -324,6 +327,11 @@ void an_engine_want_tasks(struct an_engine *e)
 	e->want_tasks = true;
 }
 
+void an_engine_read_dump_first(struct an_engine *e)
+{
+	e->dump_first = true;
+}
+
 void an_engine_free(struct an_engine *e)
 {
 	if (!e)
@@ -369,7 +377,13 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 
 void an_engine_stop(struct an_engine *e)
 {
-	e->stop = true;
+	e->stop = STOP_END;
+}
+
+void an_engine_pause(struct an_engine *e)
+{
+	if (e->stop == STOP_NONE) /* an end stays an end */
+		e->stop = STOP_PAUSE;
 }
 
 int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data)
@@ -571,9 +585,9 @@ static void quiet(void *data, const char *message)
 
 /* LTTng's state dump comes some time after the trace starts: a thread that runs before it
  * has no process until then, and the filters by pid and name decide at the event in irq,
- * disk and the timeline. With such a filter, the dump is read first, by a reader of its own,
- * up to lttng_statedump_end (a few thousand events into the trace; at most DUMP_AHEAD
- * events; in a folder of traces, up to each one's end), and the thread model starts from
+ * disk and the timeline. With such a filter (or an_engine_read_dump_first), the dump is read first,
+ * by a reader of its own, up to lttng_statedump_end (a few thousand events into the trace; at most
+ * DUMP_AHEAD events; in a folder of traces, up to each one's end), and the thread model starts from
  * it. spoor's own dump comes first anyway. (A reader that steps over the other classes
  * would step through the whole of every stream without a dump event, looking for one.) */
 #define DUMP_AHEAD (1 << 20)
@@ -585,8 +599,8 @@ static void read_dump_ahead(struct an_engine *e)
 	const char **paths = calloc(nt + 1, sizeof(*paths));
 	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
 	struct spoor_reader *r = NULL;
-	if (!paths || !dumps || (!e->f.npids && !e->f.ncomms) || reader_live(e->r) ||
-	    !(ends = traces_with_class(e->r, end, dumps)))
+	if (!paths || !dumps || (!e->f.npids && !e->f.ncomms && !e->dump_first) ||
+	    reader_live(e->r) || !(ends = traces_with_class(e->r, end, dumps)))
 		goto out;
 	for (size_t i = 0; i < nt; i++)
 		paths[i] = spoor_reader_trace_path(e->r, i);
@@ -717,6 +731,10 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		/* the state after the hooks: a switch's hooks still see the task it ends */
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)
 			e->cur[cpu] = a.next_tid;
+	}
+	if (__builtin_expect(e->stop == STOP_PAUSE, 0)) { /* the loop's own test: free */
+		e->stop = STOP_NONE;
+		return rc < 0 ? rc : 1;
 	}
 	if (!rc && !e->stop && !e->finished) {
 		e->finished = true;

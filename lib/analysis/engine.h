@@ -78,6 +78,11 @@ int an_engine_on_name(struct an_engine *e, const char *pattern, an_hook_fn fn, v
 int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data);
 /* End the pass after the current event (a script's spoor.stop()). */
 void an_engine_stop(struct an_engine *e);
+/* Pause the pass after the current event (its hooks and the state's update done): the
+ * running an_engine_run returns 1, and the next call goes on with the next event (a SQL
+ * cursor that pulls the rows the hooks push). The loop's own stop test: it costs nothing
+ * per event. An an_engine_stop wins over it. */
+void an_engine_pause(struct an_engine *e);
 /* Several analyses may watch losses; -ENOSPC past 16. */
 int an_engine_on_lost(struct an_engine *e, an_lost_fn fn, void *data);
 /* Several analyses may hear of inferred switches; -ENOSPC past 16. Those outside the time
@@ -92,7 +97,12 @@ void an_engine_want_tasks(struct an_engine *e);
  * rename and sched_switch: the engine keeps them only for an analysis that asks (and
  * always for task filters and plug-ins). */
 void an_engine_want_threads(struct an_engine *e);
-/* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader). */
+/* LTTng's state dump comes some time into the trace: read it first (a reader of its own, up
+ * to lttng_statedump_end), so that the threads that run before it have their process and
+ * name from their first event on (as the task filters do; SQL's pid and comm columns). */
+void an_engine_read_dump_first(struct an_engine *e);
+/* Read the whole trace. 0, or a negative error (damage is counted, see spoor_reader); 1
+ * when a hook paused the pass (an_engine_pause). */
 int an_engine_run(struct an_engine *e);
 /* Live traces (spoor_reader_open_live): after each spoor_reader_live_refresh, take in the
  * classes and streams found, then an_engine_run again: it goes on where it stopped. Hooks

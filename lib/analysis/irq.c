@@ -10,7 +10,7 @@
 #define NOT_COUNTED SIZE_MAX /* a run whose entry the task filter left out */
 
 struct running {
-	int64_t irq, start;
+	int64_t irq, start, tid;
 	size_t line;
 };
 
@@ -26,6 +26,8 @@ struct irq_analysis {
 	struct cpu_state *cpus; /* MAX_CPUS, allocated on first use */
 	struct irq_totals t;
 	bool oom, all_cpus, finished;
+	irq_run_fn on_run;
+	void *on_run_data;
 	uint32_t *slots; /* open addressing: (soft, cpu, irq) -> line + 1, 0 empty */
 	size_t nslots;   /* a power of two, at most half full */
 };
@@ -183,7 +185,7 @@ static void entry(struct irq_analysis *a, const struct an_event *ev, bool soft, 
 		(*n)--;
 		a->t.broken++;
 	}
-	st[(*n)++] = (struct running){irq, ev->ts, li};
+	st[(*n)++] = (struct running){irq, ev->ts, ev->tid, li};
 }
 
 static void leave(struct irq_analysis *a, const struct an_event *ev, bool soft, int slot)
@@ -207,6 +209,10 @@ static void leave(struct irq_analysis *a, const struct an_event *ev, bool soft, 
 		struct irq_line *l = &a->lines[st[k].line];
 		welford_add(&l->duration, (double) d);
 		l->hist[log2_bucket(d)]++;
+		if (__builtin_expect(a->on_run != NULL, 0)) {
+			struct irq_run r = {soft, ev->cpu, irq, st[k].start, d, st[k].tid, l->name};
+			a->on_run(a->on_run_data, &r);
+		}
 	}
 	*n = k;
 }
@@ -269,6 +275,12 @@ struct irq_analysis *irq_analysis_new(struct an_engine *e)
 void irq_analysis_all_cpus(struct irq_analysis *a)
 {
 	a->all_cpus = true;
+}
+
+void irq_analysis_on_run(struct irq_analysis *a, irq_run_fn fn, void *data)
+{
+	a->on_run = fn;
+	a->on_run_data = data;
 }
 
 void irq_analysis_free(struct irq_analysis *a)

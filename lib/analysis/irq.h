@@ -44,12 +44,23 @@ struct irq_totals {
 
 struct irq_analysis;
 
+/* One handler run, as it is counted (irq_analysis_on_run): where, which, its entry time and
+ * duration (ns), the task it interrupted (the CPU's at the entry, -1 unknown). */
+struct irq_run {
+	bool soft;
+	int64_t cpu, irq, ts, dur, tid;
+	const char *name; /* the line's: the handler's (hard) or the vector's (soft) */
+};
+typedef void (*irq_run_fn)(void *data, const struct irq_run *r);
+
 /* Hooks itself to the engine; run the engine, then read the lines. */
 struct irq_analysis *irq_analysis_new(struct an_engine *e);
 void irq_analysis_free(struct irq_analysis *a);
 /* Before the run: one line per IRQ and per vector for all CPUs together (cpu -1), as
  * lttng-irqstats shows them: durations merged exactly, periods between entries on any CPU. */
 void irq_analysis_all_cpus(struct irq_analysis *a);
+/* Call fn at each run counted, at its exit (SQL's irqs table). */
+void irq_analysis_on_run(struct irq_analysis *a, irq_run_fn fn, void *data);
 /* The lines, sorted by kind (hard first), CPU, number; totals. Call after the run. */
 size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines);
 const struct irq_totals *irq_analysis_totals(const struct irq_analysis *a);

@@ -22,6 +22,8 @@ struct sched_analysis {
 	struct sched_totals t;
 	sched_change_fn change;
 	void *change_data;
+	sched_slice_fn slice;
+	void *slice_data;
 	bool oom, finished;
 	bool raw_states; /* kernels before 4.14 report prev_state raw (see runnable_state) */
 	/* the reports */
@@ -76,7 +78,7 @@ static struct sched_cpu *cpu_of(struct sched_analysis *a, int64_t cpu)
 	}
 	if (!a->cpu_seen[cpu]) {
 		a->cpu_seen[cpu] = true;
-		a->cpus[cpu] = (struct sched_cpu){.cpu = cpu, .cur = -1};
+		a->cpus[cpu] = (struct sched_cpu){.cpu = cpu, .cur = -1, .wake = -1};
 	}
 	return &a->cpus[cpu];
 }
@@ -154,10 +156,29 @@ static bool raw_states(const struct spoor_reader *r)
 
 /* ---- the hooks ---- */
 
-/* The interval [since, ts] on CPU c ends: give it to its task t (NULL: idle), or to
- * nobody when a loss cut it. */
-static void close_interval(struct sched_analysis *a, struct sched_cpu *c, struct sched_thread *t,
-                           int64_t ts, bool sel)
+static bool runnable_state(const struct sched_analysis *a, int64_t s);
+
+/* The interval of task tid on CPU c, counted: told to the slice callback. */
+static __attribute__((noinline, cold)) void tell_slice(struct sched_analysis *a,
+                                                       const struct sched_cpu *c, int64_t tid,
+                                                       int64_t since, int64_t d,
+                                                       const int64_t *state)
+{
+	char buf[16];
+	const char *end = !state ? NULL
+	                  : runnable_state(a, *state)
+	                      ? "R"
+	                      : sched_analysis_state_letters(a, *state, buf);
+	struct sched_slice s = {c->cpu, tid, since, d, c->known == 1 ? c->wake : -1, end};
+	a->slice(a->slice_data, &s);
+}
+
+/* The interval [since, ts] on CPU c of task tid ends (state: the switch's prev_state, NULL
+ * when unknown or at the end): give it to its task t (NULL: idle), or to nobody when a loss
+ * cut it. */
+static inline __attribute__((always_inline)) void
+close_interval(struct sched_analysis *a, struct sched_cpu *c, struct sched_thread *t, int64_t tid,
+               int64_t ts, bool sel, const int64_t *state)
 {
 	int64_t since = c->since, end;
 	if (c->known == 0) /* the first switch here: prev ran since the span's start */
@@ -173,6 +194,8 @@ static void close_interval(struct sched_analysis *a, struct sched_cpu *c, struct
 		sat_add(&c->busy_ns, d);
 		sat_add(&t->cpu_ns, d);
 	}
+	if (__builtin_expect(a->slice != NULL, 0) && c->known != 2 && (t || tid == 0))
+		tell_slice(a, c, t ? t->tid : 0, since, d, state);
 }
 
 /* state: the switch's prev_state, NULL when unknown (an inferred switch). */
@@ -218,12 +241,13 @@ static inline __attribute__((always_inline)) void switch_cpu(struct sched_analys
 {
 	bool sel = an_cpu_selected(a->e, c->cpu);
 	struct sched_thread *p = thread_of(a, prev);
-	close_interval(a, c, p, ts, sel);
+	close_interval(a, c, p, prev, ts, sel, state);
 	if (sel)
 		c->switches++;
 	if (p)
 		switch_out(a, p, state, ts, c->cpu);
 	struct sched_thread *n = thread_of(a, next); /* after p's last use: may move it */
+	c->wake = n ? n->wake : -1;
 	if (n)
 		switch_in(a, n, ts, c->cpu, sel);
 	c->cur = next;
@@ -377,6 +401,12 @@ void sched_analysis_on_change(struct sched_analysis *a, sched_change_fn fn, void
 	a->change_data = data;
 }
 
+void sched_analysis_on_slice(struct sched_analysis *a, sched_slice_fn fn, void *data)
+{
+	a->slice = fn;
+	a->slice_data = data;
+}
+
 const struct sched_totals *sched_analysis_totals(const struct sched_analysis *a)
 {
 	return &a->t;
@@ -410,8 +440,8 @@ void sched_analysis_finish(struct sched_analysis *a)
 	an_span(a->e, &begin, &end);
 	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) /* what runs at the end runs to it */
 		if (a->cpu_seen[k] && a->cpus[k].known)
-			close_interval(a, &a->cpus[k], thread_of(a, a->cpus[k].cur), end,
-			               an_cpu_selected(a->e, k));
+			close_interval(a, &a->cpus[k], thread_of(a, a->cpus[k].cur), a->cpus[k].cur,
+			               end, an_cpu_selected(a->e, k), NULL);
 	for (size_t i = 0; i < a->nth; i++) {
 		struct sched_thread *t = &a->th[i];
 		bool sel = t->cpu < 0 || an_cpu_selected(a->e, t->cpu);

@@ -63,6 +63,7 @@ struct sched_cpu {
 	int64_t busy_ns, idle_ns, unknown_ns;
 	/* the pass's state */
 	int64_t cur, since; /* the task on it since `since` */
+	int64_t wake;       /* the wake-up that ended with cur's switch-in (-1: none) */
 	uint8_t known;      /* 0: no switch yet, 1: known, 2: cut by a loss */
 };
 
@@ -85,6 +86,16 @@ struct sched_change {
 };
 typedef void (*sched_change_fn)(void *data, const struct sched_change *c);
 
+/* A task's interval on a CPU, as it is counted in its CPU time (idle: tid 0), at its end:
+ * a switch (end_state: its prev_state's letters, "R" preempted or yielding; NULL for a
+ * switch missing from the trace) or the span's end (end_state NULL). wake: the wake-up
+ * whose latency ended at its start (-1: none). */
+struct sched_slice {
+	int64_t cpu, tid, ts, dur, wake;
+	const char *end_state;
+};
+typedef void (*sched_slice_fn)(void *data, const struct sched_slice *s);
+
 struct sched_analysis;
 
 /* Hooks itself to the engine (worst: how many worst latencies to keep). */
@@ -92,6 +103,8 @@ struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst);
 void sched_analysis_free(struct sched_analysis *a);
 /* Call each state change of the selected tasks on the selected CPUs as it happens. */
 void sched_analysis_on_change(struct sched_analysis *a, sched_change_fn fn, void *data);
+/* Call fn at each interval counted on a selected CPU (SQL's sched_slices table). */
+void sched_analysis_on_slice(struct sched_analysis *a, sched_slice_fn fn, void *data);
 
 /* After the run: close the open intervals at the span's end (once), then read. */
 void sched_analysis_finish(struct sched_analysis *a);

@@ -98,6 +98,8 @@ struct sc_analysis {
 	struct sc_totals uncounted; /* what no_exit counts nowhere */
 	bool oom;
 	bool has_idle; /* tid 0 made a call (on_switch follows it only then) */
+	sc_call_fn on_call;
+	void *on_call_data;
 };
 
 static bool grow(void **v, size_t *cap, size_t size)
@@ -425,7 +427,13 @@ static void on_exit_event(void *data, const struct an_event *ev)
 	struct sc_stat *s = stat_of(a, th, c);
 	if (!s)
 		return;
-	exactstat_add(&s->dur, ev->ts >= th->start ? (uint64_t) (ev->ts - th->start) : 0);
+	uint64_t dur = ev->ts >= th->start ? (uint64_t) (ev->ts - th->start) : 0;
+	exactstat_add(&s->dur, dur);
+	if (__builtin_expect(a->on_call != NULL, 0)) {
+		struct sc_done done = {th->tid, th->start, (int64_t) dur,
+		                       ret,     has_ret,   a->calls[c].name};
+		a->on_call(a->on_call_data, &done);
+	}
 	if (has_ret && ret < 0 && ret > -4096) {
 		s->errors++;
 		count_errno(a, (uint32_t) th->life, c, -ret);
@@ -785,6 +793,12 @@ int sc_analysis_finish(struct sc_analysis *a)
 		a->out[i] = a->recs[i].s;
 	}
 	return a->oom ? -ENOMEM : 0;
+}
+
+void sc_analysis_on_call(struct sc_analysis *a, sc_call_fn fn, void *data)
+{
+	a->on_call = fn;
+	a->on_call_data = data;
 }
 
 size_t sc_analysis_calls(const struct sc_analysis *a, const struct sc_call **calls)

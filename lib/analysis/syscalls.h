@@ -77,12 +77,24 @@ struct sc_options {
 
 struct sc_analysis;
 
+/* One completed call, as it is counted (sc_analysis_on_call): its thread, name, entry time
+ * (ns, as the hooks see them), duration and return value (has_ret false: the exit had
+ * none). */
+struct sc_done {
+	int64_t tid, ts, dur, ret;
+	bool has_ret;
+	const char *name;
+};
+typedef void (*sc_call_fn)(void *data, const struct sc_done *c);
+
 /* Hooks itself to the engine; run the engine, then sc_analysis_finish and read. */
 struct sc_analysis *sc_analysis_new(struct an_engine *e, const struct sc_options *o);
 void sc_analysis_free(struct sc_analysis *a);
 /* Close the run: open entries become unfinished, figures are merged and sorted (calls by
  * count, descending). 0 or -ENOMEM. */
 int sc_analysis_finish(struct sc_analysis *a);
+/* Call fn at each completed call counted, as it completes (SQL's syscalls table). */
+void sc_analysis_on_call(struct sc_analysis *a, sc_call_fn fn, void *data);
 
 size_t sc_analysis_calls(const struct sc_analysis *a, const struct sc_call **calls);
 /* Groups by completed calls, descending; each group's stats likewise. */

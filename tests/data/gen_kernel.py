@@ -22,6 +22,7 @@ version), strings quoted, integers not.
 Returns the path of the trace directory.
 
     gen_kernel.py --busy OUTDIR     writes busy(OUTDIR) (see there)
+    gen_kernel.py --analyses OUTDIR writes analyses(OUTDIR): every SQL analysis table
 """
 import importlib.util
 import os
@@ -212,9 +213,85 @@ def busy(outdir):
     return write(outdir, ev)
 
 
+def analyses(outdir):
+    """A kernel trace with something for each of SQL's analysis tables (docs/sql.md): 2 CPUs,
+    a state dump (threads and a block device), about 4,000 events.
+
+    - Process server (pid 100; threads 100 and 101) and dd (pid 200). 100 runs on CPU 0 and
+      makes read and write calls; every 4th round it blocks (prev_state S), 200 wakes it from
+      CPU 1 (sched_waking) and it runs again after a latency that grows with the round.
+    - On CPU 1, dd (200) inserts and issues a block request every round (alternately a read
+      and a write of 8 sectors on nvme0n1, dev 259:0), completed in irq 40 "nvme0q1" on CPU 0
+      4,000 ns to 6,000 ns later; every 5th round the block softirq runs after the irq.
+      101 preempts 200 every 3rd round (prev_state R) for a getpid call.
+    - 100 forks 300 in round 50, which execs /bin/ls on CPU 1, calls openat and exits.
+    Returns the trace's path."""
+    ev = []
+    comm = {0: "swapper", 100: "server", 101: "server", 200: "dd", 300: "server"}
+
+    def add(ts, cpu, event, **f):
+        ev.append((ts, cpu, event, f))
+
+    def sw(ts, cpu, prev, nxt, state=1):
+        ev.append(switch(ts, cpu, prev, nxt, comm, state=state))
+
+    def call(ts, cpu, name, ret, dur, **args):
+        add(ts, cpu, "syscall_entry_" + name, **(args or {"dummy": 0}))
+        add(ts + dur, cpu, "syscall_exit_" + name, ret=ret)
+
+    for tid, pid in ((100, 100), (101, 100), (200, 200)):
+        add(10 + tid // 100, 0, "lttng_statedump_process_state", tid=tid, pid=pid, ppid=1,
+            name=comm[tid])
+    add(20, 0, "lttng_statedump_block_device", dev=259 << 20, diskname="nvme0n1")
+    add(30, 0, "lttng_statedump_end", dummy=0)
+    sw(100, 0, 0, 100)
+    sw(100, 1, 0, 200)
+    for r in range(200):
+        t = 1000 + r * 10000
+        call(t, 0, "read", 64 if r % 7 else -11, 100 + r % 9 * 10, fd=3, count=64)
+        call(t + 300, 0, "write", 8, 50 + r % 4, fd=1, count=8)
+        if r % 4 == 3:
+            sw(t + 1000, 0, 100, 0)
+            add(t + 1500 + r, 1, "sched_waking", comm="server", tid=100, prio=20,
+                target_cpu=0)
+            sw(t + 1600 + 2 * r, 0, 0, 100)
+        rw = 4 if r % 2 else 1  # lttng-modules' RWBS flags: read 4, write 1
+        add(t + 200, 1, "block_rq_insert", dev=259 << 20, sector=r * 8, nr_sector=8,
+            bytes=4096, rwbs=rw)
+        add(t + 250, 1, "block_rq_issue", dev=259 << 20, sector=r * 8, nr_sector=8,
+            bytes=4096, rwbs=rw)
+        done = t + 4250 + r * 10
+        add(done - 20, 0, "irq_handler_entry", irq=40, name="nvme0q1")
+        add(done, 0, "block_rq_complete", dev=259 << 20, sector=r * 8, nr_sector=8,
+            error=0, rwbs=rw)
+        add(done + 30 + r % 3, 0, "irq_handler_exit", irq=40, ret=1)
+        if r % 5 == 0:
+            add(done + 100, 0, "irq_softirq_entry", vec=4)
+            add(done + 160 + r % 11, 0, "irq_softirq_exit", vec=4)
+        if r % 3 == 0:
+            sw(t + 2000, 1, 200, 101, state=0)
+            call(t + 2100, 1, "getpid", 100, 20)
+            sw(t + 2500, 1, 101, 200)
+        if r == 50:
+            add(t + 3000, 0, "sched_process_fork", parent_comm="server", parent_tid=100,
+                parent_pid=100, child_comm="server", child_tid=300, child_pid=300)
+            add(t + 3100, 1, "sched_wakeup_new", comm="server", tid=300, prio=20,
+                target_cpu=1)
+            sw(t + 3200, 1, 200, 300, state=0)
+            add(t + 3300, 1, "sched_process_exec", filename="/bin/ls", tid=300, old_tid=300)
+            call(t + 3400, 1, "openat", 3, 200, dfd=-100, filename="/etc/passwd", flags=0,
+                 mode=0)
+            add(t + 3700, 1, "sched_process_exit", comm="ls", tid=300, prio=20)
+            sw(t + 3800, 1, 300, 200, state=16)
+    return write(outdir, ev)
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--busy":
         print(busy(sys.argv[2]))
+        sys.exit(0)
+    if len(sys.argv) == 3 and sys.argv[1] == "--analyses":
+        print(analyses(sys.argv[2]))
         sys.exit(0)
     # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
     d = write(sys.argv[1] if len(sys.argv) > 1 else "/tmp/gen-kernel-demo", [
