@@ -232,11 +232,11 @@ static int packet_times(struct ctf_stream *s, uint32_t root, uint64_t was)
 
 static int packet_open(struct ctf_stream *s)
 {
-	if (s->pkt_off >= s->mf.size) {
+	if (s->pkt_off >= s->file_end) {
 		s->done = true;
 		return 0;
 	}
-	uint64_t left = s->mf.size - s->pkt_off, was = s->clock;
+	uint64_t left = s->file_end - s->pkt_off, was = s->clock;
 	s->src = (struct bitsrc){s->mf.data + s->pkt_off, (size_t) left, 0, left * 8};
 	val_table_reset(&s->pkt_table);
 	s->dec.table = &s->pkt_table;
@@ -295,6 +295,12 @@ static int packet_open(struct ctf_stream *s)
 
 int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index)
 {
+	return ctf_stream_open_at(s, t, path, index, 0, UINT64_MAX);
+}
+
+int ctf_stream_open_at(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index,
+                       uint64_t begin, uint64_t end)
+{
 	memset(s, 0, sizeof(*s));
 	s->trace = t;
 	s->path = path;
@@ -311,18 +317,37 @@ int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path,
 		s->done = s->damaged = true;
 		return rc;
 	}
+	s->file_end = end < s->mf.size ? end : s->mf.size;
+	s->pkt_off = begin;
 	rc = packet_open(s);
 	return rc < 0 ? rc : 0;
 }
 
+int ctf_stream_next_packet(struct ctf_stream *s)
+{
+	if (!s->in_packet || s->done || s->damaged)
+		return s->damaged ? -SPOOR_EPACKET : 0;
+	s->in_packet = false;
+	s->pkt_off += s->pkt_bytes;
+	int rc = packet_open(s);
+	return rc < 0 ? rc : s->in_packet;
+}
+
 void ctf_stream_scan_to_end(struct ctf_stream *s)
 {
-	while (s->in_packet && !s->done && !s->damaged) {
-		s->in_packet = false;
-		s->pkt_off += s->pkt_bytes;
-		if (packet_open(s))
-			break;
-	}
+	while (ctf_stream_next_packet(s) > 0)
+		;
+}
+
+void ctf_stream_packet_span(const struct ctf_stream *s, struct ctf_packet_span *out)
+{
+	bool clocked = s->sc && s->sc->clock;
+	out->offset = s->pkt_off;
+	out->bytes = s->pkt_bytes;
+	out->has_times = clocked;
+	out->has_end = clocked && s->clock_max < clock_range_max(s);
+	out->begin_ns = clocked ? ctf_clock_ns(s->scp, s->clock_min) : 0;
+	out->end_ns = out->has_end ? ctf_clock_ns(s->scp, s->clock_max) : 0;
 }
 
 void ctf_stream_skip_before(struct ctf_stream *s, int64_t begin_ns)
@@ -351,6 +376,7 @@ int ctf_stream_grow(struct ctf_stream *s)
 	}
 	mapfile_close(&s->mf);
 	s->mf = bigger;
+	s->file_end = bigger.size;
 	s->done = false; /* packet_open goes on at pkt_off, the end of the last packet */
 	s->next_at = NO_NEXT;
 	return 1;

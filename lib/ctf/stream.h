@@ -22,6 +22,8 @@ struct ctf_stream {
 	const char *path;
 	size_t index;
 	struct mapfile mf;
+	/* where the stream's packets end: the file's size, or a part's end (ctf_stream_open_at) */
+	uint64_t file_end;
 	/* the packet being read */
 	uint64_t pkt_off;
 	uint64_t pkt_bytes;
@@ -87,6 +89,21 @@ struct ctf_stream {
 /* Map the file and read its first packet header, to learn the stream class, the cpu and the
  * stream instance id. Errors name the file and offset in s->error. */
 int ctf_stream_open(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index);
+/* The same for a part of the file: its packets from byte offset begin (a packet's start) to
+ * end (a later packet's start, or past the file's end), read as if nothing else were there. */
+int ctf_stream_open_at(struct ctf_stream *s, struct ctf_trace *t, const char *path, size_t index,
+                       uint64_t begin, uint64_t end);
+/* Where the packet in hand lies in the file and the times its context gives (ns from the
+ * clock origin; has_end false without a timestamp_end, has_times false without a clock). */
+struct ctf_packet_span {
+	uint64_t offset, bytes;
+	bool has_times, has_end;
+	int64_t begin_ns, end_ns;
+};
+void ctf_stream_packet_span(const struct ctf_stream *s, struct ctf_packet_span *out);
+/* Step to the next packet, reading only its header and context: 1 (one is in hand), 0 (no
+ * more), or < 0 (damage, in s->error). For a stream whose events are not read. */
+int ctf_stream_next_packet(struct ctf_stream *s);
 void ctf_stream_close(struct ctf_stream *s);
 /* A stream that ended at the end of its file, remapped if the file grew since (a live
  * trace, written a whole packet at a time): 1 when there is more to read. */

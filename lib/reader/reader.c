@@ -254,7 +254,14 @@ static int chain_chunks(struct spoor_reader *r)
 	return 0;
 }
 
-static int open_streams(struct spoor_reader *r)
+/* A part to read alone (reader_open_part): one stream file, a byte range of it. */
+struct part_range {
+	const char *stream;
+	uint64_t begin, end;
+};
+
+/* The streams of every trace, or only a part's (one stream file, a byte range of it). */
+static int open_streams(struct spoor_reader *r, const struct part_range *part)
 {
 	size_t total = 0, k = 0;
 
@@ -266,9 +273,18 @@ static int open_streams(struct spoor_reader *r)
 	if (!r->streams || !r->heap || !r->rank)
 		return -ENOMEM;
 	for (size_t t = 0; t < r->ntraces; t++)
-		for (size_t i = 0; i < r->traces[t]->nstream_paths; i++, k++)
-			ctf_stream_open(&r->streams[k], r->traces[t], r->traces[t]->stream_paths[i],
-			                k);
+		for (size_t i = 0; i < r->traces[t]->nstream_paths; i++) {
+			const char *path = r->traces[t]->stream_paths[i];
+			if (!part)
+				ctf_stream_open(&r->streams[k], r->traces[t], path, k);
+			else if (!strcmp(path, part->stream))
+				ctf_stream_open_at(&r->streams[k], r->traces[t], path, k,
+				                   part->begin, part->end);
+			else
+				continue;
+			k++;
+		}
+	total = k;
 	r->nstreams = total;
 	uint32_t *order = malloc((total + 1) * sizeof(*order));
 	if (!order)
@@ -312,8 +328,8 @@ static int index_classes(struct spoor_reader *r, size_t first)
 	return 0;
 }
 
-int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_reader **out,
-                      char **errmsg)
+static int reader_open(const char *const *paths, size_t npaths, const struct part_range *part,
+                       struct spoor_reader **out, char **errmsg)
 {
 	struct spoor_reader *r = calloc(1, sizeof(*r));
 	int rc = 0;
@@ -338,16 +354,63 @@ int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_read
 	}
 	if (!rc && !npaths)
 		rc = -SPOOR_EUSAGE;
+	if (!rc && part && r->ntraces != 1) {
+		rc = -SPOOR_EUSAGE;
+		if (errmsg &&
+		    asprintf(errmsg, "%s: not one trace (a part is of one trace)", paths[0]) < 0)
+			*errmsg = NULL;
+	}
 	if (!rc)
 		rc = index_classes(r, 0);
 	if (!rc)
-		rc = open_streams(r);
+		rc = open_streams(r, part);
+	if (!rc && part && r->nstreams != 1) {
+		rc = -ENOENT;
+		if (errmsg && asprintf(errmsg, "%s: no stream file of the trace %s", part->stream,
+		                       paths[0]) < 0)
+			*errmsg = NULL;
+	}
 	if (rc) {
 		spoor_reader_close(r);
 		return rc;
 	}
 	*out = r;
 	return 0;
+}
+
+int spoor_reader_open(const char *const *paths, size_t npaths, struct spoor_reader **out,
+                      char **errmsg)
+{
+	return reader_open(paths, npaths, NULL, out, errmsg);
+}
+
+int reader_open_part(const char *trace, const char *stream, uint64_t begin, uint64_t end,
+                     struct spoor_reader **out, char **errmsg)
+{
+	struct part_range part = {stream, begin, end};
+	return reader_open(&trace, 1, &part, out, errmsg);
+}
+
+int reader_stream_packets(const struct spoor_reader *r, size_t stream, reader_packet_fn fn,
+                          void *data, char **errmsg)
+{
+	const struct ctf_stream *of = &r->streams[stream];
+	struct ctf_stream s;
+	int rc = ctf_stream_open(&s, of->trace, of->path, of->index);
+
+	*errmsg = NULL;
+	while (!rc && s.in_packet) {
+		struct ctf_packet_span span;
+		ctf_stream_packet_span(&s, &span);
+		if ((rc = fn(data, &span)))
+			break;
+		rc = ctf_stream_next_packet(&s);
+		rc = rc < 0 ? rc : 0;
+	}
+	if (rc < 0 && s.damaged)
+		*errmsg = strdup(s.error);
+	ctf_stream_close(&s);
+	return rc;
 }
 
 void spoor_reader_close(struct spoor_reader *r)

@@ -131,6 +131,20 @@ static inline bool reader_field_str(const struct spoor_event *ev, enum spoor_sco
 	       reader_field_str_slow(ev, scope, index, s, len);
 }
 
+/* Parts of a trace, read alone (Python's t.parts(), for a task each): a reader of the trace
+ * in directory `trace` that reads only its stream file `stream` (a full path, as
+ * spoor_stream_info gives it), from byte offset begin (a packet's start) up to end (a later
+ * packet's start, or past the file's end), as if the rest were not there. */
+int reader_open_part(const char *trace, const char *stream, uint64_t begin, uint64_t end,
+                     struct spoor_reader **out, char **errmsg);
+/* A stream's packets, one call each, in file order: where each lies and the times its
+ * context gives, its events not read (a fresh look at the file: r is not moved). 0; a
+ * non-zero return of fn; or the damage that ended the listing (< 0, *errmsg says where,
+ * malloc'd). */
+typedef int (*reader_packet_fn)(void *data, const struct ctf_packet_span *span);
+int reader_stream_packets(const struct spoor_reader *r, size_t stream, reader_packet_fn fn,
+                          void *data, char **errmsg);
+
 /* Live mode (spoor watch): a reader of the traces a recording session is writing under dir,
  * in this process, between its writes. It starts empty; each refresh takes in the traces,
  * stream files and packets written since, and lets spoor_reader_next deliver the events up
