@@ -1,10 +1,196 @@
 /* SPDX-License-Identifier: MIT */
-/* vt-events.c: the events table (every event) (docs/sql.md). */
-#include "sql-int.h"
+/* vt-events.c: the events table, every event of the traces (docs/sql.md "events"): the
+ * columns every event has, and its payload as JSON. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/reader.h"
+#include "scan.h"
+#include "text.h"
+
+static const enum sql_col columns[] = {
+    SQL_COL_TS,  SQL_COL_TIME, SQL_COL_NAME,   SQL_COL_CPU,   SQL_COL_TID,
+    SQL_COL_PID, SQL_COL_COMM, SQL_COL_STREAM, SQL_COL_TRACE, SQL_COL_OTHER,
+};
+#define COL_PAYLOAD 9
+
+static const char schema[] = "CREATE TABLE x(ts INTEGER, time TEXT, name TEXT, cpu INTEGER, "
+                             "tid INTEGER, pid INTEGER, comm TEXT, stream INTEGER, "
+                             "trace TEXT, payload TEXT)";
+
+struct events_vtab {
+	sqlite3_vtab base;
+	struct sql_db *db;
+	struct sql_scan_table table;
+};
+
+struct events_cursor {
+	sqlite3_vtab_cursor base;
+	struct sql_scan scan;
+	struct sql_text text;
+};
+
+static int events_connect(sqlite3 *h, void *aux, int argc, const char *const *argv,
+                          sqlite3_vtab **out, char **errmsg)
+{
+	(void) argc;
+	(void) argv;
+	struct sql_db *db = aux;
+	struct events_vtab *vt = sqlite3_malloc(sizeof(*vt));
+	int rc;
+	if (!vt)
+		return SQLITE_NOMEM;
+	memset(vt, 0, sizeof(*vt));
+	vt->db = db;
+	vt->table.cols = columns;
+	vt->table.ncols = (int) (sizeof(columns) / sizeof(columns[0]));
+	vt->table.rows = 1e6;
+	if (sql_scan_table_init(&vt->table, db->schema, NULL)) {
+		sqlite3_free(vt);
+		return SQLITE_NOMEM;
+	}
+	if ((rc = sqlite3_declare_vtab(h, schema)) != SQLITE_OK) {
+		*errmsg = sqlite3_mprintf("%s", sqlite3_errmsg(h));
+		sql_scan_table_fini(&vt->table);
+		sqlite3_free(vt);
+		return rc;
+	}
+	*out = &vt->base;
+	return SQLITE_OK;
+}
+
+static int events_disconnect(sqlite3_vtab *base)
+{
+	struct events_vtab *vt = (struct events_vtab *) base;
+	sql_scan_table_fini(&vt->table);
+	sqlite3_free(vt);
+	return SQLITE_OK;
+}
+
+static int events_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
+{
+	return sql_scan_best_index(&((struct events_vtab *) base)->table, info);
+}
+
+static int events_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out)
+{
+	(void) base;
+	struct events_cursor *c = calloc(1, sizeof(*c));
+	if (!c)
+		return SQLITE_NOMEM;
+	*out = &c->base;
+	return SQLITE_OK;
+}
+
+static int events_close(sqlite3_vtab_cursor *base)
+{
+	struct events_cursor *c = (struct events_cursor *) base;
+	sql_scan_close(&c->scan);
+	sql_text_free(&c->text);
+	free(c);
+	return SQLITE_OK;
+}
+
+static int events_filter(sqlite3_vtab_cursor *base, int plan, const char *roles, int argc,
+                         sqlite3_value **argv)
+{
+	struct events_cursor *c = (struct events_cursor *) base;
+	struct events_vtab *vt = (struct events_vtab *) base->pVtab;
+	return sql_scan_filter(&c->scan, vt->db, &vt->table, plan, roles, argc, argv,
+	                       &vt->base.zErrMsg);
+}
+
+static int events_next(sqlite3_vtab_cursor *base)
+{
+	struct events_cursor *c = (struct events_cursor *) base;
+	return sql_scan_next(&c->scan, &base->pVtab->zErrMsg);
+}
+
+static int events_eof(sqlite3_vtab_cursor *base)
+{
+	return ((struct events_cursor *) base)->scan.eof;
+}
+
+/* The fields of one scope into the JSON object; a context's, but for names the payload
+ * has. */
+static void scope_json(struct sql_text *t, const struct spoor_event *ev, enum spoor_scope scope,
+                       const struct ctf_type *payload, bool *first)
+{
+	struct spoor_field f;
+	for (int i = 0; spoor_event_field_at(ev, scope, i, &f); i++) {
+		if (scope != SPOOR_SCOPE_PAYLOAD && payload && f.name &&
+		    ctf_struct_find(payload, f.name, payload->s.n) >= 0)
+			continue;
+		if (!*first)
+			sql_text_put(t, ",", 1);
+		*first = false;
+		sql_json_string(t, f.name ? f.name : "", f.name ? strlen(f.name) : 0);
+		sql_text_put(t, ":", 1);
+		sql_json_field(t, &f);
+	}
+}
+
+/* The payload's fields, then the contexts' whose names the payload does not use. */
+static void payload_json(struct sql_text *t, const struct spoor_event *ev)
+{
+	const struct ctf_type *payload = reader_scope_type(ev, SPOOR_SCOPE_PAYLOAD);
+	bool first = true;
+	t->len = 0;
+	sql_text_put(t, "{", 1);
+	scope_json(t, ev, SPOOR_SCOPE_PAYLOAD, payload, &first);
+	scope_json(t, ev, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, payload, &first);
+	scope_json(t, ev, SPOOR_SCOPE_EVENT_CONTEXT, payload, &first);
+	sql_text_put(t, "}", 1);
+}
+
+static int events_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
+{
+	struct events_cursor *c = (struct events_cursor *) base;
+	if (col != COL_PAYLOAD) {
+		sql_scan_column(&c->scan, ctx, columns[col]);
+		return SQLITE_OK;
+	}
+	payload_json(&c->text, c->scan.ev);
+	if (c->text.failed) {
+		c->text.failed = false;
+		return SQLITE_NOMEM;
+	}
+	sqlite3_result_text(ctx, c->text.buf, (int) c->text.len, SQLITE_TRANSIENT);
+	return SQLITE_OK;
+}
+
+static int events_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
+{
+	*rowid = ((struct events_cursor *) base)->scan.rowid;
+	return SQLITE_OK;
+}
+
+static const sqlite3_module events_module = {
+    .iVersion = 0,
+    .xCreate = events_connect,
+    .xConnect = events_connect,
+    .xBestIndex = events_best_index,
+    .xDisconnect = events_disconnect,
+    .xDestroy = events_disconnect,
+    .xOpen = events_open,
+    .xClose = events_close,
+    .xFilter = events_filter,
+    .xNext = events_next,
+    .xEof = events_eof,
+    .xColumn = events_column,
+    .xRowid = events_rowid,
+};
 
 int sql_events_register(struct sql_db *db, char **errmsg)
 {
-	(void) db;
-	(void) errmsg;
-	return 0; /* to be written: DESIGN20 */
+	char *why = NULL;
+	if (sqlite3_create_module(db->h, "spoor_events", &events_module, db) != SQLITE_OK ||
+	    sqlite3_exec(db->h, "CREATE VIRTUAL TABLE temp.events USING spoor_events", NULL, NULL,
+	                 &why) != SQLITE_OK) {
+		*errmsg = strdup(why ? why : sqlite3_errmsg(db->h));
+		sqlite3_free(why);
+		return -ENOMEM;
+	}
+	return 0;
 }

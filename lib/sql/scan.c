@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: MIT */
+/* scan.c: the cursor of the tables that read events (see scan.h): xFilter's push-down,
+ * the rows, the common columns. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/reader.h"
+#include "scan-plan.h"
+#include "scan.h"
+#include "util/outbuf.h"
+
+static int fail(char **errmsg, const char *what, int rc)
+{
+	*errmsg = sqlite3_mprintf("%s: %s", what, spoor_strerror(rc));
+	return SQLITE_ERROR;
+}
+
+static const char *class_name(const struct sql_scan *s, size_t c)
+{
+	return spoor_event_class_name(spoor_reader_event_class(s->db->schema, c));
+}
+
+/* A real bound as an integer one: ts > 1.5 is ts >= 2, ts < 1.5 is ts <= 1, ts = 1.5 is
+ * nothing. Returns the role left (GE, LE or EQ), 0 when the bound restricts nothing, or 'x'
+ * when nothing passes it. */
+static char real_bound(char role, double d, int64_t *x)
+{
+	const double top = 9223372036854775808.0; /* 2^63 */
+	double b;
+	switch (role) {
+	case ROLE_TS_EQ:
+		if (d != floor(d) || d < -top || d >= top)
+			return 'x';
+		*x = (int64_t) d;
+		return ROLE_TS_EQ;
+	case ROLE_TS_GT:
+		b = floor(d) + 1;
+		role = ROLE_TS_GE;
+		break;
+	case ROLE_TS_GE: b = ceil(d); break;
+	case ROLE_TS_LT:
+		b = ceil(d) - 1;
+		role = ROLE_TS_LE;
+		break;
+	default: b = floor(d); break;
+	}
+	bool lower = role == ROLE_TS_GE;
+	if (b >= top)
+		return lower ? 'x' : 0;
+	if (b < -top)
+		return lower ? 0 : 'x';
+	*x = (int64_t) b;
+	return role;
+}
+
+/* A bound of the range from a value: ts OP v. Integers and reals are exact; NULL (and NaN)
+ * match nothing; text and blobs restrict nothing (their constraints are not omitted: SQLite
+ * checks them). */
+static void bound(struct sql_scan *s, char role, sqlite3_value *v)
+{
+	int64_t x = 0;
+	switch (sqlite3_value_type(v)) {
+	case SQLITE_NULL: s->empty = true; return;
+	case SQLITE_INTEGER: x = sqlite3_value_int64(v); break;
+	case SQLITE_FLOAT: {
+		double d = sqlite3_value_double(v);
+		role = isnan(d) ? 'x' : real_bound(role, d, &x);
+		break;
+	}
+	default: return;
+	}
+	if (role == 'x' || (role == ROLE_TS_GT && x == INT64_MAX) ||
+	    (role == ROLE_TS_LT && x == INT64_MIN)) {
+		s->empty = true;
+		return;
+	}
+	if (!role)
+		return;
+	s->has_range = true;
+	if (role == ROLE_TS_GT)
+		role = ROLE_TS_GE, x++;
+	else if (role == ROLE_TS_LT)
+		role = ROLE_TS_LE, x--;
+	if ((role == ROLE_TS_EQ || role == ROLE_TS_GE) && x > s->begin)
+		s->begin = x;
+	if ((role == ROLE_TS_EQ || role == ROLE_TS_LE) && x < s->end)
+		s->end = x;
+}
+
+/* An integer as SQLite compares it with an INTEGER column: false when nothing equals it. */
+static bool int_of(sqlite3_value *v, int64_t *x)
+{
+	switch (sqlite3_value_numeric_type(v)) {
+	case SQLITE_INTEGER: *x = sqlite3_value_int64(v); return true;
+	case SQLITE_FLOAT: {
+		double d = sqlite3_value_double(v);
+		if (d != floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+			return false;
+		*x = (int64_t) d;
+		return true;
+	}
+	default: return false;
+	}
+}
+
+static int add_tid(struct sql_scan *s, sqlite3_value *v)
+{
+	int64_t x;
+	if (!int_of(v, &x))
+		return 0;
+	int64_t *more = realloc(s->tids, (s->ntids + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	s->tids = more;
+	s->tids[s->ntids++] = x;
+	return 0;
+}
+
+/* Classes named v (a name as text: SQLite's TEXT affinity gives numbers their text) join
+ * the set. */
+static void add_name(struct sql_scan *s, bool *named, sqlite3_value *v)
+{
+	int type = sqlite3_value_type(v);
+	if (type == SQLITE_NULL || type == SQLITE_BLOB)
+		return;
+	const char *name = (const char *) sqlite3_value_text(v);
+	int len = sqlite3_value_bytes(v);
+	if (!name || (int) strlen(name) != len)
+		return; /* a NUL inside: no class name holds one */
+	for (size_t c = 0; c < s->nclasses; c++)
+		if (!strcmp(class_name(s, c), name))
+			named[c] = true;
+}
+
+static int take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_value **argv,
+                     bool **named)
+{
+	for (int i = 0; i < argc && roles && roles[i]; i++) {
+		sqlite3_value *v = argv[i], *e;
+		int rc = 0;
+		switch (roles[i]) {
+		case ROLE_NAME:
+		case ROLE_NAME_IN:
+			if (!*named && !(*named = calloc(s->nclasses + 1, sizeof(**named))))
+				return -ENOMEM;
+			if (roles[i] == ROLE_NAME)
+				add_name(s, *named, v);
+			else
+				for (int k = sqlite3_vtab_in_first(v, &e); k == SQLITE_OK && e;
+				     k = sqlite3_vtab_in_next(v, &e))
+					add_name(s, *named, e);
+			break;
+		case ROLE_TID:
+			rc = add_tid(s, v);
+			s->empty |= !s->ntids;
+			break;
+		case ROLE_TID_IN:
+			for (int k = sqlite3_vtab_in_first(v, &e); k == SQLITE_OK && e && !rc;
+			     k = sqlite3_vtab_in_next(v, &e))
+				rc = add_tid(s, e);
+			s->empty |= !s->ntids;
+			break;
+		case ROLE_CPU:
+			s->has_cpu = true;
+			s->empty |= !int_of(v, &s->cpu);
+			break;
+		default: bound(s, roles[i], v); break;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The names of the wanted classes, each once, in the order of the table's names. */
+static int list_passes(struct sql_scan *s, bool desc)
+{
+	const struct sql_scan_table *t = s->table;
+	s->pass_names = calloc(t->nnames + 1, sizeof(*s->pass_names));
+	if (!s->pass_names)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nnames; i++) {
+		const char *n = t->names[desc ? t->nnames - 1 - i : i];
+		for (size_t c = 0; c < s->nclasses; c++)
+			if ((!s->want || s->want[c]) && !strcmp(class_name(s, c), n)) {
+				s->pass_names[s->npasses++] = n;
+				break;
+			}
+	}
+	return 0;
+}
+
+static bool order_by_name(const struct sql_scan *s)
+{
+	int order = s->plan & PLAN_ORDER;
+	return order == PLAN_ORDER_NAME || order == PLAN_ORDER_NAME_DESC;
+}
+
+/* Whether the tid column (or a tid filter) needs the model: a class without a tid. */
+static bool tids_need_model(struct sql_scan *s)
+{
+	if (!(s->plan & PLAN_TID) && !s->ntids)
+		return false;
+	for (size_t c = 0; c < s->nclasses; c++)
+		if ((!s->want || s->want[c]) && !sql_tasks_class_has_tid(s->tasks, c))
+			return true;
+	return false;
+}
+
+/* Open the reader of pass s->pass: its range, its classes, the model before the range. */
+static int start_pass(struct sql_scan *s)
+{
+	int rc;
+	sql_reader_close(s->db, s->r);
+	s->r = NULL;
+	sql_tasks_free(s->tasks);
+	s->tasks = NULL;
+	s->pass_done = false;
+	if ((rc = sql_reader_open(s->db, &s->r)))
+		return rc;
+	struct spoor_reader *r = s->r;
+	bool ordered = (s->plan & PLAN_ORDER) != PLAN_ORDER_NONE;
+	if (s->has_range)
+		spoor_reader_set_range(r, s->begin, s->end);
+	if (!ordered)
+		spoor_reader_set_ordered(r, false);
+	if (s->plan & (PLAN_TID | PLAN_PID | PLAN_COMM) || s->ntids) {
+		if (!(s->tasks = sql_tasks_new(r, false)))
+			return -ENOMEM;
+		if ((s->plan & (PLAN_PID | PLAN_COMM)) || tids_need_model(s)) {
+			sql_tasks_free(s->tasks);
+			if (!(s->tasks = sql_tasks_new(r, true)))
+				return -ENOMEM;
+			if (s->has_range && (rc = sql_tasks_prepass(s->tasks, s->db, s->begin)))
+				return rc;
+		}
+	}
+	if (order_by_name(s) || s->want) {
+		const char *n = order_by_name(s) ? s->pass_names[s->pass] : NULL;
+		for (size_t c = 0; c < s->nclasses; c++)
+			s->in_pass[c] =
+			    (!s->want || s->want[c]) && (!n || !strcmp(class_name(s, c), n));
+	}
+	bool passed = false;
+	if (ordered && (order_by_name(s) || s->want)) {
+		bool *pass = malloc((s->nclasses + 1) * sizeof(*pass));
+		if (!pass)
+			return -ENOMEM;
+		for (size_t c = 0; c < s->nclasses; c++)
+			pass[c] = !s->in_pass[c] && !(s->tasks && sql_tasks_reads(s->tasks, c));
+		passed = reader_pass_over(r, pass, s->nclasses, s->has_range ? s->begin : INT64_MIN,
+		                          s->has_range ? s->end : INT64_MAX);
+		free(pass);
+	}
+	s->check_class = (order_by_name(s) || s->want) && (!passed || s->tasks);
+	s->check = s->check_class || s->tasks || s->has_cpu || s->ntids ||
+	           (s->has_range && !s->table->clocked);
+	return 0;
+}
+
+void sql_scan_close(struct sql_scan *s)
+{
+	if (s->db)
+		sql_reader_close(s->db, s->r);
+	sql_tasks_free(s->tasks);
+	free(s->want);
+	free(s->in_pass);
+	free(s->tids);
+	free(s->pass_names);
+	*s = (struct sql_scan){0};
+}
+
+int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan_table *t, int plan,
+                    const char *roles, int argc, sqlite3_value **argv, char **errmsg)
+{
+	bool *named = NULL;
+	int rc;
+
+	sql_scan_close(s);
+	s->db = db;
+	s->table = t;
+	s->plan = plan;
+	s->begin = INT64_MIN;
+	s->end = INT64_MAX;
+	s->nclasses = spoor_reader_event_class_count(db->schema);
+	if ((rc = take_args(s, roles, argc, argv, &named))) {
+		free(named);
+		return fail(errmsg, "cannot read the traces", rc);
+	}
+	s->empty |= s->begin > s->end;
+	/* the classes asked for: the table's, and of those the ones named */
+	if (t->classes || named) {
+		if (!(s->want = calloc(s->nclasses + 1, sizeof(*s->want)))) {
+			free(named);
+			return fail(errmsg, "cannot read the traces", -ENOMEM);
+		}
+		for (size_t c = 0; c < s->nclasses; c++)
+			s->want[c] = (!t->classes || t->classes[c]) && (!named || named[c]);
+	}
+	free(named);
+	if (order_by_name(s) && (rc = list_passes(s, (plan & PLAN_ORDER) == PLAN_ORDER_NAME_DESC)))
+		return fail(errmsg, "cannot read the traces", rc);
+	s->first_only = plan & PLAN_DISTINCT;
+	if (!order_by_name(s))
+		s->npasses = 1;
+	if (!s->npasses)
+		s->empty = true;
+	if (s->empty) {
+		s->eof = true;
+		return SQLITE_OK;
+	}
+	if ((s->want || order_by_name(s)) &&
+	    !(s->in_pass = calloc(s->nclasses + 1, sizeof(*s->in_pass))))
+		return fail(errmsg, "cannot read the traces", -ENOMEM);
+	if ((rc = start_pass(s)))
+		return fail(errmsg, "cannot read the traces", rc);
+	return sql_scan_next(s, errmsg);
+}
+
+static bool row_tid(struct sql_scan *s)
+{
+	if (!s->tid_done) {
+		s->tid_done = true;
+		s->tid_known = s->tasks && sql_tasks_tid(s->tasks, s->ev, &s->tid);
+	}
+	return s->tid_known;
+}
+
+/* Whether the event makes a row: its class, CPU and task (the model learns from it first). */
+static bool passes(struct sql_scan *s, const struct spoor_event *ev)
+{
+	if (s->tasks)
+		sql_tasks_event(s->tasks, ev);
+	if (s->check_class && !s->in_pass[reader_event_class_index(ev)])
+		return false;
+	if (s->has_range && !spoor_event_has_timestamp(ev))
+		return false;
+	if (s->has_cpu && reader_event_cpu(ev) != s->cpu)
+		return false;
+	if (s->ntids) {
+		if (!row_tid(s))
+			return false;
+		size_t i = 0;
+		while (i < s->ntids && s->tids[i] != s->tid)
+			i++;
+		return i < s->ntids;
+	}
+	return true;
+}
+
+int sql_scan_next(struct sql_scan *s, char **errmsg)
+{
+	const struct spoor_event *ev;
+	for (;;) {
+		s->tid_done = false;
+		int rc = s->pass_done ? 0 : reader_next(s->r, &ev);
+		if (__builtin_expect(rc > 0, 1)) {
+			s->ev = ev;
+			if (s->check && !passes(s, ev))
+				continue;
+			s->rowid++;
+			s->pass_done = s->first_only;
+			return SQLITE_OK;
+		}
+		if (rc < 0)
+			return fail(errmsg, "cannot read the traces", rc);
+		if (++s->pass >= s->npasses) {
+			s->eof = true;
+			return SQLITE_OK;
+		}
+		if ((rc = start_pass(s)))
+			return fail(errmsg, "cannot read the traces", rc);
+	}
+}
+
+void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
+{
+	const struct spoor_event *ev = s->ev;
+	switch (col) {
+	case SQL_COL_TS:
+		if (spoor_event_has_timestamp(ev))
+			sqlite3_result_int64(ctx, reader_event_timestamp(ev));
+		break;
+	case SQL_COL_TIME:
+		if (spoor_event_has_timestamp(ev)) {
+			char text[OUTBUF_TIME_MAX];
+			unsigned n = outbuf_fmt_time(text, reader_event_timestamp(ev));
+			sqlite3_result_text(ctx, text, (int) n, SQLITE_TRANSIENT);
+		}
+		break;
+	case SQL_COL_NAME: /* the schema reader's: it outlives every row */
+		sqlite3_result_text(ctx, class_name(s, reader_event_class_index(ev)), -1,
+		                    SQLITE_STATIC);
+		break;
+	case SQL_COL_CPU:
+		if (reader_event_cpu(ev) >= 0)
+			sqlite3_result_int64(ctx, reader_event_cpu(ev));
+		break;
+	case SQL_COL_TID:
+		if (row_tid(s))
+			sqlite3_result_int64(ctx, s->tid);
+		break;
+	case SQL_COL_PID: {
+		int64_t pid = row_tid(s) ? sql_tasks_pid(s->tasks, ev, s->tid) : -1;
+		if (pid >= 0)
+			sqlite3_result_int64(ctx, pid);
+		break;
+	}
+	case SQL_COL_COMM: {
+		size_t len;
+		const char *comm = row_tid(s) ? sql_tasks_comm(s->tasks, ev, s->tid, &len) : NULL;
+		if (comm)
+			sqlite3_result_text(ctx, comm, (int) len, SQLITE_TRANSIENT);
+		break;
+	}
+	case SQL_COL_STREAM:
+		sqlite3_result_int64(ctx, (sqlite3_int64) reader_event_stream(ev));
+		break;
+	case SQL_COL_TRACE:
+		sqlite3_result_text(ctx,
+		                    spoor_reader_trace_path(s->db->schema, spoor_event_trace(ev)),
+		                    -1, SQLITE_STATIC);
+		break;
+	default: break;
+	}
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema, const bool *classes)
+{
+	size_t n = spoor_reader_event_class_count(schema), k = 0;
+	const char **names = calloc(n + 1, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	t->classes = classes;
+	t->clocked = true;
+	for (size_t c = 0; c < n; c++) {
+		if (classes && !classes[c])
+			continue;
+		const struct spoor_event_class *ec = spoor_reader_event_class(schema, c);
+		names[k++] = spoor_event_class_name(ec);
+		t->clocked &= ec->sc->clock != NULL;
+	}
+	qsort(names, k, sizeof(*names), by_name);
+	t->nnames = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!t->nnames || strcmp(names[t->nnames - 1], names[i]))
+			names[t->nnames++] = names[i];
+	t->names = names;
+	return 0;
+}
+
+void sql_scan_table_fini(struct sql_scan_table *t)
+{
+	free((void *) t->names);
+	t->names = NULL;
+}
