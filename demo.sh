@@ -11,7 +11,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	apt-get update -qq
 	# trace-cmd and man-db: for ./run-tests.sh (the kernel comparison, the man pages)
 	apt-get install -y -qq meson ninja-build pkg-config gcc python3 babeltrace2 trace-cmd \
-		man-db libtracefs-dev libtraceevent-dev libluajit-5.1-dev libmicrohttpd-dev >/dev/null
+		man-db libtracefs-dev libtraceevent-dev libluajit-5.1-dev libmicrohttpd-dev \
+		libsqlite3-dev libedit-dev >/dev/null
 fi
 [ -d build ] || meson setup build --buildtype=release --prefix="$prefix" --libdir=lib >/dev/null
 # the build's PREFIX LIBDIR (one made before may install elsewhere: point it at this prefix)

@@ -49,6 +49,8 @@ struct spoor_reader;
  * tracer discarded are not damage. */
 int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
                     const char *covered);
+/* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */
+int cmd_damage_status(const struct command *cmd, unsigned damaged, int rc, const char *covered);
 
 #define COMMAND(name) extern const struct command cmd_##name;
 #include "command-list.h"

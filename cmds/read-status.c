@@ -4,13 +4,18 @@
 #include "command.h"
 #include "spoor/trace.h"
 
-int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
-                    const char *covered)
+int cmd_damage_status(const struct command *cmd, unsigned damaged, int rc, const char *covered)
 {
-	if (rc || !r || !spoor_reader_damaged(r))
+	if (rc || !damaged)
 		return rc;
 	return cmd_error(cmd,
 	                 "the trace is damaged: %u stream(s) stopped early (see the warnings "
 	                 "above); %s",
-	                 spoor_reader_damaged(r), covered);
+	                 damaged, covered);
+}
+
+int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
+                    const char *covered)
+{
+	return cmd_damage_status(cmd, r ? spoor_reader_damaged(r) : 0, rc, covered);
 }

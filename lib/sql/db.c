@@ -73,8 +73,9 @@ int sql_db_open(const char *const *paths, size_t npaths, struct sql_db **out, ch
 		rc = -ENOMEM;
 		goto fail;
 	}
-	if ((rc = sql_events_register(db, &why)) || (rc = sql_classes_register(db, &why)) ||
-	    (rc = sql_analyses_register(db, &why)) || (rc = sql_guard(db, &why)))
+	if ((rc = sql_guard_memory(db, &why)) || (rc = sql_events_register(db, &why)) ||
+	    (rc = sql_classes_register(db, &why)) || (rc = sql_analyses_register(db, &why)) ||
+	    (rc = sql_guard(db, &why)))
 		goto fail;
 	*out = db;
 	return 0;

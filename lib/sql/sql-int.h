@@ -19,6 +19,7 @@ struct sql_db {
 	unsigned damaged;
 	sql_warn_fn warn;
 	void *warn_data;
+	char refused[160]; /* guard.c: why it last refused a statement */
 };
 
 /* A reader of the db's traces for one cursor, its damage reported through the db's warn.
@@ -32,5 +33,7 @@ int sql_classes_register(struct sql_db *db, char **errmsg);  /* vt-classes.c: a 
 int sql_analyses_register(struct sql_db *db, char **errmsg); /* vt-analyses.c: models, analyses */
 /* guard.c: the authorizer and limits, set last (the tables are made before it) */
 int sql_guard(struct sql_db *db, char **errmsg);
+/* guard.c: temporary tables in memory, set first (setting it drops the temp schema's tables) */
+int sql_guard_memory(struct sql_db *db, char **errmsg);
 
 #endif

@@ -37,4 +37,8 @@ typedef void (*sql_warn_fn)(void *data, const char *message);
 void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data);
 unsigned sql_db_damaged(const struct sql_db *db);
 
+/* Why the guard refused the statement that just failed with SQLITE_AUTH ("ATTACH: ..."), for
+ * the message after SQLite's "not authorized"; NULL when it refused nothing. */
+const char *sql_db_refusal(const struct sql_db *db);
+
 #endif
