@@ -297,7 +297,10 @@ int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan
 			return fail(errmsg, "cannot read the traces", -ENOMEM);
 		}
 		for (size_t c = 0; c < s->nclasses; c++)
-			s->want[c] = (!t->classes || t->classes[c]) && (!named || named[c]);
+			s->want[c] = !t->classes && (!named || named[c]);
+		for (size_t i = 0; t->classes && i < t->nclasses; i++)
+			if (t->classes[i] < s->nclasses)
+				s->want[t->classes[i]] = !named || named[t->classes[i]];
 	}
 	free(named);
 	if (order_by_name(s) && (rc = list_passes(s, (plan & PLAN_ORDER) == PLAN_ORDER_NAME_DESC)))
@@ -432,18 +435,19 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
-int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema, const bool *classes)
+int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema,
+                        const size_t *classes, size_t nclasses)
 {
-	size_t n = spoor_reader_event_class_count(schema), k = 0;
+	size_t n = classes ? nclasses : spoor_reader_event_class_count(schema), k = 0;
 	const char **names = calloc(n + 1, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
 	t->classes = classes;
+	t->nclasses = nclasses;
 	t->clocked = true;
-	for (size_t c = 0; c < n; c++) {
-		if (classes && !classes[c])
-			continue;
-		const struct spoor_event_class *ec = spoor_reader_event_class(schema, c);
+	for (size_t i = 0; i < n; i++) {
+		const struct spoor_event_class *ec =
+		    spoor_reader_event_class(schema, classes ? classes[i] : i);
 		names[k++] = spoor_event_class_name(ec);
 		t->clocked &= ec->sc->clock != NULL;
 	}

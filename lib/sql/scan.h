@@ -37,7 +37,8 @@ struct sql_scan_table {
 	const enum sql_col *cols;
 	int ncols;
 	/* the classes the table reads (reader class indices), NULL: all */
-	const bool *classes;
+	const size_t *classes;
+	size_t nclasses;
 	/* the names of those classes, sorted (strcmp), for a pass per name (GROUP BY name) */
 	const char *const *names;
 	size_t nnames;
@@ -79,7 +80,8 @@ struct sql_scan {
 
 /* Fill a table's names and clocked from its classes (NULL: all of the schema reader's);
  * 0 or -ENOMEM. The fini frees the names. */
-int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema, const bool *classes);
+int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema,
+                        const size_t *classes, size_t nclasses);
 void sql_scan_table_fini(struct sql_scan_table *t);
 
 int sql_scan_best_index(const struct sql_scan_table *t, sqlite3_index_info *info);

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "reader/reader.h"
-#include "scan.h"
-#include "text.h"
+#include "scan-vtab.h"
 
 static const enum sql_col columns[] = {
     SQL_COL_TS,  SQL_COL_TIME, SQL_COL_NAME,   SQL_COL_CPU,   SQL_COL_TID,
@@ -19,25 +18,13 @@ static const char schema[] = "CREATE TABLE x(ts INTEGER, time TEXT, name TEXT, c
                              "tid INTEGER, pid INTEGER, comm TEXT, stream INTEGER, "
                              "trace TEXT, payload TEXT)";
 
-struct events_vtab {
-	sqlite3_vtab base;
-	struct sql_db *db;
-	struct sql_scan_table table;
-};
-
-struct events_cursor {
-	sqlite3_vtab_cursor base;
-	struct sql_scan scan;
-	struct sql_text text;
-};
-
 static int events_connect(sqlite3 *h, void *aux, int argc, const char *const *argv,
                           sqlite3_vtab **out, char **errmsg)
 {
 	(void) argc;
 	(void) argv;
 	struct sql_db *db = aux;
-	struct events_vtab *vt = sqlite3_malloc(sizeof(*vt));
+	struct sql_scan_vtab *vt = sqlite3_malloc(sizeof(*vt));
 	int rc;
 	if (!vt)
 		return SQLITE_NOMEM;
@@ -46,7 +33,7 @@ static int events_connect(sqlite3 *h, void *aux, int argc, const char *const *ar
 	vt->table.cols = columns;
 	vt->table.ncols = (int) (sizeof(columns) / sizeof(columns[0]));
 	vt->table.rows = 1e6;
-	if (sql_scan_table_init(&vt->table, db->schema, NULL)) {
+	if (sql_scan_table_init(&vt->table, db->schema, NULL, 0)) {
 		sqlite3_free(vt);
 		return SQLITE_NOMEM;
 	}
@@ -62,54 +49,10 @@ static int events_connect(sqlite3 *h, void *aux, int argc, const char *const *ar
 
 static int events_disconnect(sqlite3_vtab *base)
 {
-	struct events_vtab *vt = (struct events_vtab *) base;
+	struct sql_scan_vtab *vt = (struct sql_scan_vtab *) base;
 	sql_scan_table_fini(&vt->table);
 	sqlite3_free(vt);
 	return SQLITE_OK;
-}
-
-static int events_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
-{
-	return sql_scan_best_index(&((struct events_vtab *) base)->table, info);
-}
-
-static int events_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out)
-{
-	(void) base;
-	struct events_cursor *c = calloc(1, sizeof(*c));
-	if (!c)
-		return SQLITE_NOMEM;
-	*out = &c->base;
-	return SQLITE_OK;
-}
-
-static int events_close(sqlite3_vtab_cursor *base)
-{
-	struct events_cursor *c = (struct events_cursor *) base;
-	sql_scan_close(&c->scan);
-	sql_text_free(&c->text);
-	free(c);
-	return SQLITE_OK;
-}
-
-static int events_filter(sqlite3_vtab_cursor *base, int plan, const char *roles, int argc,
-                         sqlite3_value **argv)
-{
-	struct events_cursor *c = (struct events_cursor *) base;
-	struct events_vtab *vt = (struct events_vtab *) base->pVtab;
-	return sql_scan_filter(&c->scan, vt->db, &vt->table, plan, roles, argc, argv,
-	                       &vt->base.zErrMsg);
-}
-
-static int events_next(sqlite3_vtab_cursor *base)
-{
-	struct events_cursor *c = (struct events_cursor *) base;
-	return sql_scan_next(&c->scan, &base->pVtab->zErrMsg);
-}
-
-static int events_eof(sqlite3_vtab_cursor *base)
-{
-	return ((struct events_cursor *) base)->scan.eof;
 }
 
 /* The fields of one scope into the JSON object; a context's, but for names the payload
@@ -146,40 +89,29 @@ static void payload_json(struct sql_text *t, const struct spoor_event *ev)
 
 static int events_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
-	struct events_cursor *c = (struct events_cursor *) base;
+	struct sql_scan_cursor *c = (struct sql_scan_cursor *) base;
 	if (col != COL_PAYLOAD) {
 		sql_scan_column(&c->scan, ctx, columns[col]);
 		return SQLITE_OK;
 	}
 	payload_json(&c->text, c->scan.ev);
-	if (c->text.failed) {
-		c->text.failed = false;
-		return SQLITE_NOMEM;
-	}
-	sqlite3_result_text(ctx, c->text.buf, (int) c->text.len, SQLITE_TRANSIENT);
-	return SQLITE_OK;
-}
-
-static int events_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
-{
-	*rowid = ((struct events_cursor *) base)->scan.rowid;
-	return SQLITE_OK;
+	return sql_scan_text_result(c, ctx);
 }
 
 static const sqlite3_module events_module = {
     .iVersion = 0,
     .xCreate = events_connect,
     .xConnect = events_connect,
-    .xBestIndex = events_best_index,
+    .xBestIndex = sql_scan_x_best_index,
     .xDisconnect = events_disconnect,
     .xDestroy = events_disconnect,
-    .xOpen = events_open,
-    .xClose = events_close,
-    .xFilter = events_filter,
-    .xNext = events_next,
-    .xEof = events_eof,
+    .xOpen = sql_scan_x_open,
+    .xClose = sql_scan_x_close,
+    .xFilter = sql_scan_x_filter,
+    .xNext = sql_scan_x_next,
+    .xEof = sql_scan_x_eof,
     .xColumn = events_column,
-    .xRowid = events_rowid,
+    .xRowid = sql_scan_x_rowid,
 };
 
 int sql_events_register(struct sql_db *db, char **errmsg)
