@@ -5,7 +5,9 @@
 
 int sql_analyses_register(struct sql_db *db, char **errmsg)
 {
-	static const struct vt_table *const tables[] = {&vt_syscalls};
+	static const struct vt_table *const tables[] = {&vt_threads,       &vt_sched_slices,
+	                                                &vt_thread_states, &vt_irqs,
+	                                                &vt_syscalls,      &vt_disk_requests};
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		int rc = vt_engine_register(db, tables[i], errmsg);
 		if (rc)

@@ -7,6 +7,11 @@
 
 #include "vt-engine.h"
 
-extern const struct vt_table vt_syscalls; /* vt-syscalls.c */
+extern const struct vt_table vt_syscalls;      /* vt-syscalls.c */
+extern const struct vt_table vt_irqs;          /* vt-irqs.c */
+extern const struct vt_table vt_disk_requests; /* vt-disk.c */
+extern const struct vt_table vt_sched_slices;  /* vt-sched.c */
+extern const struct vt_table vt_thread_states; /* vt-states.c */
+extern const struct vt_table vt_threads;       /* vt-threads.c */
 
 #endif

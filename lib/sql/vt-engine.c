@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "vt-engine.h"
 
 struct vt_aux { /* the module's */
@@ -44,16 +45,8 @@ struct an_engine *vt_engine(struct vt_cursor *c)
 
 struct vt_row *vt_row_new(struct vt_cursor *c)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct vt_row *v = realloc(c->q, cap * sizeof(*v));
-		if (!v)
-			c->oom = true;
-		else {
-			c->q = v;
-			c->cap = cap;
-		}
-	}
+	if (!c->oom && grow_one(&c->q, c->n, &c->cap, sizeof(*c->q), 16))
+		c->oom = true; /* the row is built aside and never kept */
 	struct vt_row *r = c->oom ? &c->scratch : &c->q[c->n];
 	r->nulls = UINT32_MAX;
 	r->used = 0;
