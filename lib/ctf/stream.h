@@ -22,8 +22,6 @@ struct ctf_stream {
 	const char *path;
 	size_t index;
 	struct mapfile mf;
-	/* where the stream's packets end: the file's size, or a part's end (ctf_stream_open_at) */
-	uint64_t file_end;
 	/* the packet being read */
 	uint64_t pkt_off;
 	uint64_t pkt_bytes;
@@ -84,6 +82,9 @@ struct ctf_stream {
 	 * (its plan is ecp->payload, its room ctf_stream_pay_len) */
 	bool pay_known;
 	const uint8_t *pay;
+	/* where the stream's packets end: the file's size, or a part's end (ctf_stream_open_at);
+	 * last, so that the per-event fields above keep their places */
+	uint64_t file_end;
 };
 
 /* Map the file and read its first packet header, to learn the stream class, the cpu and the

@@ -9,6 +9,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <math.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include <numpy/arrayobject.h>
 
@@ -155,16 +156,32 @@ static int choose(struct job *j, const char *cls)
 	return rc;
 }
 
+/* Column buffers are mappings of their own: they grow by mremap (no copy), on huge pages
+ * where the kernel gives them (a few faults for a big column, not one per 4 KiB), and the
+ * array takes the mapping itself at the end. */
+static void *map_resize(void *old, size_t old_bytes, size_t bytes)
+{
+	void *p =
+	    old ? mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
+	        : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, bytes, MADV_HUGEPAGE); /* a hint: fine if refused */
+	return p;
+}
+
 static int grow(struct job *j)
 {
 	size_t cap = j->cap ? j->cap * 2 : 4096;
 	for (size_t k = 0; k < j->ncols; k++) {
-		void *bigger = realloc(j->cols[k].data, cap * elem_size(j->cols[k].kind));
+		struct column *col = &j->cols[k];
+		void *bigger = map_resize(col->data, j->cap * elem_size(col->kind),
+		                          cap * elem_size(col->kind));
 		if (!bigger) {
 			PyErr_NoMemory();
 			return -1;
 		}
-		j->cols[k].data = bigger;
+		col->data = bigger;
 	}
 	j->cap = cap;
 	return 0;
@@ -264,9 +281,17 @@ static int run(struct job *j)
 	return 0;
 }
 
-static void free_data(PyObject *capsule)
+/* A mapping an array's data lives in, unmapped with the array (its capsule). */
+struct mapping {
+	void *data;
+	size_t bytes;
+};
+
+static void unmap_data(PyObject *capsule)
 {
-	free(PyCapsule_GetPointer(capsule, NULL));
+	struct mapping *m = PyCapsule_GetPointer(capsule, NULL);
+	munmap(m->data, m->bytes);
+	PyMem_RawFree(m);
 }
 
 /* Column k's values as an array (the values taken from the job). */
@@ -274,6 +299,7 @@ static PyObject *array_of(struct job *j, size_t k)
 {
 	struct column *col = &j->cols[k];
 	npy_intp n = (npy_intp) j->n;
+	size_t cap_bytes = j->cap * elem_size(col->kind);
 
 	if (col->kind == COL_TEXT) {
 		PyObject *a = PyArray_SimpleNew(1, &n, NPY_OBJECT);
@@ -285,22 +311,30 @@ static PyObject *array_of(struct job *j, size_t k)
 			to[i] = from[i]; /* the reference moves into the array */
 			Py_XDECREF(old);
 		}
-		free(col->data);
+		if (col->data)
+			munmap(col->data, cap_bytes);
 		col->data = NULL;
 		return a;
 	}
 	int type = col->kind == COL_FLOAT  ? NPY_FLOAT64
 	           : col->kind == COL_UINT ? NPY_UINT64
 	                                   : NPY_INT64;
-	void *data = col->data ? realloc(col->data, (j->n ? j->n : 1) * 8) : malloc(8);
-	if (!data)
+	struct mapping *m = PyMem_RawMalloc(sizeof(*m));
+	if (!m)
 		return PyErr_NoMemory();
+	*m = (struct mapping){col->data, cap_bytes};
+	if (!m->data && !(m->data = map_resize(NULL, 0, m->bytes = 8))) {
+		PyMem_RawFree(m);
+		return PyErr_NoMemory();
+	}
 	col->data = NULL;
-	PyObject *a = PyArray_SimpleNewFromData(1, &n, type, data);
-	PyObject *owner = a ? PyCapsule_New(data, NULL, free_data) : NULL;
+	PyObject *a = PyArray_SimpleNewFromData(1, &n, type, m->data);
+	PyObject *owner = a ? PyCapsule_New(m, NULL, unmap_data) : NULL;
 	if (!owner || PyArray_SetBaseObject((PyArrayObject *) a, owner)) {
-		if (!owner)
-			free(data);
+		if (!owner) {
+			munmap(m->data, m->bytes);
+			PyMem_RawFree(m);
+		}
 		Py_XDECREF(a);
 		return NULL;
 	}
@@ -314,7 +348,8 @@ static void job_free(struct job *j)
 		if (col->kind == COL_TEXT && col->data)
 			for (size_t i = 0; i < j->n; i++)
 				Py_DECREF(((PyObject **) col->data)[i]);
-		free(col->data);
+		if (col->data)
+			munmap(col->data, j->cap * elem_size(col->kind));
 		Py_XDECREF(col->last);
 	}
 	PyMem_Free(j->cols);

@@ -31,6 +31,12 @@ static int add_packet(void *data, const struct ctf_packet_span *p)
 	return rc ? 1 : 0;
 }
 
+/* A path as Python's os functions give it (os.fsdecode). */
+static PyObject *path_text(void *path)
+{
+	return PyUnicode_DecodeFSDefault(path);
+}
+
 /* One stream's (trace, stream file, [(offset, bytes, begin_ns, end_ns), ...]). */
 static PyObject *stream_packets(struct spoor_reader *r, size_t i, struct spy_damage *d)
 {
@@ -51,7 +57,7 @@ static PyObject *stream_packets(struct spoor_reader *r, size_t i, struct spy_dam
 		return NULL;
 	}
 	const char *trace = spoor_reader_trace_path(r, si.trace);
-	PyObject *out = Py_BuildValue("(ssO)", trace, si.path, list);
+	PyObject *out = Py_BuildValue("(O&O&O)", path_text, trace, path_text, si.path, list);
 	Py_DECREF(list);
 	return out;
 }

@@ -6,14 +6,27 @@
 #include "reader/reader.h"
 #include "spoorpy.h"
 
-static const char *utf8_of(PyObject *o, const char *what)
+/* A path as the file system takes it (str encoded as os.fsencode does, or bytes), kept
+ * alive in keep. */
+static const char *path_of(PyObject *o, PyObject *keep, const char *what)
 {
-	if (!PyUnicode_Check(o)) {
+	PyObject *b;
+	if (PyUnicode_Check(o)) {
+		b = PyUnicode_EncodeFSDefault(o);
+	} else if (PyBytes_Check(o)) {
+		Py_INCREF(o);
+		b = o;
+	} else {
 		PyErr_Format(PyExc_TypeError, "%s must be a str, not %.80s", what,
 		             Py_TYPE(o)->tp_name);
 		return NULL;
 	}
-	return PyUnicode_AsUTF8(o);
+	if (!b || PyList_Append(keep, b)) {
+		Py_XDECREF(b);
+		return NULL;
+	}
+	Py_DECREF(b); /* the list holds it */
+	return PyBytes_AS_STRING(b);
 }
 
 static int u64_of(PyObject *o, uint64_t *v)
@@ -28,43 +41,49 @@ static int u64_of(PyObject *o, uint64_t *v)
 int spy_source_get(struct spy_source *src, PyObject *paths, PyObject *part)
 {
 	*src = (struct spy_source){0};
+	if (!(src->keep = PyList_New(0)))
+		return -1;
 	if (part && part != Py_None) {
 		if (!PyTuple_Check(part) || PyTuple_GET_SIZE(part) != 4) {
 			PyErr_SetString(
 			    PyExc_TypeError,
 			    "part must be (trace, stream, begin, end): one of t.parts()");
-			return -1;
-		}
-		if (!(src->part.trace = utf8_of(PyTuple_GET_ITEM(part, 0), "a part's trace")) ||
-		    !(src->part.stream = utf8_of(PyTuple_GET_ITEM(part, 1), "a part's stream")) ||
-		    u64_of(PyTuple_GET_ITEM(part, 2), &src->part.begin) ||
-		    u64_of(PyTuple_GET_ITEM(part, 3), &src->part.end))
-			return -1;
-		Py_INCREF(part);
-		src->keep = part;
-		return 0;
-	}
-	PyObject *list = PyUnicode_Check(paths) ? PyTuple_Pack(1, paths) : PySequence_Tuple(paths);
-	if (!list)
-		return -1;
-	Py_ssize_t n = PyTuple_GET_SIZE(list);
-	if (n == 0) {
-		Py_DECREF(list);
-		PyErr_SetString(PyExc_ValueError, "no trace given");
-		return -1;
-	}
-	src->keep = list;
-	src->paths = PyMem_Calloc((size_t) n, sizeof(*src->paths));
-	if (!src->paths) {
-		spy_source_free(src);
-		PyErr_NoMemory();
-		return -1;
-	}
-	for (Py_ssize_t i = 0; i < n; i++)
-		if (!(src->paths[i] = utf8_of(PyTuple_GET_ITEM(list, i), "a trace's path"))) {
 			spy_source_free(src);
 			return -1;
 		}
+		if (!(src->part.trace =
+		          path_of(PyTuple_GET_ITEM(part, 0), src->keep, "a part's trace")) ||
+		    !(src->part.stream =
+		          path_of(PyTuple_GET_ITEM(part, 1), src->keep, "a part's stream")) ||
+		    u64_of(PyTuple_GET_ITEM(part, 2), &src->part.begin) ||
+		    u64_of(PyTuple_GET_ITEM(part, 3), &src->part.end)) {
+			spy_source_free(src);
+			return -1;
+		}
+		return 0;
+	}
+	PyObject *list = PyUnicode_Check(paths) || PyBytes_Check(paths) ? PyTuple_Pack(1, paths)
+	                                                                : PySequence_Tuple(paths);
+	if (!list) {
+		spy_source_free(src);
+		return -1;
+	}
+	Py_ssize_t n = PyTuple_GET_SIZE(list);
+	src->paths = n ? PyMem_Calloc((size_t) n, sizeof(*src->paths)) : NULL;
+	int rc = 0;
+	if (!n)
+		PyErr_SetString(PyExc_ValueError, "no trace given");
+	else if (!src->paths)
+		PyErr_NoMemory();
+	for (Py_ssize_t i = 0; src->paths && i < n && !rc; i++)
+		if (!(src->paths[i] =
+		          path_of(PyTuple_GET_ITEM(list, i), src->keep, "a trace's path")))
+			rc = -1;
+	Py_DECREF(list);
+	if (!n || !src->paths || rc) {
+		spy_source_free(src);
+		return -1;
+	}
 	src->npaths = (size_t) n;
 	return 0;
 }
@@ -114,6 +133,15 @@ int spy_damage_flush(struct spy_damage *d)
 	return rc;
 }
 
+void spy_raise(const char *message)
+{
+	PyObject *m = spy_text(message, strlen(message));
+	if (m) {
+		PyErr_SetObject(spy_error, m);
+		Py_DECREF(m);
+	}
+}
+
 int spy_reader_open(const struct spy_source *src, struct spy_damage *d, struct spoor_reader **out)
 {
 	char *why = NULL;
@@ -121,7 +149,7 @@ int spy_reader_open(const struct spy_source *src, struct spy_damage *d, struct s
 	                                             src->part.begin, src->part.end, out, &why)
 	                          : spoor_reader_open(src->paths, src->npaths, out, &why);
 	if (rc) {
-		PyErr_SetString(spy_error, why ? why : spoor_strerror(rc));
+		spy_raise(why ? why : spoor_strerror(rc));
 		free(why);
 		return -1;
 	}

@@ -27,10 +27,11 @@ struct spy_source {
 		const char *trace, *stream;
 		uint64_t begin, end;
 	} part;
-	PyObject *keep; /* the Python objects the strings above live in */
+	PyObject *keep; /* a list of the bytes objects the strings above live in */
 };
-/* paths (a str or a list of str) and part (None or a tuple (trace, stream, begin, end)): 0,
- * or -1 with an exception set. spy_source_free drops it. */
+/* paths (a str or a list of str: file system paths, os.fsencode's bytes) and part (None or
+ * a tuple (trace, stream, begin, end)): 0, or -1 with an exception set. spy_source_free
+ * drops it. */
 int spy_source_get(struct spy_source *src, PyObject *paths, PyObject *part);
 void spy_source_free(struct spy_source *src);
 
@@ -45,6 +46,8 @@ void spy_damage_note(void *data, const char *message); /* a spoor_warn_fn */
 /* The messages noted so far, warned or raised: 0, or -1 with an exception set. */
 int spy_damage_flush(struct spy_damage *d);
 
+/* spoor.Error with a message from C (text as spy_text makes it). */
+void spy_raise(const char *message);
 /* A reader of src with its damage noted in d: 0, or -1 with spoor.Error set (the reader's
  * message: the file, what is wrong). */
 int spy_reader_open(const struct spy_source *src, struct spy_damage *d, struct spoor_reader **out);

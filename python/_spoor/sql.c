@@ -37,7 +37,7 @@ static int db_init(struct spy_db *d, PyObject *args, PyObject *kw)
 	int rc = sql_db_open(src.paths, src.npaths, &d->db, &why);
 	spy_source_free(&src);
 	if (rc) {
-		PyErr_SetString(spy_error, why ? why : spoor_strerror(rc));
+		spy_raise(why ? why : spoor_strerror(rc));
 		free(why);
 		return -1;
 	}
@@ -97,7 +97,7 @@ static int bind(sqlite3 *h, sqlite3_stmt *st, PyObject *params)
 		Py_DECREF(v);
 		if (rc != SQLITE_OK) {
 			if (!PyErr_Occurred())
-				PyErr_SetString(spy_error, sqlite3_errmsg(h));
+				spy_raise(sqlite3_errmsg(h));
 			return -1;
 		}
 	}
@@ -139,7 +139,7 @@ static int run_statement(struct spy_db *d, sqlite3_stmt *st, PyObject **names, P
 	if (spy_damage_flush(&d->damage))
 		return -1;
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		PyErr_SetString(spy_error, sqlite3_errmsg(h));
+		spy_raise(sqlite3_errmsg(h));
 		return -1;
 	}
 	return 0;
@@ -166,7 +166,7 @@ static PyObject *db_query(struct spy_db *d, PyObject *args, PyObject *kw)
 	while (!failed && *tail) {
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
-			PyErr_SetString(spy_error, sqlite3_errmsg(h));
+			spy_raise(sqlite3_errmsg(h));
 			failed = 1;
 			break;
 		}

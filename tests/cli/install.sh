@@ -58,6 +58,20 @@ check "it counts the 30 switches" grep -qx "switches: 30" "$TMP/plugin.txt"
 "$SPOOR" analyze --plugin "$PLUGIN" "$TMP/k" >"$TMP/plugin-build.txt"
 check "as the plug-in built in the tree does" cmp -s "$TMP/plugin.txt" "$TMP/plugin-build.txt"
 
+# `import spoor` (built when Python's headers and NumPy are there): installed where that
+# Python looks under the prefix, and it reads the trace
+ext=$(installed "spoor/_spoor*.so")
+if [ -n "$ext" ]; then
+	pkg=${ext%/*}
+	check "spoor/__init__.py is installed beside the extension" test -f "$pkg/__init__.py"
+	site=${pkg%/spoor}
+	site=${site#"$dest"}
+	/usr/bin/python3 -c 'import site, sys; sys.exit(sys.argv[1] not in sys.path + [site.getusersitepackages()])' "$site"
+	check "it is where /usr/bin/python3 looks ($site)" test $? -eq 0
+	n=$(PYTHONPATH="${pkg%/spoor}" /usr/bin/python3 -c 'import spoor, sys; print(len(spoor.open(sys.argv[1]).columns("sched_switch", ["ts"])["ts"]))' "$TMP/k")
+	check "the installed module reads the 30 switches (${n:-none})" test "${n:-0}" -eq 30
+fi
+
 # the commands, from spoor's own list, and each one's options from `spoor help CMD`:
 # "-e, --event=PATTERN" or "--begin=TIME", as the man page shows them
 commands=$("$bin" help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')

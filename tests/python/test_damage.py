@@ -117,6 +117,10 @@ class Damage(unittest.TestCase):
             spoor.open("/no/such/trace")
         with self.assertRaisesRegex(spoor.Error, "no CTF trace here"):
             spoor.open(os.path.dirname(os.path.abspath(__file__)))
+        with self.assertRaisesRegex(spoor.Error, "No such file"):
+            spoor.open(b"/no/such/\xff")  # bytes that are no UTF-8: os.fsencode's
+        with self.assertRaisesRegex(spoor.Error, "No such file"):
+            spoor.open("/no/such/\udcff")  # the same as os.fsdecode gives it
         with self.assertRaises(ValueError):
             spoor.open([])
         with self.assertRaises(TypeError):

@@ -77,6 +77,23 @@ class Sql(unittest.TestCase):
         self.assertEqual(self.t.sql('SELECT ts, prev_tid, next_tid FROM "sched_switch"'),
                          list(zip(*(cols[c].tolist() for c in cols))))
 
+    def test_syscalls_table(self):
+        if not self.has_table("syscalls"):
+            self.skipTest("no syscalls table yet")
+        # busy: every call has its entry and exit; a call's row per exit
+        counts = collections.Counter(ev.name[len("syscall_exit_"):] for ev in
+                                     self.t.events() if ev.name.startswith("syscall_exit_"))
+        self.assertEqual(dict(self.t.sql("SELECT name, count(*) FROM syscalls GROUP BY name")),
+                         dict(counts))
+        # the durations of read, as columns give them: exit minus entry on each CPU
+        entry = self.t.columns("syscall_entry_read", ["ts", "cpu"])
+        exit_ = self.t.columns("syscall_exit_read", ["ts", "cpu"])
+        durs = []
+        for cpu in set(entry["cpu"].tolist()):
+            durs += (exit_["ts"][exit_["cpu"] == cpu] - entry["ts"][entry["cpu"] == cpu]).tolist()
+        self.assertEqual(sorted(d for (d,) in self.t.sql(
+            "SELECT dur FROM syscalls WHERE name = 'read'")), sorted(durs))
+
 
 if __name__ == "__main__":
     unittest.main()
