@@ -282,6 +282,7 @@ def analyses(outdir):
             call(t + 3400, 1, "openat", 3, 200, dfd=-100, filename="/etc/passwd", flags=0,
                  mode=0)
             add(t + 3700, 1, "sched_process_exit", comm="ls", tid=300, prio=20)
+            comm[300] = "ls"
             sw(t + 3800, 1, 300, 200, state=16)
     return write(outdir, ev)
 
