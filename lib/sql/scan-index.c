@@ -113,15 +113,19 @@ int sql_scan_best_index(const struct sql_scan_table *t, sqlite3_index_info *info
 		                                                              : SQL_COL_OTHER;
 		if (col == SQL_COL_TS && !ob->desc && t->clocked) {
 			info->orderByConsumed = 1;
-		} else if (col == SQL_COL_NAME && t->nnames <= PLAN_PASSES_MAX) {
-			info->orderByConsumed = 1;
-			plan |= ob->desc ? PLAN_ORDER_NAME_DESC : PLAN_ORDER_NAME;
-			/* DISTINCT name alone: a row per name */
+		} else if (col == SQL_COL_NAME) {
+			/* a pass per name; or, when nothing but the name is read, a count per name */
 			sqlite3_uint64 others =
 			    name_col < 0 ? info->colUsed
 			                 : info->colUsed & ~((sqlite3_uint64) 1 << name_col);
-			if (sqlite3_vtab_distinct(info) >= 2 && !others)
-				plan |= PLAN_DISTINCT;
+			if (!others || t->nnames <= PLAN_PASSES_MAX) {
+				info->orderByConsumed = 1;
+				plan |= ob->desc ? PLAN_ORDER_NAME_DESC : PLAN_ORDER_NAME;
+				plan |= others ? 0 : PLAN_CENSUS;
+				/* DISTINCT name alone: a row per name */
+				if (sqlite3_vtab_distinct(info) >= 2 && !others)
+					plan |= PLAN_DISTINCT;
+			}
 		}
 	} else if (!info->nOrderBy && !info->colUsed && !nargs) {
 		plan |= PLAN_ORDER_NONE;

@@ -15,6 +15,9 @@ enum {
 	PLAN_TID = 8,             /* columns the query reads */
 	PLAN_PID = 16,
 	PLAN_COMM = 32,
+	/* only the name is read (GROUP BY name, count(*)): the events are counted by name in
+	 * one unordered pass, then each name gives as many rows, all alike */
+	PLAN_CENSUS = 64,
 };
 
 /* idxStr's letters */

@@ -260,6 +260,67 @@ static int start_pass(struct sql_scan *s)
 	return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* PLAN_CENSUS: count the events of each wanted class in one unordered pass; the names with
+ * events are the passes, each to give as many rows. */
+static int take_census(struct sql_scan *s, bool desc)
+{
+	const struct sql_scan_table *t = s->table;
+	uint64_t *per_class = calloc(s->nclasses + 1, sizeof(*per_class));
+	uint64_t *per_name = calloc(t->nnames + 1, sizeof(*per_name));
+	int rc = -ENOMEM;
+	if (!per_class || !per_name || !(s->census = calloc(t->nnames + 1, sizeof(*s->census))) ||
+	    !(s->pass_names = calloc(t->nnames + 1, sizeof(*s->pass_names))) ||
+	    (rc = sql_reader_open(s->db, &s->r)))
+		goto out;
+	const struct spoor_event *ev;
+	spoor_reader_set_ordered(s->r, false);
+	while ((rc = reader_next(s->r, &ev)) > 0)
+		per_class[reader_event_class_index(ev)]++;
+	sql_reader_close(s->db, s->r);
+	s->r = NULL;
+	if (rc < 0)
+		goto out;
+	for (size_t c = 0; c < s->nclasses; c++) {
+		if (!per_class[c] || (s->want && !s->want[c]))
+			continue;
+		const char *name = class_name(s, c);
+		const char **at = bsearch(&name, t->names, t->nnames, sizeof(*t->names), by_name);
+		if (at)
+			per_name[at - t->names] += per_class[c];
+	}
+	for (size_t i = 0; i < t->nnames; i++) {
+		size_t k = desc ? t->nnames - 1 - i : i;
+		if (per_name[k]) {
+			s->census[s->npasses] = per_name[k];
+			s->pass_names[s->npasses++] = t->names[k];
+		}
+	}
+out:
+	free(per_class);
+	free(per_name);
+	return rc;
+}
+
+/* PLAN_CENSUS: the next row, of the current pass's name. */
+static int census_next(struct sql_scan *s)
+{
+	while (!s->left) {
+		if (++s->pass >= s->npasses) {
+			s->eof = true;
+			return SQLITE_OK;
+		}
+		s->left = s->first_only ? 1 : s->census[s->pass];
+	}
+	s->left--;
+	s->rowid++;
+	return SQLITE_OK;
+}
+
 void sql_scan_close(struct sql_scan *s)
 {
 	if (s->db)
@@ -269,6 +330,7 @@ void sql_scan_close(struct sql_scan *s)
 	free(s->in_pass);
 	free(s->tids);
 	free(s->pass_names);
+	free(s->census);
 	*s = (struct sql_scan){0};
 }
 
@@ -303,9 +365,17 @@ int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan
 				s->want[t->classes[i]] = !named || named[t->classes[i]];
 	}
 	free(named);
-	if (order_by_name(s) && (rc = list_passes(s, (plan & PLAN_ORDER) == PLAN_ORDER_NAME_DESC)))
-		return fail(errmsg, "cannot read the traces", rc);
+	bool desc = (plan & PLAN_ORDER) == PLAN_ORDER_NAME_DESC;
 	s->first_only = plan & PLAN_DISTINCT;
+	if (plan & PLAN_CENSUS) {
+		if (!s->empty && (rc = take_census(s, desc)))
+			return fail(errmsg, "cannot read the traces", rc);
+		s->pass = SIZE_MAX; /* census_next starts the first */
+		s->eof = s->empty;
+		return s->empty ? SQLITE_OK : census_next(s);
+	}
+	if (order_by_name(s) && (rc = list_passes(s, desc)))
+		return fail(errmsg, "cannot read the traces", rc);
 	if (!order_by_name(s))
 		s->npasses = 1;
 	if (!s->npasses)
@@ -356,6 +426,8 @@ static bool passes(struct sql_scan *s, const struct spoor_event *ev)
 int sql_scan_next(struct sql_scan *s, char **errmsg)
 {
 	const struct spoor_event *ev;
+	if (s->census)
+		return census_next(s);
 	for (;;) {
 		s->tid_done = false;
 		int rc = s->pass_done ? 0 : reader_next(s->r, &ev);
@@ -381,6 +453,11 @@ int sql_scan_next(struct sql_scan *s, char **errmsg)
 void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 {
 	const struct spoor_event *ev = s->ev;
+	if (s->census) { /* no event: the name alone is read */
+		if (col == SQL_COL_NAME)
+			sqlite3_result_text(ctx, s->pass_names[s->pass], -1, SQLITE_STATIC);
+		return;
+	}
 	switch (col) {
 	case SQL_COL_TS:
 		if (spoor_event_has_timestamp(ev))
@@ -428,11 +505,6 @@ void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 		break;
 	default: break;
 	}
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
 int sql_scan_table_init(struct sql_scan_table *t, struct spoor_reader *schema,

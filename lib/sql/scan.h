@@ -69,6 +69,8 @@ struct sql_scan {
 	size_t pass, npasses; /* a pass per name: the names in table->names, or want's */
 	const char **pass_names;
 	bool first_only;  /* DISTINCT name: the pass's first row will do */
+	uint64_t *census; /* PLAN_CENSUS: the events of each pass's name */
+	uint64_t left;    /* PLAN_CENSUS: the rows the pass has yet to give */
 	bool pass_done;   /* first_only: the pass gave its row */
 	bool check;       /* rows need a look before SQLite sees them (filters, model) */
 	bool check_class; /* the reader delivers classes not in the pass (model, unordered) */

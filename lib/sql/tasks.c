@@ -209,8 +209,14 @@ int sql_tasks_prepass(struct sql_tasks *t, struct sql_db *db, int64_t begin)
 		sql_reader_close(db, r);
 		return -ENOMEM;
 	}
+	bool any = false;
 	for (size_t c = 0; c < t->nclasses; c++)
-		pass[c] = !sql_tasks_reads(t, c);
+		any |= !(pass[c] = !sql_tasks_reads(t, c));
+	if (!any) { /* user-space traces: their events name their own processes */
+		free(pass);
+		sql_reader_close(db, r);
+		return 0;
+	}
 	spoor_reader_set_range(r, INT64_MIN, begin - 1);
 	reader_pass_over(r, pass, t->nclasses, INT64_MIN, begin - 1);
 	free(pass);

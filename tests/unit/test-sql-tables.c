@@ -396,6 +396,21 @@ static void filters_pushed_down(const char *path)
 	     "SELECT name FROM events GROUP BY +name ORDER BY +name DESC"},
 	    {"SELECT ts FROM events ORDER BY ts LIMIT 50",
 	     "SELECT ts FROM events ORDER BY +ts LIMIT 50"},
+	    /* a pass per name (another column read), names ascending and descending */
+	    {"SELECT name, count(*), min(ts), sum(cpu) FROM events GROUP BY name",
+	     "SELECT name, count(*), min(ts), sum(cpu) FROM events GROUP BY +name ORDER BY 1"},
+	    {"SELECT name, max(ts) FROM events GROUP BY name ORDER BY name DESC",
+	     "SELECT name, max(ts) FROM events GROUP BY +name ORDER BY +name DESC"},
+	    {"SELECT name, count(*) FROM events WHERE name IN ('sched_switch', 'syscall_exit_read') "
+	     "GROUP BY name",
+	     "SELECT name, count(*) FROM events WHERE +name IN ('sched_switch', 'syscall_exit_read') "
+	     "GROUP BY +name ORDER BY 1"},
+	    /* the name alone: counted by name */
+	    {"SELECT name, count(*) FROM events GROUP BY name ORDER BY name DESC",
+	     "SELECT name, count(*) FROM events GROUP BY +name ORDER BY +name DESC"},
+	    {"SELECT upper(name), count(*) FROM events GROUP BY name COLLATE NOCASE ORDER BY 1",
+	     "SELECT upper(name), count(*) FROM events GROUP BY +name COLLATE NOCASE ORDER BY 1"},
+	    {"SELECT name FROM events ORDER BY name", "SELECT name FROM events ORDER BY +name"},
 	};
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		same_rows(db, pairs[i][0], pairs[i][1]);
