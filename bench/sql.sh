@@ -21,7 +21,9 @@
 # read, by build/bench-sql-io (ninja -C build bench-sql-io).
 #
 # Checked first: spoor sql's count equals babeltrace2's, and its counts by name the naive
-# way's. Times: best of N runs (wall seconds; --runs, default 5; the slow tools run once).
+# way's. Times: of N runs (--runs, default 5; the slow tools run once) the one with the least
+# CPU time, its wall and CPU seconds; rates on CPU time, the naive way's ratio on wall time
+# (end to end: its three processes share the two cores).
 # Memory: max RSS (/usr/bin/time), and the peak of anonymous memory (RssAnon, sampled every
 # 10 ms): the reader maps the trace's files, so their pages count in RSS as they are read.
 # With --update-doc the section between <!-- sql:begin --> and <!-- sql:end --> in
@@ -62,17 +64,19 @@ naive() {
 rm -f "$work/fifo.csv"
 mkfifo "$work/fifo.csv"
 
-# best WALL of N runs of a command; its output in $work/out
+# the run of N with the least CPU time (user + system; the machine is shared, so wall times
+# wander): "WALL CPU"; its output in $work/out
 best() {
-	local n=$1 w b=
+	local n=$1 w u y b= bw=
 	shift
 	for ((i = 0; i < n; i++)); do
-		read -r w < <({ TIMEFORMAT='%R'; time "$@" >"$work/out" 2>"$work/err"; } 2>&1)
-		if [ -z "$b" ] || awk -v a="$w" -v b="$b" 'BEGIN { exit !(a < b) }'; then
-			b=$w
+		read -r w u y < <({ TIMEFORMAT='%R %U %S'; time "$@" >"$work/out" 2>"$work/err"; } 2>&1)
+		u=$(awk -v u="$u" -v y="$y" 'BEGIN { printf "%.3f", u + y }')
+		if [ -z "$b" ] || awk -v a="$u" -v b="$b" 'BEGIN { exit !(a < b) }'; then
+			b=$u bw=$w
 		fi
 	done
-	echo "$b"
+	echo "$bw $b"
 }
 
 # max RSS (KiB, /usr/bin/time) and the peak RssAnon (KiB, sampled) of one run
@@ -102,12 +106,12 @@ naive "$q_name" | tr -d '"' | sort >"$work/by-name-naive"
 cmp -s "$work/by-name" "$work/by-name-naive" || die "counts by name differ from the naive way's"
 note "$events events; timing ($runs runs) ..."
 
-t_count=$(best "$runs" "$spoor" sql "$trace" -c "$q_count")
-t_name=$(best "$runs" "$spoor" sql "$trace" -c "$q_name")
-t_sorter=$(best 1 "$spoor" sql "$trace" -c "$q_sorter")
-t_bt=$(best 1 babeltrace2 "$trace" -c sink.utils.counter)
-t_naive_count=$(best 1 naive "$q_count")
-t_naive_name=$(best 1 naive "$q_name")
+read -r w_count t_count < <(best "$runs" "$spoor" sql "$trace" -c "$q_count")
+read -r w_name t_name < <(best "$runs" "$spoor" sql "$trace" -c "$q_name")
+read -r w_sorter t_sorter < <(best 1 "$spoor" sql "$trace" -c "$q_sorter")
+read -r w_bt t_bt < <(best 1 babeltrace2 "$trace" -c sink.utils.counter)
+read -r w_naive_count t_naive_count < <(best 1 naive "$q_count")
+read -r w_naive_name t_naive_name < <(best 1 naive "$q_name")
 read -r rss_count anon_count < <(memory "$spoor" sql "$trace" -c "$q_count")
 read -r rss_name anon_name < <(memory "$spoor" sql "$trace" -c "$q_name")
 read -r rss_dump anon_dump < <(memory "$spoor" dump "$trace")
@@ -144,17 +148,17 @@ commas() { sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<<"$1"; }
 {
 	echo "Trace \`$trace\`: $(commas "$events") events (bench/make-ust-trace.sh), $(du -sm "$trace" | cut -f1) MiB."
 	echo "Measured $(date -u '+%Y-%m-%d %H:%M') UTC with spoor $(git -C "$top" rev-parse --short HEAD), SQLite $(sqlite3 --version | cut -d' ' -f1), babeltrace2 $(babeltrace2 --version | awk 'NR == 1 { print $2 }');"
-	echo "wall seconds, best of $runs runs (babeltrace2, the sorter and the naive way: one run); $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "The run with the least CPU time (user + system) of $runs (babeltrace2, the sorter and the naive way: one run); rates on CPU time (the machine is shared: wall times wander); $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo "Checked first: spoor sql's count equals babeltrace2's counter; its counts by name equal the naive way's."
 	echo
-	echo "| task | command | wall s | rows/s | goal |"
-	echo "|---|---|---:|---:|---|"
-	echo "| count | \`spoor sql TRACE -c \"$q_count\"\` | $t_count | $(rate "$events" "$t_count") | ≥ 20 M rows/s: $(goal "$events / $t_count >= 20e6") |"
-	echo "| count | \`babeltrace2 TRACE -c sink.utils.counter\` | $t_bt | $(rate "$events" "$t_bt") | spoor sql $(ratio "$t_bt" "$t_count") faster |"
-	echo "| count | naive: \`spoor dump\` → CSV → \`sqlite3\` \`.import\`, then the query | $t_naive_count | $(rate "$events" "$t_naive_count") | spoor sql $(ratio "$t_naive_count" "$t_count") faster (goal 10x: $(goal "$t_naive_count / $t_count >= 10")) |"
-	echo "| by name | \`spoor sql TRACE -c \"$q_name\"\` | $t_name | $(rate "$events" "$t_name") | ≥ 10 M rows/s: $(goal "$events / $t_name >= 10e6") |"
-	echo "| by name | the same through SQLite's sorter (\`GROUP BY +name\`) | $t_sorter | $(rate "$events" "$t_sorter") | |"
-	echo "| by name | naive, as above | $t_naive_name | $(rate "$events" "$t_naive_name") | spoor sql $(ratio "$t_naive_name" "$t_name") faster (goal 10x: $(goal "$t_naive_name / $t_name >= 10")) |"
+	echo "| task | command | wall s | CPU s | rows/s | goal |"
+	echo "|---|---|---:|---:|---:|---|"
+	echo "| count | \`spoor sql TRACE -c \"$q_count\"\` | $w_count | $t_count | $(rate "$events" "$t_count") | ≥ 20 M rows/s: $(goal "$events / $t_count >= 20e6") |"
+	echo "| count | \`babeltrace2 TRACE -c sink.utils.counter\` | $w_bt | $t_bt | $(rate "$events" "$t_bt") | spoor sql $(ratio "$t_bt" "$t_count") faster |"
+	echo "| count | naive: \`spoor dump\` → CSV → \`sqlite3\` \`.import\`, then the query | $w_naive_count | $t_naive_count | $(rate "$events" "$t_naive_count") | spoor sql $(ratio "$w_naive_count" "$w_count") faster end to end (wall; goal 10x: $(goal "$w_naive_count / $w_count >= 10")) |"
+	echo "| by name | \`spoor sql TRACE -c \"$q_name\"\` | $w_name | $t_name | $(rate "$events" "$t_name") | ≥ 10 M rows/s: $(goal "$events / $t_name >= 10e6") |"
+	echo "| by name | the same through SQLite's sorter (\`GROUP BY +name\`) | $w_sorter | $t_sorter | $(rate "$events" "$t_sorter") | |"
+	echo "| by name | naive, as above | $w_naive_name | $t_naive_name | $(rate "$events" "$t_naive_name") | spoor sql $(ratio "$w_naive_name" "$w_name") faster end to end (wall; goal 10x: $(goal "$w_naive_name / $w_name >= 10")) |"
 	echo
 	echo "Memory, MiB: max RSS (the mapped trace's pages count as they are read) / peak anonymous:"
 	echo "count $(mib "$rss_count") / $(mib "$anon_count"), by name $(mib "$rss_name") / $(mib "$anon_name");"

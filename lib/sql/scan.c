@@ -315,6 +315,7 @@ static int census_next(struct sql_scan *s)
 			return SQLITE_OK;
 		}
 		s->left = s->first_only ? 1 : s->census[s->pass];
+		s->pass_len = strlen(s->pass_names[s->pass]);
 	}
 	s->left--;
 	s->rowid++;
@@ -455,7 +456,8 @@ void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 	const struct spoor_event *ev = s->ev;
 	if (s->census) { /* no event: the name alone is read */
 		if (col == SQL_COL_NAME)
-			sqlite3_result_text(ctx, s->pass_names[s->pass], -1, SQLITE_STATIC);
+			sqlite3_result_text(ctx, s->pass_names[s->pass], (int) s->pass_len,
+			                    SQLITE_STATIC);
 		return;
 	}
 	switch (col) {
@@ -470,10 +472,12 @@ void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 			sqlite3_result_text(ctx, text, (int) n, SQLITE_TRANSIENT);
 		}
 		break;
-	case SQL_COL_NAME: /* the schema reader's: it outlives every row */
-		sqlite3_result_text(ctx, class_name(s, reader_event_class_index(ev)), -1,
-		                    SQLITE_STATIC);
+	case SQL_COL_NAME: { /* the schema reader's: it outlives every row */
+		const struct spoor_event_class *ec =
+		    spoor_reader_event_class(s->db->schema, reader_event_class_index(ev));
+		sqlite3_result_text(ctx, ec->ec->name, (int) ec->ec->name_len, SQLITE_STATIC);
 		break;
+	}
 	case SQL_COL_CPU:
 		if (reader_event_cpu(ev) >= 0)
 			sqlite3_result_int64(ctx, reader_event_cpu(ev));

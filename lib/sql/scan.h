@@ -71,6 +71,7 @@ struct sql_scan {
 	bool first_only;  /* DISTINCT name: the pass's first row will do */
 	uint64_t *census; /* PLAN_CENSUS: the events of each pass's name */
 	uint64_t left;    /* PLAN_CENSUS: the rows the pass has yet to give */
+	size_t pass_len;  /* PLAN_CENSUS: the length of the pass's name */
 	bool pass_done;   /* first_only: the pass gave its row */
 	bool check;       /* rows need a look before SQLite sees them (filters, model) */
 	bool check_class; /* the reader delivers classes not in the pass (model, unordered) */
