@@ -7,7 +7,8 @@
 : "${SCRIPTS:?}" "${PULSE:?}" "${MARKS:?}" "${SCRIBBLER:?}" "${DL_LATE:?}" "${DL_PROVIDER:?}"
 need babeltrace2 babeltrace2
 T=/sys/kernel/tracing
-W() { "$SPOOR" watch "$@"; }
+# the pids of this test's spoors (exec keeps the pid): the last check names only them
+W() { sh -c 'echo $$ >>"$0"; exec "$@"' "$TMP/spoor-pids" "$SPOOR" watch "$@"; }
 events_in() { babeltrace2 "$1" 2>/dev/null | awk '{print $4}' | sed 's/:$//' | sort -u; }
 count_bt2() { babeltrace2 "$1" 2>/dev/null | awk '{print $4}' | sed 's/:$//' | sort | uniq -c |
 	awk '{print $2, $1}' | sort; }
@@ -159,6 +160,7 @@ if [ $kernel -eq 1 ]; then
 		"$SPOOR" watch "$script" -o "$TMP/$name" "$@" >"$TMP/$name.live" 2>"$TMP/$name.err" &
 		local pid=$!
 		echo "$pid" >"$TMP/$name.pid"
+		echo "$pid" >>"$TMP/spoor-pids"
 		wait "$pid"
 		local rc=$?
 		"$SPOOR" script "$script" "$TMP/$name" >"$TMP/$name.offline" 2>/dev/null
@@ -260,10 +262,11 @@ EOF
 	check "kernel latency: the pulse's getppid calls within 1 s (max ${kmax:-?} ms)" \
 		sh -c "[ \$(wc -l <'$TMP/klat.txt') -ge 10 ] && awk '\$1 > 1000 || \$1 < 0 { exit 1 }' '$TMP/klat.txt'"
 
-	# (another spoor may be running on this machine: only those of dead processes count)
+	# (other tests' spoors may run, or be killed, on this machine meanwhile: only this
+	# test's own count)
 	left=$( (ls "$T/instances" | sed -n 's/^spoor-\([0-9]*\)-[0-9]*$/\1/p'
 		sed -n 's/^p:spoor_\([0-9]*\)_.*/\1/p' "$T/uprobe_events") | sort -u |
-		while read -r pid; do kill -0 "$pid" 2>/dev/null || echo "$pid"; done)
+		while read -r pid; do grep -qx "$pid" "$TMP/spoor-pids" && echo "$pid"; done)
 	check "nothing left behind: no instance, no uprobe of a spoor that ended (${left:-none})" \
 		test -z "$left"
 fi
