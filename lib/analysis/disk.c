@@ -377,6 +377,15 @@ void disk_analysis_on_request(struct disk_analysis *a, disk_request_fn fn, void 
 	a->on_request_data = data;
 }
 
+int64_t disk_analysis_open_since(const struct disk_analysis *a)
+{
+	int64_t since = INT64_MAX;
+	for (size_t i = 0; i < a->capreqs; i++)
+		if (a->reqs[i].used && a->reqs[i].issued && a->reqs[i].issue_ts < since)
+			since = a->reqs[i].issue_ts;
+	return since;
+}
+
 void disk_analysis_free(struct disk_analysis *a)
 {
 	if (!a)

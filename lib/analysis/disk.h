@@ -60,6 +60,9 @@ void disk_analysis_free(struct disk_analysis *a);
 /* Call fn at each completed request with a latency (SQL's disk_requests table). The
  * latencies are then not kept for the percentiles (O(requests) memory): p50, p90, p99 are 0. */
 void disk_analysis_on_request(struct disk_analysis *a, disk_request_fn fn, void *data);
+/* The earliest start (ns) of the requests issued still open, INT64_MAX for none: a row told from
+ * now on begins there or later (at the current event's time, for requests issued not begun yet). */
+int64_t disk_analysis_open_since(const struct disk_analysis *a);
 /* Name devices from a /proc/partitions copy (lines "major minor blocks name"); the
  * trace's own names (lttng_statedump_block_device) win. 0, or -errno. */
 int disk_analysis_load_names(struct disk_analysis *a, const char *path);

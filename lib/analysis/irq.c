@@ -283,6 +283,19 @@ void irq_analysis_on_run(struct irq_analysis *a, irq_run_fn fn, void *data)
 	a->on_run_data = data;
 }
 
+int64_t irq_analysis_open_since(const struct irq_analysis *a)
+{
+	int64_t since = INT64_MAX;
+	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
+		const struct cpu_state *s = &a->cpus[k];
+		for (int i = 0; i < s->nhard; i++)
+			since = s->hard[i].start < since ? s->hard[i].start : since;
+		for (int i = 0; i < s->nsoft; i++)
+			since = s->soft[i].start < since ? s->soft[i].start : since;
+	}
+	return since;
+}
+
 void irq_analysis_free(struct irq_analysis *a)
 {
 	if (!a)

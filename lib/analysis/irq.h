@@ -61,6 +61,9 @@ void irq_analysis_free(struct irq_analysis *a);
 void irq_analysis_all_cpus(struct irq_analysis *a);
 /* Call fn at each run counted, at its exit (SQL's irqs table). */
 void irq_analysis_on_run(struct irq_analysis *a, irq_run_fn fn, void *data);
+/* The earliest start (ns) of the runs still open, INT64_MAX for none: a row told from now
+ * on begins there or later (at the current event's time, for runs not begun yet). */
+int64_t irq_analysis_open_since(const struct irq_analysis *a);
 /* The lines, sorted by kind (hard first), CPU, number; totals. Call after the run. */
 size_t irq_analysis_lines(struct irq_analysis *a, const struct irq_line **lines);
 const struct irq_totals *irq_analysis_totals(const struct irq_analysis *a);

@@ -407,6 +407,21 @@ void sched_analysis_on_slice(struct sched_analysis *a, sched_slice_fn fn, void *
 	a->slice_data = data;
 }
 
+int64_t sched_analysis_open_since(const struct sched_analysis *a)
+{
+	int64_t since = INT64_MAX, begin, end;
+	for (int64_t k = 0; a->cpus && k < MAX_CPUS; k++) {
+		const struct sched_cpu *c = &a->cpus[k];
+		if (!a->cpu_seen[k] || c->known == 2) /* a cut interval is told to nobody */
+			continue;
+		if (c->known == 0) /* its first switch gives the span's start to a task */
+			an_span(a->e, &begin, &end);
+		int64_t s = c->known == 0 ? begin : c->since;
+		since = s < since ? s : since;
+	}
+	return since;
+}
+
 const struct sched_totals *sched_analysis_totals(const struct sched_analysis *a)
 {
 	return &a->t;

@@ -105,6 +105,9 @@ void sched_analysis_free(struct sched_analysis *a);
 void sched_analysis_on_change(struct sched_analysis *a, sched_change_fn fn, void *data);
 /* Call fn at each interval counted on a selected CPU (SQL's sched_slices table). */
 void sched_analysis_on_slice(struct sched_analysis *a, sched_slice_fn fn, void *data);
+/* The earliest start (ns) of the intervals still open, INT64_MAX for none: a row told from now
+ * on begins there or later (at the current event's time, for intervals not begun yet). */
+int64_t sched_analysis_open_since(const struct sched_analysis *a);
 
 /* After the run: close the open intervals at the span's end (once), then read. */
 void sched_analysis_finish(struct sched_analysis *a);

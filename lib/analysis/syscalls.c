@@ -801,6 +801,15 @@ void sc_analysis_on_call(struct sc_analysis *a, sc_call_fn fn, void *data)
 	a->on_call_data = data;
 }
 
+int64_t sc_analysis_open_since(const struct sc_analysis *a)
+{
+	int64_t since = INT64_MAX;
+	for (size_t i = 0; i < a->nthreads; i++)
+		if (a->threads[i].call >= 0 && a->threads[i].start < since)
+			since = a->threads[i].start;
+	return since;
+}
+
 size_t sc_analysis_calls(const struct sc_analysis *a, const struct sc_call **calls)
 {
 	*calls = a->calls;

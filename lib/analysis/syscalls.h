@@ -95,6 +95,9 @@ void sc_analysis_free(struct sc_analysis *a);
 int sc_analysis_finish(struct sc_analysis *a);
 /* Call fn at each completed call counted, as it completes (SQL's syscalls table). */
 void sc_analysis_on_call(struct sc_analysis *a, sc_call_fn fn, void *data);
+/* The earliest start (ns) of the calls still open, INT64_MAX for none: a row told from now
+ * on begins there or later (at the current event's time, for calls not begun yet). */
+int64_t sc_analysis_open_since(const struct sc_analysis *a);
 
 size_t sc_analysis_calls(const struct sc_analysis *a, const struct sc_call **calls);
 /* Groups by completed calls, descending; each group's stats likewise. */

@@ -62,6 +62,11 @@ static int start(struct vt_cursor *c, void **src)
 	return 0;
 }
 
+static int64_t open_since(void *src)
+{
+	return disk_analysis_open_since(src);
+}
+
 static void free_src(void *src)
 {
 	disk_analysis_free(src);
@@ -75,5 +80,6 @@ const struct vt_table vt_disk_requests = {
     .tid_col = C_TID,
     .cpu_col = -1,
     .start = start,
+    .open_since = open_since,
     .free = free_src,
 };

@@ -29,6 +29,8 @@ struct vt_cursor {
 	struct vt_row *q; /* the rows pushed and not yet handed out: [head, n) */
 	size_t head, n, cap;
 	bool done, oom;
+	bool ended;    /* the pass was ended early: nothing after it passes */
+	unsigned late; /* rows past the ts range so far */
 	sqlite3_int64 rowid;
 	/* the pushed constraints: ts in [lo, hi], tid, cpu */
 	int64_t lo, hi, tid, cpu;
@@ -87,6 +89,17 @@ static bool col_is(const struct vt_row *r, int col, int64_t v)
 	return col < 0 || (!(r->nulls & (1u << col)) && r->v[col] == v);
 }
 
+/* A row began after the range: the pass is past it. Once every item still open began past
+ * it too, no row that passes can come (at most one look at them per 256 such rows). */
+static void past_range(struct vt_cursor *c)
+{
+	const struct vt_table *t = c->tab->t;
+	if (t->open_since && c->late++ % 256 == 0 && t->open_since(c->src) > c->hi) {
+		c->ended = true;
+		an_engine_stop(c->e);
+	}
+}
+
 void vt_row_push(struct vt_cursor *c)
 {
 	const struct vt_table *t = c->tab->t;
@@ -94,10 +107,12 @@ void vt_row_push(struct vt_cursor *c)
 	if (c->oom)
 		return;
 	if (t->ts_col >= 0 && (c->lo != INT64_MIN || c->hi != INT64_MAX)) {
-		if (r->nulls & (1u << t->ts_col))
+		if (r->nulls & (1u << t->ts_col) || r->v[t->ts_col] < c->lo)
 			return;
-		if (r->v[t->ts_col] < c->lo || r->v[t->ts_col] > c->hi)
+		if (r->v[t->ts_col] > c->hi) {
+			past_range(c);
 			return;
+		}
 	}
 	if ((c->has_tid && !col_is(r, t->tid_col, c->tid)) ||
 	    (c->has_cpu && !col_is(r, t->cpu_col, c->cpu)))
@@ -221,7 +236,8 @@ static void reset(struct vt_cursor *c)
 	sql_reader_close(c->tab->db, c->r);
 	c->r = NULL;
 	c->head = c->n = 0;
-	c->done = c->oom = false;
+	c->done = c->oom = c->ended = false;
+	c->late = 0;
 }
 
 static int vt_close(sqlite3_vtab_cursor *cur)
@@ -252,7 +268,7 @@ static int fetch(struct vt_cursor *c)
 			return fail(c, rc);
 		if (rc == 0) {
 			c->done = true;
-			if (c->tab->t->finish)
+			if (c->tab->t->finish && !c->ended)
 				c->tab->t->finish(c, c->src);
 		}
 	}

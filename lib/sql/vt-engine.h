@@ -40,6 +40,10 @@ struct vt_table {
 	int (*start)(struct vt_cursor *c, void **src);
 	/* After the pass: push the rows that close at the trace's end. */
 	void (*finish)(struct vt_cursor *c, void *src);
+	/* The earliest ts of the rows still to come but for items not begun yet (INT64_MAX:
+	 * none), or NULL: past a ts constraint's end, once this is past it too, no row that
+	 * passes can still come and the pass ends there. */
+	int64_t (*open_since)(void *src);
 	void (*free)(void *src);
 };
 

@@ -36,6 +36,11 @@ static int start(struct vt_cursor *c, void **src)
 	return 0;
 }
 
+static int64_t open_since(void *src)
+{
+	return irq_analysis_open_since(src);
+}
+
 static void free_src(void *src)
 {
 	irq_analysis_free(src);
@@ -49,5 +54,6 @@ const struct vt_table vt_irqs = {
     .tid_col = C_TID,
     .cpu_col = C_CPU,
     .start = start,
+    .open_since = open_since,
     .free = free_src,
 };

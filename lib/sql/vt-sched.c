@@ -48,6 +48,11 @@ static void finish(struct vt_cursor *c, void *src)
 	sched_analysis_finish(src);
 }
 
+static int64_t open_since(void *src)
+{
+	return sched_analysis_open_since(src);
+}
+
 static void free_src(void *src)
 {
 	sched_analysis_free(src);
@@ -62,5 +67,6 @@ const struct vt_table vt_sched_slices = {
     .cpu_col = C_CPU,
     .start = start,
     .finish = finish,
+    .open_since = open_since,
     .free = free_src,
 };

@@ -37,6 +37,11 @@ static int start(struct vt_cursor *c, void **src)
 	return 0;
 }
 
+static int64_t open_since(void *src)
+{
+	return sc_analysis_open_since(src);
+}
+
 static void free_src(void *src)
 {
 	sc_analysis_free(src);
@@ -50,5 +55,6 @@ const struct vt_table vt_syscalls = {
     .tid_col = C_TID,
     .cpu_col = -1,
     .start = start,
+    .open_since = open_since,
     .free = free_src,
 };

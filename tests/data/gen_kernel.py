@@ -225,6 +225,7 @@ def analyses(outdir):
       4,000 ns to 6,000 ns later; every 5th round the block softirq runs after the irq.
       101 preempts 200 every 3rd round (prev_state R) for a getpid call.
     - 100 forks 300 in round 50, which execs /bin/ls on CPU 1, calls openat and exits.
+    - A packet every 250 events of a CPU, nothing lost.
     Returns the trace's path."""
     ev = []
     comm = {0: "swapper", 100: "server", 101: "server", 200: "dd", 300: "server"}
@@ -284,7 +285,8 @@ def analyses(outdir):
             add(t + 3700, 1, "sched_process_exit", comm="ls", tid=300, prio=20)
             comm[300] = "ls"
             sw(t + 3800, 1, 300, 200, state=16)
-    return write(outdir, ev)
+    # a packet every 250 events, none lost: a time range reads only some of them
+    return write(outdir, ev, losses={c: [(i, 0) for i in range(250, 4000, 250)] for c in (0, 1)})
 
 
 if __name__ == "__main__":
