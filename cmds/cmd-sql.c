@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd-sql.c: `spoor sql TRACE... [-c QUERY | --file FILE.sql]` (docs/sql.md): SQL over the
- * traces, through lib/sql's database. The statements of -c, of --file or of standard input
- * run in order; with none and a terminal, a prompt (sql-prompt.c).
+ * traces, through lib/sql's database. The statements of -c or --file run in order; without
+ * either, those of standard input, line by line, or of a prompt on a terminal
+ * (sql-prompt.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static const struct cmd_option sql_options[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* The whole of a file (or of an open stream), NUL-terminated; NULL with errno set. */
+/* The whole of a file, NUL-terminated; NULL with errno set. */
 static char *read_all(FILE *f)
 {
 	size_t len = 0, cap = 0;
@@ -115,28 +116,27 @@ static int parse_args(const struct command *cmd, int argc, char **argv, const ch
 	return 0;
 }
 
-/* The statements to run: -c's, --file's, or standard input's when it is not a terminal;
- * NULL for the prompt (*rc 0) or after an error (*rc 1, said). */
+/* The statements of -c or --file; NULL for standard input's lines (*rc 0) or after an
+ * error (*rc 1, said). */
 static char *statements(const struct command *cmd, const char *query, const char *file,
                         const char **source, int *rc)
 {
 	*rc = 0;
+	*source = query ? "query" : file ? file : "stdin";
 	if (query) {
-		*source = "query";
 		char *t = strdup(query);
 		if (!t)
 			*rc = cmd_error(cmd, "out of memory");
 		return t;
 	}
-	if (!file && isatty(STDIN_FILENO))
+	if (!file)
 		return NULL;
-	FILE *f = file ? fopen(file, "r") : stdin;
-	*source = file ? file : "stdin";
+	FILE *f = fopen(file, "r");
 	char *text = f ? read_all(f) : NULL;
 	if (!text)
-		*rc = cmd_error(cmd, "cannot read %s: %s", *source,
+		*rc = cmd_error(cmd, "cannot read %s: %s", file,
 		                errno == EILSEQ ? "it holds a NUL byte" : strerror(errno));
-	if (f && f != stdin)
+	if (f)
 		fclose(f);
 	return text;
 }
@@ -162,7 +162,7 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 	}
 	sql_db_set_warn(s.db, warn, (void *) cmd);
 	s.h = sql_db_handle(s.db);
-	rc = text ? sql_run(&s, text) : sql_prompt(&s);
+	rc = text ? sql_run(&s, text) : sql_lines(&s, isatty(STDIN_FILENO));
 	if (fflush(stdout) || ferror(stdout))
 		rc = cmd_error(cmd, "cannot write the output: %s", strerror(errno));
 	rc = cmd_damage_status(cmd, sql_db_damaged(s.db), rc,

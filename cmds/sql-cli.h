@@ -5,6 +5,7 @@
 #ifndef CMDS_SQL_CLI_H
 #define CMDS_SQL_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "command.h"
@@ -18,8 +19,9 @@ struct sql_session {
 	sqlite3 *h;
 	enum sql_format format;
 	FILE *out;
-	const char *source; /* what messages name the text by: a file, "query", "stdin" */
-	unsigned results;   /* result sets printed so far: the next one is set apart */
+	const char *source;  /* what messages name the text by: a file, "query", "stdin" */
+	unsigned first_line; /* the text's first line's number there (0 as 1) */
+	unsigned results;    /* result sets printed so far: the next one is set apart */
 };
 
 /* sql-run.c: run text's statements in order, printing each one's rows. 0, or 1 after the
@@ -37,8 +39,10 @@ void sql_print_end(struct sql_printer *p);
 /* "table", "csv", "json": 0, or -1 for another name */
 int sql_format_parse(const char *name, enum sql_format *f);
 
-/* sql-prompt.c: the interactive prompt (libedit), until .quit or end of input. 0. */
-int sql_prompt(struct sql_session *s);
+/* sql-prompt.c: statements and commands line by line, until .quit or the end: from a
+ * prompt (tty: libedit, history; errors said, the prompt goes on; 0), or from standard
+ * input (0, or 1 at the first error, which ends them). */
+int sql_lines(struct sql_session *s, bool tty);
 /* sql-dot.c: a line starting with '.': .tables, .schema [TABLE], .format, .help. 1 for
  * .quit/.exit, else 0 (errors are said on stderr). */
 int sql_dot_command(struct sql_session *s, const char *line);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sql-prompt.c: `spoor sql TRACE` on a terminal: a prompt (libedit: BSD-licensed, where
- * readline is GPL-3) that runs each statement once its ';' ends it, with the prompt's own
- * commands (sql-dot.c) and a history kept in $XDG_STATE_HOME/spoor/sql_history (else
- * ~/.local/state/spoor/sql_history), readable by its owner only. Ctrl-C stops a running
- * query, not the prompt.
+ * sql-prompt.c: `spoor sql TRACE` reading lines: on a terminal, a prompt (libedit:
+ * BSD-licensed, where readline is GPL-3) with a history kept in
+ * $XDG_STATE_HOME/spoor/sql_history (else ~/.local/state/spoor/sql_history), readable by
+ * its owner only, where Ctrl-C stops a running query or drops the line being typed; else
+ * standard input, line by line. Each statement runs once its ';' ends it; a line starting
+ * with '.' is a command of sql-dot.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -21,12 +22,23 @@
 #define HISTORY_MAX 1000
 
 static sqlite3 *running; /* what Ctrl-C interrupts */
+static volatile sig_atomic_t interrupted;
 
+/* Ctrl-C: stop the running statement, or drop the line being typed (readline returns NULL) */
 static void on_sigint(int sig)
 {
 	(void) sig;
+	interrupted = 1;
 	if (running)
 		sqlite3_interrupt(running);
+}
+
+/* sqlite3_interrupt is forgotten by a statement not yet stepped: this catches a Ctrl-C
+ * that came between its prepare and its first step */
+static int stop_if_interrupted(void *data)
+{
+	(void) data;
+	return interrupted;
 }
 
 /* mkdir -p of path's folders, private ones for those it makes */
@@ -87,27 +99,60 @@ static void remember(const char *text)
 	free(entry);
 }
 
-int sql_prompt(struct sql_session *s)
+/* The next line (malloc'd, without its newline): the prompt's, or standard input's. */
+static char *next_line(bool tty, const char *prompt)
+{
+	if (tty)
+		return readline(prompt);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n = getline(&line, &cap, stdin);
+	if (n < 0) {
+		free(line);
+		return NULL;
+	}
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	return line;
+}
+
+int sql_lines(struct sql_session *s, bool tty)
 {
 	struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_RESTART}, old;
-	char *hist = history_path(), *text = NULL, *line;
+	char *hist = tty ? history_path() : NULL, *text = NULL, *line;
 	size_t len = 0;
+	unsigned lines = 0; /* read so far */
+	int rc = 0;
 
-	rl_readline_name = "spoor-sql"; /* the name ~/.editrc's settings are under */
-	using_history();
-	stifle_history(HISTORY_MAX);
-	if (hist)
-		read_history(hist);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);
-	s->source = "prompt";
-	printf("spoor sql: SQLite %s over the traces; .help for help, .quit to leave\n",
-	       sqlite3_libversion());
-	while ((line = readline(text ? "   ...> " : "spoor> "))) {
+	if (tty) {
+		rl_readline_name = "spoor-sql"; /* the name ~/.editrc's settings are under */
+		using_history();
+		stifle_history(HISTORY_MAX);
+		if (hist)
+			read_history(hist);
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old);
+		sqlite3_progress_handler(s->h, 1000, stop_if_interrupted, NULL);
+		s->source = "prompt";
+		printf("spoor sql: SQLite %s over the traces; .help for help, .quit to leave\n",
+		       sqlite3_libversion());
+	}
+	for (;;) {
+		interrupted = 0;
+		if (!(line = next_line(tty, text ? "   ...> " : "spoor> "))) {
+			if (!interrupted)
+				break;
+			putchar('\n'); /* Ctrl-C: a new statement, on a new line */
+			free(text);
+			text = NULL;
+			len = 0;
+			continue;
+		}
+		lines++;
 		const char *p = line + strspn(line, " \t");
 		if (!text && *p == '.') {
 			int quit = sql_dot_command(s, p);
-			if (!quit) /* so that Up, next time, brings the last command */
+			if (tty && !quit) /* so that Up, next time, brings the last command */
 				add_history(p);
 			free(line);
 			if (quit)
@@ -118,28 +163,40 @@ int sql_prompt(struct sql_session *s)
 			free(line);
 			continue;
 		}
+		if (!text) /* errors count lines from the file's first, the prompt's from 1 */
+			s->first_line = tty ? 1 : lines;
 		bool ok = append(&text, &len, line);
 		free(line);
 		if (!ok) {
-			fprintf(stderr, "spoor %s: out of memory\n", s->cmd->name);
+			rc = cmd_error(s->cmd, "out of memory");
 			break;
 		}
 		if (!sqlite3_complete(text))
 			continue;
-		remember(text);
+		if (tty)
+			remember(text);
 		running = s->h;
-		s->results = 0;
-		sql_run(s, text);
+		if (tty)
+			s->results = 0;
+		rc = sql_run(s, text);
 		running = NULL;
 		fflush(s->out);
 		free(text);
 		text = NULL;
 		len = 0;
+		if (rc && !tty)
+			break; /* as with -c and --file: the first error ends the statements */
+		rc = 0;
 	}
+	if (text && !rc) /* the last statement lacks its ';' */
+		rc = sql_run(s, text);
+	free(text);
+	if (!tty)
+		return rc;
 	if (!line)
 		putchar('\n'); /* Ctrl-D: the shell's prompt on a line of its own */
-	free(text);
 	sigaction(SIGINT, &old, NULL);
+	sqlite3_progress_handler(s->h, 0, NULL, NULL);
 	if (hist) {
 		make_parents(hist);
 		mode_t mask = umask(077);

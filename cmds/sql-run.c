@@ -51,9 +51,9 @@ static void show_caret(FILE *out, const char *text, size_t off)
 	fputs("^\n", out);
 }
 
-static unsigned line_of(const char *text, size_t off)
+static unsigned line_of(const struct sql_session *s, const char *text, size_t off)
 {
-	unsigned line = 1;
+	unsigned line = s->first_line ? s->first_line : 1;
 	for (size_t i = 0; i < off && text[i]; i++)
 		line += text[i] == '\n';
 	return line;
@@ -65,13 +65,18 @@ static int report(struct sql_session *s, const char *text, size_t stmt, const ch
                   int code, int offset)
 {
 	size_t at = offset >= 0 ? stmt + (size_t) offset : stmt;
-	/* the statement's first line when SQLite names no place: skip its leading space */
-	while (offset < 0 &&
-	       (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
-		at++;
+	/* the statement's first line when SQLite names no place: past space and comments */
+	while (offset < 0 && text[at]) {
+		if (strchr(" \t\r\n", text[at]))
+			at++;
+		else if (!strncmp(text + at, "--", 2))
+			at += strcspn(text + at, "\n");
+		else
+			break;
+	}
 	const char *why = code == SQLITE_AUTH ? sql_db_refusal(s->db) : NULL;
 	fflush(s->out);
-	fprintf(stderr, "spoor %s: %s:%u: %s%s%s\n", s->cmd->name, s->source, line_of(text, at),
+	fprintf(stderr, "spoor %s: %s:%u: %s%s%s\n", s->cmd->name, s->source, line_of(s, text, at),
 	        message, why ? ": " : "", why ? why : "");
 	if (offset >= 0)
 		show_caret(stderr, text, at);

@@ -93,6 +93,19 @@ check "--file: the statements before it ran" test "$(cat file.out)" = "$(printf 
 check "--file: the error names the file and line" grep -q '^spoor sql: q.sql:6: no such table: missing' file.err
 printf 'SELECT 40 + 2 AS x;\nSELECT 1 AS y;\n' | sql -f csv >stdin.out
 check "no query, standard input not a terminal: its statements" test "$(cat stdin.out)" = "$(printf 'x\n42\n\ny\n1')"
+printf 'CREATE TEMP TABLE kept(a TEXT, "b c" INTEGER);\n.tables\n.schema kept\n.format json\nSELECT 1 AS n;\n.nope\nSELECT 2 AS m' |
+	sql >dot.out 2>dot.err
+check "standard input: the last statement needs no ';'" test $? -eq 0
+check "standard input: .tables lists a TEMP table" grep -q '^kept$' dot.out
+check "standard input: .schema TABLE, names quoted where SQL needs it" \
+	test "$(sed -n '/^CREATE TABLE kept/,/^);/p' dot.out)" = "$(printf 'CREATE TABLE kept (\n  a TEXT,\n  "b c" INTEGER\n);')"
+check "standard input: .format json" test "$(tail -n 6 dot.out | tr -d '\n')" = '[{"n": 1}][{"m": 2}]'
+check "standard input: an unknown command is said" grep -q 'unknown command .nope' dot.err
+printf 'SELECT 1 AS a;\n\n-- a comment\nSELECT b\n  FROM missing;\nSELECT 3;\n' | sql >stdin-err.out 2>stdin-err.err
+check "standard input: the first error exits 1" test $? -eq 1
+check "standard input: the error's line counts from the input's first" \
+	grep -q '^spoor sql: stdin:4: no such table: missing' stdin-err.err
+check "standard input: the statements after the error do not run" test "$(cat stdin-err.out)" = "$(printf 'a\n1')"
 sql --file missing.sql 2>nofile.err
 check "--file of a missing file exits 1" test $? -eq 1
 
@@ -155,12 +168,12 @@ check "a damaged trace: the results are printed" grep -q '^[1-9][0-9]*$' damage.
 # the prompt, through a pty: .tables, a query over two lines, .schema, the history kept
 # (readable by its owner only) and brought back by Up in the next session
 python3 - "$SPOOR" "$T" "$TMP/state" >prompt.check 2>&1 <<'EOF'
-import os, pty, select, sys, time
+import os, pty, select, sys, termios, time
 spoor, trace, state = sys.argv[1:4]
 
 def session(keys, want):
     """Type each key string once the output, past what the previous one waited for, holds
-    what that one asks for (the next prompt: libedit reads and echoes the keys itself)."""
+    what that one asks for (the next prompt, where libedit reads and echoes the keys)."""
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(XDG_STATE_HOME=state, TERM="dumb")
@@ -168,11 +181,17 @@ def session(keys, want):
     out, pos = b"", 0
     def wait_for(text):
         nonlocal out, pos
-        end = time.time() + 20
+        end = time.time() + 10
         while time.time() < end:
             at = out.replace(b"\r\n", b"\n").find(text.encode(), pos)
             if at >= 0:
                 pos = at + len(text)
+                # a prompt: libedit prints it before it reads keys raw; a key sent in
+                # between is read by the line discipline (a Ctrl-D there is lost)
+                while text.endswith("> ") and termios.tcgetattr(fd)[3] & termios.ICANON:
+                    if time.time() > end:
+                        break
+                    time.sleep(0.001)
                 return
             if select.select([fd], [], [], 0.1)[0]:
                 try:
@@ -182,6 +201,8 @@ def session(keys, want):
                 if not data:
                     return
                 out += data
+        os.kill(pid, 9)
+        raise AssertionError("no %r after %r" % (text, out.decode(errors="replace")))
     wait_for("spoor> ")
     for k, w in zip(keys, want):
         os.write(fd, k.encode())
@@ -193,21 +214,29 @@ def session(keys, want):
 
 out, status = session(
     ["CREATE TEMP TABLE answers(v);\n", ".tables\n", "SELECT 6 *\n", "7 AS answer;\n",
-     ".schema answers\n", ".format csv\n", "SELECT 'a,b' AS s;\n", "SELECT nope;\n", "\x04"],
+     ".schema answers\n", ".format csv\n", "SELECT 'a,b' AS s;\n", "SELECT nope;\n",
+     "SELECT 'dropped'\n", "\x03",
+     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c;\n",
+     "\x03", "SELECT 'after' AS a;\n", "\x04"],
     ["spoor> ", "answers\n|spoor> ", "...> ", "42\nspoor> ", ");\nspoor> ", "spoor> ",
-     '"a,b"\nspoor> ', "spoor> ", "\0"])
+     '"a,b"\nspoor> ', "spoor> ", "...> ", "spoor> ", "count(*)\n", "spoor> ",
+     "after\nspoor> ", "\0"])
 assert status == 0, (status, out)
 assert "\nanswers\n" in out, out                             # .tables
 assert "answer\n    42\n" in out, out                        # the query, as a table
 assert "CREATE TABLE answers (\n  v\n);\n" in out, out       # .schema
 assert 's\n"a,b"\n' in out, out                              # .format csv
 assert "no such column: nope" in out, out                    # an error: the prompt goes on
+assert "dropped" not in out.replace("SELECT 'dropped'", ""), out  # Ctrl-C: the line dropped
+assert "prompt:1: interrupted\n" in out, out                # Ctrl-C: the query stopped
+assert "a\nafter\n" in out, out                             # and the prompt goes on
 hist = os.path.join(state, "spoor", "sql_history")
 assert os.stat(hist).st_mode & 0o777 == 0o600, oct(os.stat(hist).st_mode)
 assert "SELECT\\0406\\040*\\0407\\040AS\\040answer;" in open(hist).read() or \
        "SELECT 6 * 7 AS answer;" in open(hist).read(), open(hist).read()
-# Up twice: the query before the failing one, the CSV format being the session's own
-out, status = session(["\x1b[A\x1b[A\n", ".quit\n"], ["'a,b'", "\0"])
+# Up three times: the query before the failing one (not the dropped line), in the new
+# session's format
+out, status = session(["\x1b[A\x1b[A\x1b[A\x1b[A\n", ".quit\n"], ["'a,b'", "\0"])
 assert status == 0, (status, out)
 assert "s\na,b\n" in out, out
 EOF
