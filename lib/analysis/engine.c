@@ -84,15 +84,14 @@ struct an_engine {
 	bool want_threads;
 	bool want_tasks; /* an_engine_want_tasks */
 	bool dump_first; /* an_engine_read_dump_first */
-	uint8_t stop;    /* a hook asked to end the pass (STOP_END) or to pause it (STOP_PAUSE) */
+	bool stop;       /* a hook asked to end the pass, or to pause it (paused) */
+	bool paused;     /* an_engine_pause: the pass goes on at the next call */
 	bool planned;    /* the classes nobody reads are passed over (plan_pass_over) */
 	bool finished;   /* the pass reached the end of the trace */
 	bool any_ts;
 	bool plain_time; /* any_ts, and no time range: hook_time is a max */
 	int64_t first, last;
 };
-
-enum { STOP_NONE, STOP_PAUSE, STOP_END };
 
 /* The class's task field; whether it names the running task (not a vtid). */
 static bool resolve_tid(const struct spoor_event_class *ec, int *idx, int8_t *scope)
@@ -377,13 +376,14 @@ int an_engine_on(struct an_engine *e, enum kev kind, an_hook_fn fn, void *data)
 
 void an_engine_stop(struct an_engine *e)
 {
-	e->stop = STOP_END;
+	e->stop = true;
+	e->paused = false;
 }
 
 void an_engine_pause(struct an_engine *e)
 {
-	if (e->stop == STOP_NONE) /* an end stays an end */
-		e->stop = STOP_PAUSE;
+	if (!e->stop) /* an end stays an end */
+		e->stop = e->paused = true;
 }
 
 int an_engine_on_class(struct an_engine *e, size_t class_index, an_hook_fn fn, void *data)
@@ -732,8 +732,8 @@ int an_engine_run_until(struct an_engine *e, int64_t deadline)
 		if (a.has_next_tid && cpu >= 0 && cpu < MAX_CPUS)
 			e->cur[cpu] = a.next_tid;
 	}
-	if (__builtin_expect(e->stop == STOP_PAUSE, 0)) { /* the loop's own test: free */
-		e->stop = STOP_NONE;
+	if (__builtin_expect(e->paused, 0)) { /* the loop's own test: free */
+		e->stop = e->paused = false;
 		return rc < 0 ? rc : 1;
 	}
 	if (!rc && !e->stop && !e->finished) {
