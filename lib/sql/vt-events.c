@@ -94,6 +94,10 @@ static int events_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int co
 		sql_scan_column(&c->scan, ctx, columns[col]);
 		return SQLITE_OK;
 	}
+	const struct val_table *tab;
+	uint32_t root;
+	if (reader_scope_values(c->scan.ev, SPOOR_SCOPE_PAYLOAD, &tab, &root) < 0)
+		return SQLITE_OK; /* damaged: NULL (the reader warned) */
 	payload_json(&c->text, c->scan.ev);
 	return sql_scan_text_result(c, ctx);
 }
