@@ -470,10 +470,17 @@ void ctf_stream_locate_payload(struct ctf_stream *s)
 	if (!s->ec || s->damaged || s->decoded != SPOOR_SCOPE_EVENT_HEADER)
 		return;
 	const struct event_class_plans *ep = s->ecp;
+	uint64_t pos = s->src.pos;
+	/* contexts of whole bytes before it (LTTng's vpid, vtid, procname): one add */
+	if (ep->pay_at != PAY_AT_NONE && !(pos % 8)) {
+		pos += (uint64_t) ep->pay_at * 8;
+		if (pos <= s->src.end_bits)
+			s->pay = s->src.base + pos / 8;
+		return;
+	}
 	const struct plan *p = ep->scope[SPOOR_SCOPE_PAYLOAD];
 	if (!p || !p->nops || ep->pre[SPOOR_SCOPE_PAYLOAD] == PRE_VARIABLE)
 		return;
-	uint64_t pos = s->src.pos;
 	for (unsigned k = 0; k < ep->pre[SPOOR_SCOPE_PAYLOAD]; k++)
 		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
 		      ep->skip[k].bits;

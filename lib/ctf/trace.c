@@ -57,6 +57,23 @@ static uint8_t referred_contexts(const struct event_class_plans *ep)
 	return keep;
 }
 
+/* event_class_plans.pay_at, once pre[] and skip[] are known up to the payload. */
+static uint32_t payload_at(const struct event_class_plans *ep)
+{
+	const struct plan *pay = ep->payload;
+	unsigned pre = ep->pre[SPOOR_SCOPE_PAYLOAD];
+	uint64_t bits = 0;
+
+	if (!pay || !pay->nops || pay->ops[0].align > 8 || pre == PRE_VARIABLE)
+		return PAY_AT_NONE;
+	for (unsigned k = 0; k < pre; k++) {
+		if (ep->skip[k].align > 8 || ep->skip[k].bits % 8)
+			return PAY_AT_NONE;
+		bits += ep->skip[k].bits;
+	}
+	return bits / 8 < PAY_AT_NONE ? (uint32_t) (bits / 8) : PAY_AT_NONE;
+}
+
 static void fill_skip(struct event_class_plans *ep, const struct plan *event_context)
 {
 	ep->scope[SPOOR_SCOPE_STREAM_EVENT_CONTEXT] = event_context;
@@ -73,6 +90,7 @@ static void fill_skip(struct event_class_plans *ep, const struct plan *event_con
 			continue;
 		if (!p->fixed || p->fixed_bits > UINT32_MAX) {
 			ep->fixed = false;
+			ep->pay_at = payload_at(ep); /* a payload of a variable layout too */
 			return;
 		}
 		if (p->fixed_align > 1 || p->fixed_bits)
@@ -90,6 +108,7 @@ static void fill_skip(struct event_class_plans *ep, const struct plan *event_con
 	const struct plan *pay = ep->payload;
 	ep->pay_direct =
 	    pay && pay->nops && pay->ops[0].align <= 8 && ep->pre[SPOOR_SCOPE_PAYLOAD] == 0;
+	ep->pay_at = payload_at(ep);
 	ep->skip_bits = (uint32_t) bits;
 }
 

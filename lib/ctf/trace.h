@@ -56,6 +56,10 @@ struct event_class_plans {
 	uint32_t skip_bits;
 	/* the payload starts right after the header, aligned to at most a byte */
 	bool pay_direct;
+	/* where the payload starts, in bytes from the header's end when that end is on a
+	 * byte: every scope between them of a fixed layout of whole bytes aligned to at most a
+	 * byte, and the payload too (PAY_AT_NONE otherwise): ctf_stream_locate_payload */
+	uint32_t pay_at;
 	/* Per scope: how many of those steps come before it, when every scope before it has
 	 * a fixed layout (PRE_VARIABLE otherwise): where it starts, from the header's end. */
 	uint8_t pre[SPOOR_SCOPE_COUNT];
@@ -64,6 +68,7 @@ struct event_class_plans {
 	uint8_t keep;
 };
 #define PRE_VARIABLE 0xff
+#define PAY_AT_NONE  UINT32_MAX
 
 struct ctf_trace {
 	char *path;
