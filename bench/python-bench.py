@@ -8,9 +8,10 @@
 iter: every event's name counted (collections.Counter), through `import spoor` or
 babeltrace2's Python bindings (python3-bt2); columns: the class's events' ts (ns from the
 clock origin) and payload fields as NumPy int64/uint64 arrays, spoor's t.columns() or a
-babeltrace2 loop that appends to lists, then numpy.array. Prints one JSON line: seconds (the
-work alone, not the interpreter's start), rows, values, a digest of the result (the same
-from both), VmHWM and RssAnon (kB) at the end."""
+babeltrace2 loop that appends to lists, then numpy.array. Prints one JSON line: CPU and
+wall seconds, rows, values, a digest of the result (the same from both), VmHWM and RssAnon
+(kB) at the end. Seconds: wall and CPU (user + system) of
+the work alone, not the interpreter's start."""
 import collections
 import json
 import sys
@@ -78,7 +79,7 @@ def main():
         import bt2  # noqa: F401
     else:
         import spoor  # noqa: F401
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if mode == "spoor-iter":
         result = spoor_iter(trace)
     elif mode == "bt2-iter":
@@ -90,6 +91,7 @@ def main():
     else:
         sys.exit("unknown mode " + mode)
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     if mode.endswith("iter"):
         rows = values = sum(result.values())
         digest = sorted(result.items())
@@ -98,8 +100,9 @@ def main():
         values = rows * len(result)
         digest = [(c, str(a.dtype), int(a.astype("uint64").sum(dtype="uint64")))
                   for c, a in result.items()]
-    print(json.dumps({"seconds": seconds, "rows": rows, "values": values, "digest": digest,
-                      "vmhwm_kb": status_kb("VmHWM"), "rss_anon_kb": status_kb("RssAnon")}))
+    print(json.dumps({"cpu_seconds": cpu_seconds, "seconds": seconds, "rows": rows,
+                      "values": values, "digest": digest, "vmhwm_kb": status_kb("VmHWM"),
+                      "rss_anon_kb": status_kb("RssAnon")}))
 
 
 if __name__ == "__main__":

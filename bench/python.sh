@@ -12,8 +12,9 @@
 #              loop appending to lists, then numpy.array), values/s.
 #
 # Both sides must give the same result (counts; the arrays' types and sums). Times: the
-# work alone (not the interpreter's start), spoor best of N runs (5), bt2 best of
-# BENCH_BT2_RUNS (1: it takes a minute or more). Memory: VmHWM (with the pages of the
+# work alone (not the interpreter's start), CPU (user + system, the rates' base: steadier on
+# a shared machine) and wall, spoor best of N runs (5), bt2 best of BENCH_BT2_RUNS (1: it
+# takes a minute or more). Memory: VmHWM (with the pages of the
 # trace's mapped files) and RssAnon (the process's own memory) at the end of spoor's runs.
 # Goals (issue 20): iteration >= 2 M events/s and 20x bt2; columns >= 50 M values/s and
 # 200x bt2. With --update-doc the section between <!-- python:begin --> and
@@ -44,7 +45,7 @@ run() {
 	for _ in $(seq "$n"); do
 		PYTHONPATH=$work taskset -c 0 /usr/bin/python3 "$here/python-bench.py" "$mode" "$trace" "$@"
 	done >"$work/$mode.all"
-	sort -t: -k2 -g "$work/$mode.all" | head -1 >"$work/$mode.json"
+	sort -t: -k2 -g "$work/$mode.all" | head -1 >"$work/$mode.json" # by CPU seconds, first
 }
 run spoor-iter "$runs"
 run spoor-columns "$runs" "$cls" "${cols[@]}"
@@ -61,18 +62,19 @@ same_cols = r["spoor-columns"]["digest"] == r["bt2-columns"]["digest"]
 cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
 bt = subprocess.run(["babeltrace2", "--version"], capture_output=True, text=True).stdout.split()[1]
 load = open("/proc/loadavg").read().split()[0]
-rate = lambda m, what: r[m][what] / r[m]["seconds"]
+rate = lambda m, what: r[m][what] / r[m]["cpu_seconds"]
 ri = rate("spoor-iter", "rows") / rate("bt2-iter", "rows")
 rc = rate("spoor-columns", "values") / rate("bt2-columns", "values")
 met = lambda ok: "**met**" if ok else "not met"
 print(f"Trace `{trace}`: {r['spoor-iter']['rows']:,} events, {r['spoor-columns']['rows']:,} of "
-      f"class `{cls}`; one core (taskset -c 0), the work's wall seconds (not the "
-      f"interpreter's start); spoor best of {runs} runs, bt2 best of {bt2_runs}. "
+      f"class `{cls}`; one core (taskset -c 0), the work alone (not the interpreter's "
+      f"start), rates per CPU second (user + system); spoor best of {runs} runs, bt2 best "
+      f"of {bt2_runs}. "
       f"{time.strftime('%Y-%m-%d', time.gmtime())}, {os.cpu_count()} CPUs, {cpu}, load "
       f"average {load}; Python {sys.version.split()[0]}, babeltrace2 {bt}.")
 print()
-print("| what | s | rate | ratio | VmHWM | RssAnon |")
-print("|---|---|---|---|---|---|")
+print("| what | CPU s | wall s | rate | ratio | VmHWM | RssAnon |")
+print("|---|---|---|---|---|---|---|")
 mb = lambda kb: f"{kb / 1024:.0f} MiB"
 for m, label, what, unit, ratio in (
         ("spoor-iter", "spoor: count events by name, `t.events()`", "rows", "M events/s", ri),
@@ -80,7 +82,8 @@ for m, label, what, unit, ratio in (
         ("spoor-columns", f"spoor: `t.columns(\"{cls}\", {json.dumps(cols.split())})`", "values", "M values/s", rc),
         ("bt2-columns", "bt2: the same columns, lists then `numpy.array`", "values", "M values/s", 1)):
     x = r[m]
-    print(f"| {label} | {x['seconds']:.3f} | {rate(m, what) / 1e6:.2f} {unit} | {ratio:.0f}x | "
+    print(f"| {label} | {x['cpu_seconds']:.3f} | {x['seconds']:.3f} | "
+          f"{rate(m, what) / 1e6:.2f} {unit} | {ratio:.0f}x | "
           f"{mb(x['vmhwm_kb'])} | {mb(x['rss_anon_kb'])} |")
 print()
 print(f"Same results from both: counts {'yes' if same_iter else 'NO'}, columns (types and "
