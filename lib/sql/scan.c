@@ -2,7 +2,6 @@
 /* scan.c: the cursor of the tables that read events (see scan.h): xFilter's push-down,
  * the rows, the common columns. */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,161 +16,9 @@ static int fail(char **errmsg, const char *what, int rc)
 	return SQLITE_ERROR;
 }
 
-static const char *class_name(const struct sql_scan *s, size_t c)
+const char *sql_scan_class_name(const struct sql_scan *s, size_t c)
 {
 	return spoor_event_class_name(spoor_reader_event_class(s->db->schema, c));
-}
-
-/* A real bound as an integer one: ts > 1.5 is ts >= 2, ts < 1.5 is ts <= 1, ts = 1.5 is
- * nothing. Returns the role left (GE, LE or EQ), 0 when the bound restricts nothing, or 'x'
- * when nothing passes it. */
-static char real_bound(char role, double d, int64_t *x)
-{
-	const double top = 9223372036854775808.0; /* 2^63 */
-	double b;
-	switch (role) {
-	case ROLE_TS_EQ:
-		if (d != floor(d) || d < -top || d >= top)
-			return 'x';
-		*x = (int64_t) d;
-		return ROLE_TS_EQ;
-	case ROLE_TS_GT:
-		b = floor(d) + 1;
-		role = ROLE_TS_GE;
-		break;
-	case ROLE_TS_GE: b = ceil(d); break;
-	case ROLE_TS_LT:
-		b = ceil(d) - 1;
-		role = ROLE_TS_LE;
-		break;
-	default: b = floor(d); break;
-	}
-	bool lower = role == ROLE_TS_GE;
-	if (b >= top)
-		return lower ? 'x' : 0;
-	if (b < -top)
-		return lower ? 0 : 'x';
-	*x = (int64_t) b;
-	return role;
-}
-
-/* A bound of the range from a value: ts OP v. Integers and reals are exact; NULL (and NaN)
- * match nothing; text and blobs restrict nothing (their constraints are not omitted: SQLite
- * checks them). */
-static void bound(struct sql_scan *s, char role, sqlite3_value *v)
-{
-	int64_t x = 0;
-	switch (sqlite3_value_type(v)) {
-	case SQLITE_NULL: s->empty = true; return;
-	case SQLITE_INTEGER: x = sqlite3_value_int64(v); break;
-	case SQLITE_FLOAT: {
-		double d = sqlite3_value_double(v);
-		role = isnan(d) ? 'x' : real_bound(role, d, &x);
-		break;
-	}
-	default: return;
-	}
-	if (role == 'x' || (role == ROLE_TS_GT && x == INT64_MAX) ||
-	    (role == ROLE_TS_LT && x == INT64_MIN)) {
-		s->empty = true;
-		return;
-	}
-	if (!role)
-		return;
-	s->has_range = true;
-	if (role == ROLE_TS_GT)
-		role = ROLE_TS_GE, x++;
-	else if (role == ROLE_TS_LT)
-		role = ROLE_TS_LE, x--;
-	if ((role == ROLE_TS_EQ || role == ROLE_TS_GE) && x > s->begin)
-		s->begin = x;
-	if ((role == ROLE_TS_EQ || role == ROLE_TS_LE) && x < s->end)
-		s->end = x;
-}
-
-/* An integer as SQLite compares it with an INTEGER column: false when nothing equals it. */
-static bool int_of(sqlite3_value *v, int64_t *x)
-{
-	switch (sqlite3_value_numeric_type(v)) {
-	case SQLITE_INTEGER: *x = sqlite3_value_int64(v); return true;
-	case SQLITE_FLOAT: {
-		double d = sqlite3_value_double(v);
-		if (d != floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
-			return false;
-		*x = (int64_t) d;
-		return true;
-	}
-	default: return false;
-	}
-}
-
-static int add_tid(struct sql_scan *s, sqlite3_value *v)
-{
-	int64_t x;
-	if (!int_of(v, &x))
-		return 0;
-	int64_t *more = realloc(s->tids, (s->ntids + 1) * sizeof(*more));
-	if (!more)
-		return -ENOMEM;
-	s->tids = more;
-	s->tids[s->ntids++] = x;
-	return 0;
-}
-
-/* Classes named v (a name as text: SQLite's TEXT affinity gives numbers their text) join
- * the set. */
-static void add_name(struct sql_scan *s, bool *named, sqlite3_value *v)
-{
-	int type = sqlite3_value_type(v);
-	if (type == SQLITE_NULL || type == SQLITE_BLOB)
-		return;
-	const char *name = (const char *) sqlite3_value_text(v);
-	int len = sqlite3_value_bytes(v);
-	if (!name || (int) strlen(name) != len)
-		return; /* a NUL inside: no class name holds one */
-	for (size_t c = 0; c < s->nclasses; c++)
-		if (!strcmp(class_name(s, c), name))
-			named[c] = true;
-}
-
-static int take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_value **argv,
-                     bool **named)
-{
-	for (int i = 0; i < argc && roles && roles[i]; i++) {
-		sqlite3_value *v = argv[i], *e;
-		int rc = 0;
-		switch (roles[i]) {
-		case ROLE_NAME:
-		case ROLE_NAME_IN:
-			if (!*named && !(*named = calloc(s->nclasses + 1, sizeof(**named))))
-				return -ENOMEM;
-			if (roles[i] == ROLE_NAME)
-				add_name(s, *named, v);
-			else
-				for (int k = sqlite3_vtab_in_first(v, &e); k == SQLITE_OK && e;
-				     k = sqlite3_vtab_in_next(v, &e))
-					add_name(s, *named, e);
-			break;
-		case ROLE_TID:
-			rc = add_tid(s, v);
-			s->empty |= !s->ntids;
-			break;
-		case ROLE_TID_IN:
-			for (int k = sqlite3_vtab_in_first(v, &e); k == SQLITE_OK && e && !rc;
-			     k = sqlite3_vtab_in_next(v, &e))
-				rc = add_tid(s, e);
-			s->empty |= !s->ntids;
-			break;
-		case ROLE_CPU:
-			s->has_cpu = true;
-			s->empty |= !int_of(v, &s->cpu);
-			break;
-		default: bound(s, roles[i], v); break;
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
 }
 
 /* The names of the wanted classes, each once, in the order of the table's names. */
@@ -184,7 +31,7 @@ static int list_passes(struct sql_scan *s, bool desc)
 	for (size_t i = 0; i < t->nnames; i++) {
 		const char *n = t->names[desc ? t->nnames - 1 - i : i];
 		for (size_t c = 0; c < s->nclasses; c++)
-			if ((!s->want || s->want[c]) && !strcmp(class_name(s, c), n)) {
+			if ((!s->want || s->want[c]) && !strcmp(sql_scan_class_name(s, c), n)) {
 				s->pass_names[s->npasses++] = n;
 				break;
 			}
@@ -240,8 +87,8 @@ static int start_pass(struct sql_scan *s)
 	if (order_by_name(s) || s->want) {
 		const char *n = order_by_name(s) ? s->pass_names[s->pass] : NULL;
 		for (size_t c = 0; c < s->nclasses; c++)
-			s->in_pass[c] =
-			    (!s->want || s->want[c]) && (!n || !strcmp(class_name(s, c), n));
+			s->in_pass[c] = (!s->want || s->want[c]) &&
+			                (!n || !strcmp(sql_scan_class_name(s, c), n));
 	}
 	bool passed = false;
 	if (ordered && (order_by_name(s) || s->want)) {
@@ -288,7 +135,7 @@ static int take_census(struct sql_scan *s, bool desc)
 	for (size_t c = 0; c < s->nclasses; c++) {
 		if (!per_class[c] || (s->want && !s->want[c]))
 			continue;
-		const char *name = class_name(s, c);
+		const char *name = sql_scan_class_name(s, c);
 		const char **at = bsearch(&name, t->names, t->nnames, sizeof(*t->names), by_name);
 		if (at)
 			per_name[at - t->names] += per_class[c];
@@ -348,7 +195,7 @@ int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan
 	s->begin = INT64_MIN;
 	s->end = INT64_MAX;
 	s->nclasses = spoor_reader_event_class_count(db->schema);
-	if ((rc = take_args(s, roles, argc, argv, &named))) {
+	if ((rc = sql_scan_take_args(s, roles, argc, argv, &named))) {
 		free(named);
 		return fail(errmsg, "cannot read the traces", rc);
 	}

@@ -95,4 +95,11 @@ void sql_scan_close(struct sql_scan *s);
 /* The value of a common column for the current row (SQL_COL_OTHER: nothing). */
 void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col);
 
+/* What lib/sql/scan*.c share: a class's name (the schema reader's); xFilter's arguments
+ * into s (range, tids, CPU) and *named (the classes a name constraint names, made when
+ * there is one). 0 or -ENOMEM. */
+const char *sql_scan_class_name(const struct sql_scan *s, size_t c);
+int sql_scan_take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_value **argv,
+                       bool **named);
+
 #endif

@@ -411,6 +411,13 @@ static void filters_pushed_down(const char *path)
 	    {"SELECT upper(name), count(*) FROM events GROUP BY name COLLATE NOCASE ORDER BY 1",
 	     "SELECT upper(name), count(*) FROM events GROUP BY +name COLLATE NOCASE ORDER BY 1"},
 	    {"SELECT name FROM events ORDER BY name", "SELECT name FROM events ORDER BY +name"},
+	    /* IN and time order: all at once, or a value at a time (SQLite then sorts) */
+	    {"SELECT ts, name FROM events WHERE name IN (SELECT 'sched_switch' UNION SELECT "
+	     "'syscall_exit_read') ORDER BY ts",
+	     "SELECT ts, name FROM events WHERE +name IN (SELECT 'sched_switch' UNION SELECT "
+	     "'syscall_exit_read') ORDER BY +ts"},
+	    {"SELECT ts, tid FROM events WHERE tid IN (101, 200) ORDER BY ts",
+	     "SELECT ts, tid FROM events WHERE +tid IN (101, 200) ORDER BY +ts"},
 	};
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
 		same_rows(db, pairs[i][0], pairs[i][1]);
