@@ -15,6 +15,7 @@
 #include "sql-cli.h"
 #include "util/grow.h"
 #include "util/json.h"
+#include "util/outbuf.h"
 
 #define TABLE_BATCH 1000 /* rows whose widths are measured before they are printed */
 
@@ -29,7 +30,7 @@ struct sql_printer {
 	FILE *out;
 	int ncol;
 	size_t rows;
-	char **names; /* JSON: the keys, made unique */
+	char **names; /* JSON: the keys, made unique, as `"key": ` (`, "key": ` after the first) */
 	/* table: the batch, ncol cells a row, the header row first */
 	char *text;
 	size_t text_len, text_cap;
@@ -80,6 +81,10 @@ static const char *value_text(sqlite3_stmt *st, int i, char *buf, size_t cap, si
 		*len = strlen(t);
 		return t;
 	}
+	case SQLITE_INTEGER:
+		/* by hand: sqlite3_column_text would convert the value in place, allocating */
+		*len = outbuf_fmt_s64(buf, sqlite3_column_int64(st, i));
+		return buf;
 	default: {
 		const char *t = (const char *) sqlite3_column_text(st, i);
 		*len = (size_t) sqlite3_column_bytes(st, i);
@@ -245,8 +250,11 @@ static int table_row(struct sql_printer *p, sqlite3_stmt *st)
  * the empty string is quoted too, so that it differs from NULL (an empty field). */
 static void csv_field(FILE *out, const char *s, size_t n)
 {
-	if (n && !memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
-	    !memchr(s, '\r', n)) {
+	static const bool special[256] = {[','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1};
+	size_t k = 0;
+	while (k < n && !special[(unsigned char) s[k]])
+		k++;
+	if (n && k == n) {
 		fwrite(s, 1, n, out);
 		return;
 	}
@@ -274,7 +282,10 @@ static void csv_row(struct sql_printer *p, sqlite3_stmt *st)
 			free(x);
 		} else if (type != SQLITE_NULL) {
 			const char *t = value_text(st, i, buf, sizeof(buf), &len);
-			csv_field(p->out, t, len);
+			if (type == SQLITE_TEXT)
+				csv_field(p->out, t, len);
+			else /* a number: nothing to quote */
+				fwrite(t, 1, len, p->out);
 		}
 	}
 	fputc('\n', p->out);
@@ -304,6 +315,21 @@ static int json_names(struct sql_printer *p, sqlite3_stmt *st)
 				break;
 		}
 	}
+	/* then each as the row's text before its value, escaped once: `"name": ` */
+	for (int i = 0; i < p->ncol; i++) {
+		char *lit = NULL;
+		size_t len;
+		FILE *f = open_memstream(&lit, &len);
+		if (!f)
+			return -ENOMEM;
+		fputs(i ? ", " : "", f);
+		json_string(f, p->names[i]);
+		fputs(": ", f);
+		if (fclose(f))
+			return -ENOMEM;
+		free(p->names[i]);
+		p->names[i] = lit;
+	}
 	return 0;
 }
 
@@ -312,15 +338,12 @@ static void json_row(struct sql_printer *p, sqlite3_stmt *st)
 	char buf[40];
 	fputs(p->rows ? ",\n{" : "\n{", p->out);
 	for (int i = 0; i < p->ncol; i++) {
-		if (i)
-			fputs(", ", p->out);
-		json_string(p->out, p->names[i]);
-		fputs(": ", p->out);
+		fputs(p->names[i], p->out);
 		int type = sqlite3_column_type(st, i);
 		const char *t = NULL;
 		switch (type) {
 		case SQLITE_INTEGER:
-			fputs((const char *) sqlite3_column_text(st, i), p->out);
+			fwrite(buf, 1, outbuf_fmt_s64(buf, sqlite3_column_int64(st, i)), p->out);
 			break;
 		case SQLITE_FLOAT:
 			t = real_text(buf, sizeof(buf), sqlite3_column_double(st, i));

@@ -66,9 +66,11 @@ int sql_db_open(const char *const *paths, size_t npaths, struct sql_db **out, ch
 	if ((rc = spoor_reader_open(paths, npaths, &db->schema, &why)))
 		goto fail;
 	spoor_reader_set_warn(db->schema, reader_warn, db);
-	/* a private in-memory database: nothing of it is a file */
-	if (sqlite3_open_v2(":memory:", &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
-	    SQLITE_OK) {
+	/* a private in-memory database: nothing of it is a file. One thread at a time (sql.h):
+	 * no mutex, which Debian's serialized SQLite takes in every sqlite3_column_* call */
+	if (sqlite3_open_v2(":memory:", &db->h,
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
 		why = strdup(db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		rc = -ENOMEM;
 		goto fail;
