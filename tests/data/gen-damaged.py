@@ -105,6 +105,9 @@ def put(path, at, fmt, value):
 
 
 def main():
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+        sys.stderr.write("usage: gen-damaged.py OUTDIR\n")
+        return 2
     out = sys.argv[1]
     evs = events()
     clean = os.path.join(out, "clean")
@@ -184,4 +187,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -289,18 +289,32 @@ def analyses(outdir):
     return write(outdir, ev, losses={c: [(i, 0) for i in range(250, 4000, 250)] for c in (0, 1)})
 
 
+USAGE = "usage: gen_kernel.py [--busy | --analyses] [OUTDIR]  (default /tmp/gen-kernel-demo)\n"
+
+
+def main(argv):
+    args = argv[1:]
+    which = None
+    if args and args[0] in ("--busy", "--analyses"):
+        which, args = args[0], args[1:]
+    # an OUTDIR starting with '-' is an option mistyped (--help): never a trace named so
+    if len(args) > 1 or (args and args[0].startswith("-")) or (which and not args):
+        sys.stderr.write(USAGE)
+        return 2
+    if which == "--busy":
+        print(busy(args[0]))
+    elif which == "--analyses":
+        print(analyses(args[0]))
+    else:
+        # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
+        print(write(args[0] if args else "/tmp/gen-kernel-demo", [
+            (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
+            (1500, 0, "irq_handler_exit", {"irq": 5, "ret": 1}),
+            (2000, 1, "softirq_entry", {"vec": 1}),
+            (2600, 1, "softirq_exit", {"vec": 1}),
+        ]))
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--busy":
-        print(busy(sys.argv[2]))
-        sys.exit(0)
-    if len(sys.argv) == 3 and sys.argv[1] == "--analyses":
-        print(analyses(sys.argv[2]))
-        sys.exit(0)
-    # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
-    d = write(sys.argv[1] if len(sys.argv) > 1 else "/tmp/gen-kernel-demo", [
-        (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
-        (1500, 0, "irq_handler_exit", {"irq": 5, "ret": 1}),
-        (2000, 1, "softirq_entry", {"vec": 1}),
-        (2600, 1, "softirq_exit", {"vec": 1}),
-    ])
-    print(d)
+    sys.exit(main(sys.argv))
