@@ -6,23 +6,28 @@
  * (sql-prompt.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "record-args.h"
 #include "sql-cli.h"
 
-enum { OPT_COMMAND, OPT_FILE, OPT_FORMAT, OPT_HELP };
+enum { SQL_OPT_COMMAND, SQL_OPT_FILE, SQL_OPT_FORMAT, SQL_OPT_MAX_MEMORY, SQL_OPT_HELP };
 
 static const struct cmd_option sql_options[] = {
-    [OPT_COMMAND] = {"command", 'c', "QUERY",
+    [SQL_OPT_COMMAND] = {"command", 'c', "QUERY",
                      "run QUERY's statements (several, separated by ';', run in order)"},
-    [OPT_FILE] = {"file", 0, "FILE.sql", "run the statements of FILE.sql"},
-    [OPT_FORMAT] = {"format", 'f', "FORMAT",
+    [SQL_OPT_FILE] = {"file", 0, "FILE.sql", "run the statements of FILE.sql"},
+    [SQL_OPT_FORMAT] = {"format", 'f', "FORMAT",
                     "print results as table (aligned columns, the default), csv or json"},
-    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+    [SQL_OPT_MAX_MEMORY] = {"max-memory", 0, "SIZE",
+                        "stop a statement with \"out of memory\" when SQLite's memory would "
+                        "pass SIZE (256m, 4g; 0: no limit; default: half the RAM)"},
+    [SQL_OPT_HELP] = {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -62,6 +67,14 @@ static char *read_all(FILE *f)
 	return text;
 }
 
+/* Half the machine's RAM: a runaway recursive query or TEMP table fails before it takes
+ * the machine (0, no limit, when sysconf cannot say). */
+static uint64_t default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t) pages * (uint64_t) page / 2 : 0;
+}
+
 static void warn(void *data, const char *message)
 {
 	const struct command *cmd = data;
@@ -73,7 +86,7 @@ static void warn(void *data, const char *message)
  * error (said), -1 after --help. */
 static int parse_args(const struct command *cmd, int argc, char **argv, const char ***traces,
                       size_t *ntraces, const char **query, const char **file,
-                      enum sql_format *format)
+                      enum sql_format *format, uint64_t *max_memory)
 {
 	const char *arg;
 	int row, next;
@@ -86,19 +99,24 @@ static int parse_args(const struct command *cmd, int argc, char **argv, const ch
 		int before = optind;
 		while ((row = cmd_getopt(cmd, argc, argv, &arg, &next)) != -1) {
 			switch (row) {
-			case OPT_COMMAND:
-			case OPT_FILE:
+			case SQL_OPT_COMMAND:
+			case SQL_OPT_FILE:
 				if (*query || *file)
 					return cmd_usage_error(cmd,
 					                       "give one -c QUERY or --file FILE");
-				*(row == OPT_COMMAND ? query : file) = arg;
+				*(row == SQL_OPT_COMMAND ? query : file) = arg;
 				break;
-			case OPT_FORMAT:
+			case SQL_OPT_FORMAT:
 				if (sql_format_parse(arg, format))
 					return cmd_usage_error(
 					    cmd, "unknown format '%s' (table, csv or json)", arg);
 				break;
-			case OPT_HELP: cmd_help(cmd, stdout); return -1;
+			case SQL_OPT_MAX_MEMORY:
+				if (record_parse_size(arg, max_memory) || *max_memory > INT64_MAX)
+					return cmd_usage_error(
+					    cmd, "invalid size '%s' (256m, 4g, or 0 for no limit)", arg);
+				break;
+			case SQL_OPT_HELP: cmd_help(cmd, stdout); return -1;
 			default: return 2;
 			}
 			before = optind;
@@ -148,7 +166,9 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 	const char **traces = NULL, *query = NULL, *file = NULL;
 	size_t ntraces = 0;
 	char *err = NULL, *text = NULL;
-	int rc = parse_args(cmd, argc, argv, &traces, &ntraces, &query, &file, &s.format);
+	uint64_t max_memory = default_max_memory();
+	int rc = parse_args(cmd, argc, argv, &traces, &ntraces, &query, &file, &s.format,
+	                    &max_memory);
 
 	if (rc) {
 		free(traces);
@@ -162,6 +182,9 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	sql_db_set_warn(s.db, warn, (void *) cmd);
+	/* Process-wide, so set here and never in lib/sql, which Python's module shares with
+	 * Python's own sqlite3. After the tables are made: it bounds what the statements add. */
+	sqlite3_hard_heap_limit64((sqlite3_int64) max_memory);
 	/* one thread writes: stdio's lock per fputc costs more than the row's text */
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 	s.h = sql_db_handle(s.db);

@@ -72,7 +72,7 @@ static int authorize(void *data, int action, const char *a, const char *b, const
 	case SQLITE_RECURSIVE:
 	case SQLITE_TRANSACTION:
 	case SQLITE_SAVEPOINT:
-	case SQLITE_ANALYZE: /* in memory, like the rest */
+	case SQLITE_ANALYZE: /* its statistics table is then made where it analyzes (below) */
 	case SQLITE_REINDEX: return SQLITE_OK;
 	case SQLITE_ATTACH:
 	case SQLITE_DETACH:
@@ -109,7 +109,22 @@ static int authorize(void *data, int action, const char *a, const char *b, const
 	case SQLITE_INSERT:
 	case SQLITE_UPDATE:
 	case SQLITE_DELETE: return SQLITE_OK;
-	default: break; /* CREATE/DROP in main, and any action newer than this list */
+	/* CREATE TABLE temp.x, and ANALYZE temp's sqlite_stat1: TEMP objects named so */
+	case SQLITE_CREATE_INDEX:
+	case SQLITE_CREATE_TABLE:
+	case SQLITE_CREATE_TRIGGER:
+	case SQLITE_CREATE_VIEW:
+	case SQLITE_DROP_INDEX:
+	case SQLITE_DROP_TABLE:
+	case SQLITE_DROP_TRIGGER:
+	case SQLITE_DROP_VIEW:
+		if (schema && !strcasecmp(schema, "temp"))
+			return SQLITE_OK;
+		if (action == SQLITE_CREATE_TABLE && a && !strcasecmp(a, "sqlite_stat1"))
+			return refuse(db, "ANALYZE would write main's statistics: ANALYZE temp "
+			                  "(or a TEMP table) instead");
+		break;
+	default: break; /* any action newer than this list */
 	}
 	return refuse(db, "only TEMP tables, views, indexes and triggers can be made or "
 	                  "changed (CREATE TEMP TABLE ...)");

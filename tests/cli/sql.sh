@@ -135,6 +135,7 @@ refused "a table in main" "only TEMP tables" "CREATE TABLE m(a)"
 refused "a virtual table" "none is made or dropped" "CREATE VIRTUAL TABLE temp.f USING fts5(x)"
 refused "writing SQLite's schema" "may not be modified" "UPDATE sqlite_temp_master SET name = 'x'"
 refused "a value of a gigabyte" "string or blob too big" "SELECT zeroblob(1000000000)"
+refused "ANALYZE of main" "ANALYZE temp" "ANALYZE"
 check "no file appeared in the folder" test -z "$(ls -A "$TMP" | grep -v -E '\.(out|err|want|check|json|csv|sql)$')"
 
 # what is allowed: reading PRAGMAs, TEMP tables, views, indexes, triggers; SQLite's
@@ -243,6 +244,19 @@ EOF
 check "the prompt: .tables, .schema, .format, a query over two lines, errors, history" test ! -s prompt.check
 [ -s prompt.check ] && cat prompt.check
 
+# ANALYZE temp: the statistics of the user's TEMP tables, in temp; CREATE TABLE temp.x too
+sql -f csv -c "CREATE TEMP TABLE a AS SELECT name, ts FROM events; CREATE INDEX temp.ai ON a(name);
+ANALYZE temp; SELECT tbl, idx FROM temp.sqlite_stat1; CREATE TABLE temp.b(x); DROP TABLE temp.b" >analyze.out
+check "ANALYZE temp: allowed, its statistics in temp.sqlite_stat1" \
+	test "$(cat analyze.out)" = "$(printf 'tbl,idx\na,ai')"
+
+# --max-memory: SQLite's heap is bounded; a runaway TEMP table ends with "out of memory", exit 1
+sql --max-memory=32m -c "CREATE TEMP TABLE big AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL
+SELECT x + 1 FROM c) SELECT randomblob(100000) AS b FROM c" >mem.out 2>mem.err
+check "--max-memory: a runaway TEMP table stops, exit 1" test $? -eq 1
+check "--max-memory: SQLite's out of memory said" grep -q '^spoor sql: query:1: out of memory' mem.err
+check "--max-memory: a query within it runs" test "$(sql --max-memory=32m -f csv -c "SELECT count(*) AS n FROM events")" = "$(printf 'n\n3600')"
+
 # bad command lines: usage errors, exit 2
 bad() { # bad DESCRIPTION ARGS...
 	local what=$1
@@ -257,6 +271,7 @@ bad "an unknown format" "$T" --format=xml -c "SELECT 1"
 bad "an unknown option" "$T" --bogus
 bad "-c without its query" "$T" -c
 bad "-c and --file" "$T" -c "SELECT 1" --file q.sql
+bad "a --max-memory that is no size" "$T" --max-memory=lots -c "SELECT 1"
 "$SPOOR" sql "$TMP/no-such-trace" -c "SELECT 1" 2>notrace.err
 check "a trace that is not there: exit 1" test $? -eq 1
 "$SPOOR" sql --help | grep -q -- '--format'
