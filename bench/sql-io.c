@@ -4,8 +4,9 @@
  * and packets of the readers it opened (sql_db_io), for bench/sql.sh (push-down and the
  * model's pre-pass, measured).
  *
- *   bench-sql-io QUERY TRACE...    prints "rows R seconds S bytes B skipped_bytes K
- *                                  packets P skipped_packets Q" on one line
+ *   bench-sql-io QUERY TRACE...    prints "rows R seconds S cpu C bytes B skipped_bytes K
+ *                                  packets P skipped_packets Q" on one line (S wall, C CPU
+ *                                  seconds of the query)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sqlite3_stmt *st;
-	struct timespec a, b;
+	struct timespec a, b, ca, cb;
 	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
 	if (sqlite3_prepare_v2(sql_db_handle(db), argv[1], -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "bench-sql-io: %s\n", sqlite3_errmsg(sql_db_handle(db)));
 		return 1;
@@ -38,15 +40,17 @@ int main(int argc, char **argv)
 		rows++;
 	sqlite3_finalize(st);
 	clock_gettime(CLOCK_MONOTONIC, &b);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	if (rc != SQLITE_DONE) {
 		fprintf(stderr, "bench-sql-io: %s\n", sqlite3_errmsg(sql_db_handle(db)));
 		return 1;
 	}
 	struct sql_io io;
 	sql_db_io(db, &io);
-	printf("rows %llu seconds %.6f bytes %llu skipped_bytes %llu packets %llu skipped_packets "
-	       "%llu\n",
+	printf("rows %llu seconds %.6f cpu %.6f bytes %llu skipped_bytes %llu packets %llu "
+	       "skipped_packets %llu\n",
 	       rows, (double) (b.tv_sec - a.tv_sec) + (double) (b.tv_nsec - a.tv_nsec) / 1e9,
+	       (double) (cb.tv_sec - ca.tv_sec) + (double) (cb.tv_nsec - ca.tv_nsec) / 1e9,
 	       (unsigned long long) io.bytes, (unsigned long long) io.skipped_bytes,
 	       (unsigned long long) io.packets, (unsigned long long) io.skipped_packets);
 	sql_db_close(db);

@@ -122,13 +122,13 @@ read -r first last < <("$spoor" sql --format=csv "$ktrace" -c "SELECT min(ts), m
 a=$(awk -v f="$first" -v l="$last" 'BEGIN { printf "%.0f", f + (l - f) * 0.965 }')
 range="ts BETWEEN $a AND $last"
 kevents=$("$spoor" sql --format=csv "$ktrace" -c "SELECT count(*) FROM events" | tail -n 1)
-pushed() { # QUERY: seconds and MiB read (best of the runs)
+pushed() { # QUERY: CPU seconds and MiB read (the run of the least CPU time)
 	local q=$1 b= line
 	for ((i = 0; i < runs; i++)); do
 		line=$("$io" "$q" "$ktrace")
 		set -- $line
-		if [ -z "$b" ] || awk -v a="$4" -v b="$b" 'BEGIN { exit !(a < b) }'; then
-			b=$4 mib=$(awk -v x="$6" -v y="$8" 'BEGIN { printf "%.1f", (x - y) / 1048576 }')
+		if [ -z "$b" ] || awk -v a="$6" -v b="$b" 'BEGIN { exit !(a < b) }'; then
+			b=$6 mib=$(awk -v x="$8" -v y="${10}" 'BEGIN { printf "%.1f", (x - y) / 1048576 }')
 		fi
 	done
 	printf "%.3f %s\n" "$b" "$mib"
@@ -166,7 +166,7 @@ commas() { sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<<"$1"; }
 	echo
 	echo "Push-down, on \`$ktrace\` ($(commas "$kevents") events; the range: its last 3.5%, $(commas "$in_range") events), by bench-sql-io:"
 	echo
-	echo "| query | s | MiB read |"
+	echo "| query | CPU s | MiB read |"
 	echo "|---|---:|---:|"
 	echo "| \`SELECT count(*) FROM events WHERE ts BETWEEN a AND b\` | $k_push | $k_push_mib |"
 	echo "| the same with \`+ts\` (no push-down) | $k_full | $k_full_mib |"
