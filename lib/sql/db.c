@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/reader.h"
 #include "sql-int.h"
 
 static char *dup_message(const char *what, const char *why)
@@ -16,22 +17,76 @@ static char *dup_message(const char *what, const char *why)
 	return m;
 }
 
+/* Whether stream file path[0, len) was counted damaged already. */
+static bool known_damaged(const struct sql_db *db, const char *path, size_t len)
+{
+	for (size_t i = 0; i < db->ndamaged; i++)
+		if (strlen(db->damaged[i]) == len && !memcmp(db->damaged[i], path, len))
+			return true;
+	return false;
+}
+
+/* Count stream file path[0, len) as damaged, once per db: false when it already was. */
+static bool add_damaged(struct sql_db *db, const char *path, size_t len)
+{
+	if (known_damaged(db, path, len))
+		return false;
+	char **d = realloc(db->damaged, (db->ndamaged + 1) * sizeof(*d));
+	if (!d)
+		return true;
+	db->damaged = d;
+	if ((d[db->ndamaged] = strndup(path, len)))
+		db->ndamaged++;
+	return true;
+}
+
 static void reader_warn(void *data, const char *message)
 {
 	struct sql_db *db = data;
+	/* damage is "PATH: ...": said and counted once, by the first reader that met it */
+	const char *colon = strstr(message, ": ");
+	if (colon && !add_damaged(db, message, (size_t) (colon - message)))
+		return;
 	if (db->warn)
 		db->warn(db->warn_data, message);
 	else
 		fprintf(stderr, "warning: %s\n", message);
 }
 
+/* Whether reader r has the schema's traces and classes, at the same indices (the tables'
+ * columns and the cursors' arrays follow the schema's). */
+static bool same_as_schema(const struct spoor_reader *schema, const struct spoor_reader *r)
+{
+	size_t n = spoor_reader_event_class_count(r);
+	if (spoor_reader_trace_count(r) != spoor_reader_trace_count(schema) ||
+	    n != spoor_reader_event_class_count(schema))
+		return false;
+	for (size_t c = 0; c < n; c++) {
+		const struct spoor_event_class *a = spoor_reader_event_class(schema, c),
+		                               *b = spoor_reader_event_class(r, c);
+		if (a->trace != b->trace || a->sc->id != b->sc->id ||
+		    spoor_event_class_id(a) != spoor_event_class_id(b) ||
+		    strcmp(spoor_event_class_name(a), spoor_event_class_name(b)))
+			return false;
+	}
+	return true;
+}
+
 int sql_reader_open(struct sql_db *db, struct spoor_reader **out)
 {
 	int rc = spoor_reader_open((const char *const *) db->paths, db->npaths, out, NULL);
-	if (!rc)
-		spoor_reader_set_warn(*out, reader_warn, db);
-	return rc;
+	if (rc)
+		return rc;
+	/* a live trace's metadata grows, a folder gains a trace: the schema no longer fits */
+	if (!same_as_schema(db->schema, *out)) {
+		spoor_reader_close(*out);
+		*out = NULL;
+		return -SPOOR_ECHANGED;
+	}
+	spoor_reader_set_warn(*out, reader_warn, db);
+	return 0;
 }
+
 
 void sql_reader_close(struct sql_db *db, struct spoor_reader *r)
 {
@@ -44,8 +99,9 @@ void sql_reader_close(struct sql_db *db, struct spoor_reader *r)
 		db->io.packets += si.packets;
 		db->io.skipped_bytes += si.skipped_bytes;
 		db->io.skipped_packets += si.skipped_packets;
+		if (si.damaged)
+			add_damaged(db, si.path, strlen(si.path));
 	}
-	db->damaged += spoor_reader_damaged(r);
 	spoor_reader_close(r);
 }
 
@@ -96,6 +152,9 @@ void sql_db_close(struct sql_db *db)
 		return;
 	sqlite3_close_v2(db->h);
 	spoor_reader_close(db->schema);
+	for (size_t i = 0; i < db->ndamaged; i++)
+		free(db->damaged[i]);
+	free(db->damaged);
 	for (size_t i = 0; i < db->npaths; i++)
 		free(db->paths[i]);
 	free(db->paths);
@@ -120,5 +179,21 @@ void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data)
 
 unsigned sql_db_damaged(const struct sql_db *db)
 {
-	return db->damaged;
+	return (unsigned) db->ndamaged;
+}
+
+void sql_db_interrupt(struct sql_db *db)
+{
+	db->interrupted = 1;
+	sqlite3_interrupt(db->h);
+}
+
+bool sql_db_interrupted(const struct sql_db *db)
+{
+	return db->interrupted;
+}
+
+void sql_db_interrupt_clear(struct sql_db *db)
+{
+	db->interrupted = 0;
 }

@@ -4,6 +4,7 @@
 #ifndef SQL_SQL_INT_H
 #define SQL_SQL_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "spoor/trace.h"
@@ -16,14 +17,25 @@ struct sql_db {
 	/* opened once, for the schema: the classes, their fields, the traces */
 	struct spoor_reader *schema;
 	struct sql_io io;
-	unsigned damaged;
+	/* the stream files found damaged so far, each counted and warned of once */
+	char **damaged;
+	size_t ndamaged;
 	sql_warn_fn warn;
 	void *warn_data;
 	char refused[160]; /* guard.c: why it last refused a statement */
+	volatile sig_atomic_t interrupted; /* sql_db_interrupt, until a cursor starts */
 };
 
-/* A reader of the db's traces for one cursor, its damage reported through the db's warn.
- * Close it with sql_reader_close, which adds its I/O to the db's. */
+/* Whether sql_db_interrupt was called since the last sql_db_interrupt_clear: a cursor that
+ * runs long without handing SQLite a row stops (SQLITE_INTERRUPT) when it is. */
+bool sql_db_interrupted(const struct sql_db *db);
+/* At a cursor's start: an interrupt of an earlier statement is no longer pending. */
+void sql_db_interrupt_clear(struct sql_db *db);
+
+/* A reader of the db's traces for one cursor, its damage reported through the db's warn
+ * (each damaged stream once per db). -SPOOR_ECHANGED when its traces or classes are no
+ * longer those of the schema (a class or a trace added since sql_db_open). Close it with
+ * sql_reader_close, which adds its I/O to the db's. */
 int sql_reader_open(struct sql_db *db, struct spoor_reader **out);
 void sql_reader_close(struct sql_db *db, struct spoor_reader *r);
 

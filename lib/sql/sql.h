@@ -31,8 +31,14 @@ struct sql_io {
 };
 void sql_db_io(const struct sql_db *db, struct sql_io *io);
 
+/* Stop the statements running now (SQLITE_INTERRUPT), including a table's pass that has
+ * no row to give yet; a statement started afterwards runs. Async-signal-safe: call it from
+ * a SIGINT handler or another thread. */
+void sql_db_interrupt(struct sql_db *db);
+
 /* Damage met while reading (the reader's one-line messages), in order: the caller shows
- * them. Streams damaged so far, summed over the readers. */
+ * them, each damaged stream once. Streams damaged so far (each stream file once, however
+ * many queries read it). */
 typedef void (*sql_warn_fn)(void *data, const char *message);
 void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data);
 unsigned sql_db_damaged(const struct sql_db *db);

@@ -5,9 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/grow.h"
 #include "vt-engine.h"
+
+/* The longest a pass runs before it looks whether the query was interrupted. */
+#define VT_SLICE_NS (20 * 1000 * 1000)
 
 struct vt_aux { /* the module's */
 	struct sql_db *db;
@@ -63,7 +67,7 @@ void vt_row_int(struct vt_row *r, int col, int64_t v)
 
 void vt_row_text(struct vt_row *r, int col, const char *s)
 {
-	if (!s)
+	if (!s || r->used >= VT_TEXT_MAX) /* no room left, not even for '\0': NULL */
 		return;
 	size_t room = VT_TEXT_MAX - r->used - 1, len = strnlen(s, room);
 	memcpy(r->text + r->used, s, len);
@@ -221,6 +225,7 @@ static int vt_open(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
 	if (!c)
 		return SQLITE_NOMEM;
 	c->tab = (struct vt_tab *) vt;
+	sql_db_interrupt_clear(c->tab->db); /* what interrupted an earlier statement is done */
 	*out = &c->base;
 	return SQLITE_OK;
 }
@@ -258,12 +263,22 @@ static int fail(struct vt_cursor *c, int rc)
 	return rc == -ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
 }
 
-/* Run the pass until some row is queued or the trace ends. */
+static int64_t monotonic_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Run the pass until some row is queued or the trace ends, in slices of at most
+ * VT_SLICE_NS between looks at sql_db_interrupt (a pass may give no row for long). */
 static int fetch(struct vt_cursor *c)
 {
 	while (c->head == c->n && !c->done) {
 		c->head = c->n = 0;
-		int rc = an_engine_run(c->e);
+		if (sql_db_interrupted(c->tab->db))
+			return SQLITE_INTERRUPT;
+		int rc = an_engine_run_until(c->e, monotonic_ns() + VT_SLICE_NS);
 		if (rc < 0)
 			return fail(c, rc);
 		if (rc == 0) {
