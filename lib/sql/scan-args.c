@@ -8,6 +8,7 @@
 
 #include "scan-plan.h"
 #include "scan.h"
+#include "util/grow.h"
 
 /* A real bound as an integer one: ts > 1.5 is ts >= 2, ts < 1.5 is ts <= 1, ts = 1.5 is
  * nothing. Returns the role left (GE, LE or EQ), 0 when the bound restricts nothing, or 'x'
@@ -92,17 +93,32 @@ static bool int_of(sqlite3_value *v, int64_t *x)
 	}
 }
 
-static int add_tid(struct sql_scan *s, sqlite3_value *v)
+static int add_tid(struct sql_scan *s, sqlite3_value *v, size_t *cap)
 {
 	int64_t x;
 	if (!int_of(v, &x))
 		return 0;
-	int64_t *more = realloc(s->tids, (s->ntids + 1) * sizeof(*more));
-	if (!more)
+	if (grow_one(&s->tids, s->ntids, cap, sizeof(*s->tids), 16))
 		return -ENOMEM;
-	s->tids = more;
 	s->tids[s->ntids++] = x;
 	return 0;
+}
+
+int sql_scan_by_value(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+	return (x > y) - (x < y);
+}
+
+/* The tids sorted, each once: a row's is found by bsearch (an IN list may be long). */
+static void sort_tids(struct sql_scan *s)
+{
+	size_t n = 0;
+	qsort(s->tids, s->ntids, sizeof(*s->tids), sql_scan_by_value);
+	for (size_t i = 0; i < s->ntids; i++)
+		if (!n || s->tids[n - 1] != s->tids[i])
+			s->tids[n++] = s->tids[i];
+	s->ntids = n;
 }
 
 /* Classes named v (a name as text: SQLite's TEXT affinity gives numbers their text) join
@@ -124,6 +140,7 @@ static void add_name(struct sql_scan *s, bool *named, sqlite3_value *v)
 int sql_scan_take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_value **argv,
                        bool **named)
 {
+	size_t cap = 0; /* of s->tids */
 	for (int i = 0; i < argc && roles && roles[i]; i++) {
 		sqlite3_value *v = argv[i], *e;
 		int rc = 0;
@@ -140,23 +157,24 @@ int sql_scan_take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_
 					add_name(s, *named, e);
 			break;
 		case ROLE_TID:
-			rc = add_tid(s, v);
+			rc = add_tid(s, v, &cap);
 			s->empty |= !s->ntids;
 			break;
 		case ROLE_TID_IN:
 			for (int k = sqlite3_vtab_in_first(v, &e); k == SQLITE_OK && e && !rc;
 			     k = sqlite3_vtab_in_next(v, &e))
-				rc = add_tid(s, e);
+				rc = add_tid(s, e, &cap);
 			s->empty |= !s->ntids;
 			break;
-		case ROLE_CPU:
+		case ROLE_CPU: /* the reader's -1 (unknown) is NULL: no value equals it */
 			s->has_cpu = true;
-			s->empty |= !int_of(v, &s->cpu);
+			s->empty |= !int_of(v, &s->cpu) || s->cpu < 0;
 			break;
 		default: bound(s, roles[i], v); break;
 		}
 		if (rc)
 			return rc;
 	}
+	sort_tids(s);
 	return 0;
 }

@@ -263,10 +263,7 @@ static bool passes(struct sql_scan *s, const struct spoor_event *ev)
 	if (s->ntids) {
 		if (!row_tid(s))
 			return false;
-		size_t i = 0;
-		while (i < s->ntids && s->tids[i] != s->tid)
-			i++;
-		return i < s->ntids;
+		return bsearch(&s->tid, s->tids, s->ntids, sizeof(*s->tids), sql_scan_by_value);
 	}
 	return true;
 }

@@ -101,5 +101,7 @@ void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 const char *sql_scan_class_name(const struct sql_scan *s, size_t c);
 int sql_scan_take_args(struct sql_scan *s, const char *roles, int argc, sqlite3_value **argv,
                        bool **named);
+/* qsort's and bsearch's order of int64_t (the tids, sorted once each has its place) */
+int sql_scan_by_value(const void *a, const void *b);
 
 #endif

@@ -401,9 +401,11 @@ static void filters_pushed_down(const char *path)
 	     "SELECT name, count(*), min(ts), sum(cpu) FROM events GROUP BY +name ORDER BY 1"},
 	    {"SELECT name, max(ts) FROM events GROUP BY name ORDER BY name DESC",
 	     "SELECT name, max(ts) FROM events GROUP BY +name ORDER BY +name DESC"},
-	    {"SELECT name, count(*) FROM events WHERE name IN ('sched_switch', 'syscall_exit_read') "
+	    {"SELECT name, count(*) FROM events WHERE name IN ('sched_switch', "
+	     "'syscall_exit_read') "
 	     "GROUP BY name",
-	     "SELECT name, count(*) FROM events WHERE +name IN ('sched_switch', 'syscall_exit_read') "
+	     "SELECT name, count(*) FROM events WHERE +name IN ('sched_switch', "
+	     "'syscall_exit_read') "
 	     "GROUP BY +name ORDER BY 1"},
 	    /* the name alone: counted by name */
 	    {"SELECT name, count(*) FROM events GROUP BY name ORDER BY name DESC",
@@ -524,6 +526,30 @@ static void union_of_columns(const char *data)
 	sql_db_close(db);
 }
 
+/* A trace whose packets give no CPU: cpu is NULL, and no constraint on cpu holds (the
+ * reader's -1 for "unknown" is never a value). tests/data/traces/ctx-ref with its cpu_id
+ * renamed. */
+static void no_cpu(const char *data)
+{
+	char path[700], cmd[1600];
+	snprintf(path, sizeof(path), "%s/nocpu", dir);
+	snprintf(cmd, sizeof(cmd),
+	         "cp -r '%s/traces/ctx-ref' '%s' && sed -i 's/u32 cpu_id;/u32 cpu_idx;/' "
+	         "'%s/metadata'",
+	         data, path, path);
+	CHECK_CTX("%s", cmd);
+	if (!CHECK_EQ_S64(system(cmd), 0))
+		return;
+	struct sql_db *db = open_db(path);
+	if (!db)
+		return;
+	CHECK(number(db, "SELECT count(*) FROM events WHERE cpu IS NULL") > 0);
+	CHECK_EQ_S64(number(db, "SELECT count(*) FROM events WHERE cpu = -1"), 0);
+	CHECK_EQ_S64(number(db, "SELECT count(*) FROM stream_sized WHERE cpu = -1"), 0);
+	CHECK_EQ_S64(number(db, "SELECT count(*) FROM events WHERE cpu = 0"), 0);
+	sql_db_close(db);
+}
+
 int main(void)
 {
 	const char *data = getenv("SPOOR_TEST_DATA"), *tmp = getenv("TMPDIR");
@@ -548,6 +574,7 @@ int main(void)
 	}
 	class_types(data);
 	union_of_columns(data);
+	no_cpu(data);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("could not remove %s\n", dir);
