@@ -351,6 +351,7 @@ static void job_free(struct job *j)
 		if (col->data)
 			munmap(col->data, j->cap * elem_size(col->kind));
 		Py_XDECREF(col->last);
+		Py_XDECREF(col->name);
 	}
 	PyMem_Free(j->cols);
 	PyMem_Free(j->slot);
@@ -374,6 +375,8 @@ static int take_columns(struct job *j, PyObject *names)
 	for (Py_ssize_t k = 0; k < n; k++) {
 		struct column *col = &j->cols[k];
 		col->name = PySequence_Fast_GET_ITEM(seq, k);
+		Py_INCREF(col->name); /* a DamageWarning's handler may empty the list */
+		j->ncols = (size_t) k + 1;
 		if (!PyUnicode_Check(col->name) || !(col->utf8 = PyUnicode_AsUTF8(col->name))) {
 			if (!PyErr_Occurred())
 				PyErr_SetString(PyExc_TypeError, "a column's name must be a str");
@@ -385,8 +388,7 @@ static int take_columns(struct job *j, PyObject *names)
 		                                        : COL_INT;
 		col->typed = col->kind != COL_INT;
 	}
-	j->ncols = (size_t) n;
-	Py_DECREF(seq); /* the names live in `names`, which the caller holds */
+	Py_DECREF(seq);
 	return 0;
 }
 

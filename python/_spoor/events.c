@@ -148,7 +148,7 @@ static PyObject *new_event(struct spy_events *it, const struct spoor_event *ev, 
 	return (PyObject *) o;
 }
 
-static PyObject *events_next(struct spy_events *it)
+static PyObject *next_event(struct spy_events *it)
 {
 	const struct spoor_event *ev;
 
@@ -178,6 +178,21 @@ static PyObject *events_next(struct spy_events *it)
 		return new_event(it, ev, ci, tid);
 	}
 	return NULL;
+}
+
+/* A DamageWarning's handler is Python code run in the middle of a step: advancing the same
+ * iteration there would close the reader under the step (as a running generator, it
+ * raises). */
+static PyObject *events_next(struct spy_events *it)
+{
+	if (it->busy) {
+		PyErr_SetString(PyExc_RuntimeError, "this iteration is already running");
+		return NULL;
+	}
+	it->busy = true;
+	PyObject *out = next_event(it);
+	it->busy = false;
+	return out;
 }
 
 PyTypeObject spy_events_type = {

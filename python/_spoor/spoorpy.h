@@ -90,6 +90,7 @@ struct spy_events {
 	bool *deliver; /* per class: delivered (names=); NULL: all */
 	size_t nclasses;
 	bool done;
+	bool busy; /* in events_next: Python code it calls (warnings) must not re-enter */
 	uint64_t gen; /* events handed out: an event is current while its gen is this one */
 	const struct spoor_event *ev; /* the current event */
 	PyObject **names;             /* per class: its name as a str, made at its first event */

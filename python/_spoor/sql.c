@@ -4,6 +4,7 @@
  * query and kept by the trace; a query's rows as tuples of int, float, str, bytes or None.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "spoorpy.h"
 #include "sql/sql.h"
@@ -11,7 +12,23 @@
 struct spy_db {
 	PyObject_HEAD struct sql_db *db;
 	struct spy_damage damage;
+	bool busy; /* in a query: Python code it calls (warnings) must not re-enter */
 };
+
+/* VM steps between two looks at Python's signals: Ctrl-C stops a runaway query. */
+enum { SIGNAL_STEPS = 10000 };
+
+/* SQLite's progress handler: a signal whose handler raised (KeyboardInterrupt) interrupts
+ * the statement (sql_db_interrupt: an analysis table's pass too); the exception is the
+ * query's. */
+static int check_signals(void *data)
+{
+	struct spy_db *d = data;
+	if (PyErr_CheckSignals() == 0)
+		return 0;
+	sql_db_interrupt(d->db);
+	return 1;
+}
 
 static void db_dealloc(struct spy_db *d)
 {
@@ -42,6 +59,7 @@ static int db_init(struct spy_db *d, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	sql_db_set_warn(d->db, spy_damage_note, &d->damage);
+	sqlite3_progress_handler(sql_db_handle(d->db), SIGNAL_STEPS, check_signals, d);
 	return 0;
 }
 
@@ -65,6 +83,11 @@ static int bind(sqlite3 *h, sqlite3_stmt *st, PyObject *params)
 	int n = sqlite3_bind_parameter_count(st);
 	if (!n)
 		return 0;
+	if (params && (PyUnicode_Check(params) || PyBytes_Check(params) ||
+	               PyByteArray_Check(params))) {
+		PyErr_SetString(PyExc_TypeError, "params: a sequence of values, not a string");
+		return -1;
+	}
 	if (!params || params == Py_None || !PySequence_Check(params) ||
 	    PySequence_Size(params) != n) {
 		PyErr_Format(spy_error, "the query takes %d parameters: give them as a sequence",
@@ -113,11 +136,19 @@ static int run_statement(struct spy_db *d, sqlite3_stmt *st, PyObject **names, P
 	if (ncols) {
 		*names = PyTuple_New(ncols);
 		*rows = PyList_New(0);
-		for (int i = 0; *names && i < ncols; i++)
-			PyTuple_SET_ITEM(*names, i,
-			                 PyUnicode_FromString(sqlite3_column_name(st, i)));
-		if (!*names || !*rows)
+		for (int i = 0; *names && i < ncols; i++) {
+			const char *name = sqlite3_column_name(st, i);
+			PyObject *s = name ? spy_text(name, strlen(name)) : NULL;
+			if (!s)
+				Py_CLEAR(*names); /* no memory, or (NULL name) */
+			else
+				PyTuple_SET_ITEM(*names, i, s);
+		}
+		if (!*names || !*rows) {
+			if (!PyErr_Occurred())
+				PyErr_NoMemory();
 			return -1;
+		}
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		PyObject *row = PyTuple_New(ncols);
@@ -136,6 +167,8 @@ static int run_statement(struct spy_db *d, sqlite3_stmt *st, PyObject **names, P
 		if (d->damage.strict && d->damage.messages)
 			break;
 	}
+	if (PyErr_Occurred())
+		return -1; /* a signal's exception (the progress handler stopped the step) */
 	if (spy_damage_flush(&d->damage))
 		return -1;
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -159,7 +192,12 @@ static PyObject *db_query(struct spy_db *d, PyObject *args, PyObject *kw)
 		PyErr_SetString(spy_error, "the database is closed");
 		return NULL;
 	}
+	if (d->busy) {
+		PyErr_SetString(PyExc_RuntimeError, "a query of this database is already running");
+		return NULL;
+	}
 	d->damage.strict = strict;
+	d->busy = true;
 	sqlite3 *h = sql_db_handle(d->db);
 	const char *tail = sql;
 	int failed = 0;
@@ -183,6 +221,7 @@ static PyObject *db_query(struct spy_db *d, PyObject *args, PyObject *kw)
 			Py_XDECREF(r);
 		}
 	}
+	d->busy = false;
 	if (failed) {
 		Py_XDECREF(names);
 		Py_XDECREF(rows);
@@ -213,6 +252,10 @@ static PyObject *db_io(struct spy_db *d, PyObject *unused)
 
 static PyObject *db_close(struct spy_db *d, PyObject *unused)
 {
+	if (d->busy) {
+		PyErr_SetString(PyExc_RuntimeError, "a query of this database is already running");
+		return NULL;
+	}
 	sql_db_close(d->db);
 	d->db = NULL;
 	Py_RETURN_NONE;

@@ -44,7 +44,8 @@ class Trace:
         if isinstance(paths, Part):
             paths = [paths.trace]
         many = not isinstance(paths, (str, bytes, os.PathLike))
-        self.paths = [os.fsdecode(p) for p in (paths if many else [paths])]
+        # absolute: parts name files, read from another folder (or process) too
+        self.paths = [os.path.abspath(os.fsdecode(p)) for p in (paths if many else [paths])]
         self._db = None
         # open once now, so that a path that is not a trace fails here
         _spoor.events(self.paths)

@@ -3,6 +3,7 @@
 written by gen_kernel.py, and babeltrace2's view of a trace (python3-bt2) to compare with."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -31,6 +32,13 @@ class TempDir:
 
     def close(self):
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def damaged_traces(folder):
+    """gen-damaged.py's traces in folder/d: a clean one and one per kind of damage."""
+    d = os.path.join(folder, "d")
+    subprocess.run([sys.executable, os.path.join(DATA, "gen-damaged.py"), d], check=True)
+    return d
 
 
 def busy_trace(folder):

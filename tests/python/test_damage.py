@@ -2,8 +2,6 @@
 """Damaged traces (tests/data/gen-damaged.py) and bad paths: a spoor.Error or a
 spoor.DamageWarning with the reader's message, every event before the damage, never a crash."""
 import os
-import subprocess
-import sys
 import unittest
 import warnings
 
@@ -18,9 +16,7 @@ class Damage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = helpers.TempDir()
-        cls.d = os.path.join(cls.tmp.path, "d")
-        subprocess.run([sys.executable, os.path.join(helpers.DATA, "gen-damaged.py"), cls.d],
-                       check=True)
+        cls.d = helpers.damaged_traces(cls.tmp.path)
         cls.clean = [(ev.ts, ev.cpu, ev.name) for ev in spoor.open(cls.path("clean")).events()]
 
     @classmethod
