@@ -22,7 +22,8 @@ int sql_scan_x_best_index(sqlite3_vtab *base, sqlite3_index_info *info)
 
 int sql_scan_x_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out)
 {
-	(void) base;
+	/* what interrupted an earlier statement is done (before this one's filter values) */
+	sql_db_interrupt_clear(((struct sql_scan_vtab *) base)->db);
 	struct sql_scan_cursor *c = calloc(1, sizeof(*c));
 	if (!c)
 		return SQLITE_NOMEM;

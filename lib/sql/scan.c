@@ -16,6 +16,16 @@ static int fail(char **errmsg, const char *what, int rc)
 	return SQLITE_ERROR;
 }
 
+/* Events stepped over between looks at sql_db_interrupt: a query whose filters pass few
+ * events gives SQLite no row, so SQLite's own check never runs. */
+#define INTERRUPT_EVERY 1024
+
+static int interrupted(char **errmsg)
+{
+	*errmsg = sqlite3_mprintf("interrupted");
+	return SQLITE_INTERRUPT;
+}
+
 const char *sql_scan_class_name(const struct sql_scan *s, size_t c)
 {
 	return spoor_event_class_name(spoor_reader_event_class(s->db->schema, c));
@@ -126,8 +136,13 @@ static int take_census(struct sql_scan *s, bool desc)
 		goto out;
 	const struct spoor_event *ev;
 	spoor_reader_set_ordered(s->r, false);
-	while ((rc = reader_next(s->r, &ev)) > 0)
+	for (unsigned n = 0; (rc = reader_next(s->r, &ev)) > 0;) {
 		per_class[reader_event_class_index(ev)]++;
+		if (__builtin_expect(++n % INTERRUPT_EVERY == 0, 0) && sql_db_interrupted(s->db)) {
+			rc = -EINTR;
+			break;
+		}
+	}
 	sql_reader_close(s->db, s->r);
 	s->r = NULL;
 	if (rc < 0)
@@ -171,8 +186,10 @@ static int census_next(struct sql_scan *s)
 
 void sql_scan_close(struct sql_scan *s)
 {
-	if (s->db)
+	if (s->db) {
 		sql_reader_close(s->db, s->r);
+		s->db->io.events += (uint64_t) s->rowid; /* the rows this scan gave SQLite */
+	}
 	sql_tasks_free(s->tasks);
 	free(s->want);
 	free(s->in_pass);
@@ -217,7 +234,8 @@ int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan
 	s->first_only = plan & PLAN_DISTINCT;
 	if (plan & PLAN_CENSUS) {
 		if (!s->empty && (rc = take_census(s, desc)))
-			return fail(errmsg, "cannot read the traces", rc);
+			return rc == -EINTR ? interrupted(errmsg)
+			                    : fail(errmsg, "cannot read the traces", rc);
 		s->pass = SIZE_MAX; /* census_next starts the first */
 		s->eof = s->empty;
 		return s->empty ? SQLITE_OK : census_next(s);
@@ -236,7 +254,8 @@ int sql_scan_filter(struct sql_scan *s, struct sql_db *db, const struct sql_scan
 	    !(s->in_pass = calloc(s->nclasses + 1, sizeof(*s->in_pass))))
 		return fail(errmsg, "cannot read the traces", -ENOMEM);
 	if ((rc = start_pass(s)))
-		return fail(errmsg, "cannot read the traces", rc);
+		return rc == -EINTR ? interrupted(errmsg)
+		                    : fail(errmsg, "cannot read the traces", rc);
 	return sql_scan_next(s, errmsg);
 }
 
@@ -273,13 +292,17 @@ int sql_scan_next(struct sql_scan *s, char **errmsg)
 	const struct spoor_event *ev;
 	if (s->census)
 		return census_next(s);
-	for (;;) {
+	for (unsigned skipped = 0;;) {
 		s->tid_done = false;
 		int rc = s->pass_done ? 0 : reader_next(s->r, &ev);
 		if (__builtin_expect(rc > 0, 1)) {
 			s->ev = ev;
-			if (s->check && !passes(s, ev))
+			if (s->check && !passes(s, ev)) {
+				if (__builtin_expect(++skipped % INTERRUPT_EVERY == 0, 0) &&
+				    sql_db_interrupted(s->db))
+					return interrupted(errmsg);
 				continue;
+			}
 			s->rowid++;
 			s->pass_done = s->first_only;
 			return SQLITE_OK;
@@ -291,7 +314,8 @@ int sql_scan_next(struct sql_scan *s, char **errmsg)
 			return SQLITE_OK;
 		}
 		if ((rc = start_pass(s)))
-			return fail(errmsg, "cannot read the traces", rc);
+			return rc == -EINTR ? interrupted(errmsg)
+			                    : fail(errmsg, "cannot read the traces", rc);
 	}
 }
 

@@ -25,7 +25,8 @@ void sql_db_close(struct sql_db *db);
 sqlite3 *sql_db_handle(struct sql_db *db);
 
 /* What the queries so far have read, summed over every reader they opened: bytes of packets
- * read, and of those, bytes of packets stepped over without decoding (push-down). */
+ * read, and of those, bytes of packets stepped over without decoding (push-down); events: the
+ * rows the events and class tables gave SQLite. */
 struct sql_io {
 	uint64_t bytes, skipped_bytes, packets, skipped_packets, events;
 };

@@ -221,8 +221,13 @@ int sql_tasks_prepass(struct sql_tasks *t, struct sql_db *db, int64_t begin)
 	reader_pass_over(r, pass, t->nclasses, INT64_MIN, begin - 1);
 	free(pass);
 	const struct spoor_event *ev;
-	while ((rc = reader_next(r, &ev)) > 0)
+	for (unsigned n = 0; (rc = reader_next(r, &ev)) > 0;) {
 		sql_tasks_event(t, ev);
+		if (__builtin_expect(++n % 1024 == 0, 0) && sql_db_interrupted(db)) {
+			rc = -EINTR; /* Ctrl-C: the pre-pass may read most of the trace */
+			break;
+		}
+	}
 	sql_reader_close(db, r);
 	return rc;
 }

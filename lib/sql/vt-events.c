@@ -102,9 +102,17 @@ static int events_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int co
 	return sql_scan_text_result(c, ctx);
 }
 
+/* Not events_connect itself: SQLite makes a module whose xCreate is its xConnect an
+ * eponymous table too, and `spoor_events` would be a second name for `events`. */
+static int events_create(sqlite3 *h, void *aux, int argc, const char *const *argv,
+                         sqlite3_vtab **out, char **errmsg)
+{
+	return events_connect(h, aux, argc, argv, out, errmsg);
+}
+
 static const sqlite3_module events_module = {
     .iVersion = 0,
-    .xCreate = events_connect,
+    .xCreate = events_create,
     .xConnect = events_connect,
     .xBestIndex = sql_scan_x_best_index,
     .xDisconnect = events_disconnect,

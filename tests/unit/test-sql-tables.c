@@ -550,6 +550,68 @@ static void no_cpu(const char *data)
 	sql_db_close(db);
 }
 
+static struct sql_db *interrupted_db;
+
+/* A constraint's value, computed as the cursor starts: as if Ctrl-C came then. */
+static void interrupt_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void) argc;
+	(void) argv;
+	sql_db_interrupt(interrupted_db);
+	sqlite3_result_int(ctx, -5);
+}
+
+/* sql_db_interrupt stops a scan that gives SQLite no row (no event of tid -5: SQLite's own
+ * check never runs); the next query runs. */
+static void interrupted(const char *path)
+{
+	struct sql_db *db = open_db(path);
+	if (!db)
+		return;
+	CHECK_CTX("interrupted %s", path);
+	interrupted_db = db;
+	sqlite3 *h = sql_db_handle(db);
+	sqlite3_create_function(h, "interrupt_now", 0, SQLITE_UTF8, NULL, interrupt_now, NULL,
+	                        NULL);
+	static const char *const queries[] = {
+	    "SELECT count(*) FROM events WHERE tid = interrupt_now()",
+	    "SELECT count(*) FROM syscall_entry_read WHERE tid = interrupt_now()",
+	};
+	for (size_t i = 0; i < sizeof(queries) / sizeof(*queries); i++) {
+		sqlite3_stmt *st = NULL;
+		CHECK_CTX("interrupted: %s", queries[i]);
+		if (!CHECK_EQ_S64(sqlite3_prepare_v2(h, queries[i], -1, &st, NULL), SQLITE_OK))
+			continue;
+		int rc = sqlite3_step(st);
+		CHECK_EQ_S64(rc, SQLITE_INTERRUPT);
+		sqlite3_finalize(st);
+	}
+	check_rows(db, "SELECT count(*) > 1024 FROM events WHERE tid <> -5", "1\n");
+	sql_db_close(db);
+}
+
+/* The module behind `events` is no table of its own (not eponymous); sql_db_io counts the
+ * rows the tables gave. */
+static void module_and_rows(const char *path)
+{
+	struct sql_db *db = open_db(path);
+	if (!db)
+		return;
+	sqlite3_stmt *st = NULL;
+	CHECK_CTX("module_and_rows %s", path);
+	CHECK(sqlite3_prepare_v2(sql_db_handle(db), "SELECT count(*) FROM spoor_events", -1, &st,
+	                         NULL) != SQLITE_OK);
+	sqlite3_finalize(st);
+	struct sql_io a, b;
+	sql_db_io(db, &a);
+	char *n = rows(db, "SELECT count(*) FROM events");
+	sql_db_io(db, &b);
+	if (n)
+		CHECK_EQ_U64(b.events - a.events, strtoull(n, NULL, 10));
+	free(n);
+	sql_db_close(db);
+}
+
 int main(void)
 {
 	const char *data = getenv("SPOOR_TEST_DATA"), *tmp = getenv("TMPDIR");
@@ -571,6 +633,10 @@ int main(void)
 		range_pushed_down(path);
 		filters_pushed_down(path);
 		kernel_classes(path, styles[i]);
+		if (i == 0) {
+			interrupted(path);
+			module_and_rows(path);
+		}
 	}
 	class_types(data);
 	union_of_columns(data);
