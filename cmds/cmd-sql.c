@@ -166,6 +166,7 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 	const char **traces = NULL, *query = NULL, *file = NULL;
 	size_t ntraces = 0;
 	char *err = NULL, *text = NULL;
+	struct sql_losses losses = {0};
 	uint64_t max_memory = default_max_memory();
 	int rc = parse_args(cmd, argc, argv, &traces, &ntraces, &query, &file, &s.format,
 	                    &max_memory);
@@ -182,6 +183,7 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 		goto out;
 	}
 	sql_db_set_warn(s.db, warn, (void *) cmd);
+	sql_db_set_reader_done(s.db, sql_losses_seen, &losses);
 	/* Process-wide, so set here and never in lib/sql, which Python's module shares with
 	 * Python's own sqlite3. After the tables are made: it bounds what the statements add. */
 	sqlite3_hard_heap_limit64((sqlite3_int64) max_memory);
@@ -191,10 +193,12 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 	rc = text ? sql_run(&s, text) : sql_lines(&s, isatty(STDIN_FILENO));
 	if (fflush(stdout) || ferror(stdout))
 		rc = cmd_error(cmd, "cannot write the output: %s", strerror(errno));
+	sql_losses_warn(cmd, &losses);
 	rc = cmd_damage_status(cmd, sql_db_damaged(s.db), rc,
 	                       "the results cover the events before the damage");
 out:
 	sql_db_close(s.db);
+	sql_losses_warn(NULL, &losses); /* frees (said above, or nothing to say) */
 	free(err);
 	free(text);
 	free(traces);

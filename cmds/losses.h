@@ -12,5 +12,8 @@
  * Losses are not damage: the exit status is not changed. Returns the events lost in all. */
 uint64_t cmd_warn_losses(const struct command *cmd, const struct spoor_reader *r,
                          const uint64_t *events_by_stream);
+/* The warning of one stream, from its info (events: those read of it, or 0). */
+void cmd_warn_stream_losses(const struct command *cmd, const struct spoor_stream_info *si,
+                            uint64_t events);
 
 #endif

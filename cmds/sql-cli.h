@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "command.h"
+#include "spoor/trace.h"
 #include "sql/sql.h"
 
 enum sql_format { SQL_TABLE, SQL_CSV, SQL_JSON };
@@ -46,5 +47,15 @@ int sql_lines(struct sql_session *s, bool tty);
 /* sql-dot.c: a line starting with '.': .tables, .schema [TABLE], .format, .help. 1 for
  * .quit/.exit, else 0 (errors are said on stderr). */
 int sql_dot_command(struct sql_session *s, const char *line);
+
+/* sql-losses.c: the streams' losses the queries' readers saw (sql_losses_seen is the db's
+ * sql_db_set_reader_done hook); sql_losses_warn says them (cmd NULL: not), a warning per
+ * stream, and empties l. */
+struct sql_losses {
+	struct spoor_stream_info *worst; /* per stream: the info that saw the most lost */
+	size_t n;
+};
+void sql_losses_seen(void *data, const struct spoor_reader *r);
+void sql_losses_warn(const struct command *cmd, struct sql_losses *l);
 
 #endif

@@ -102,6 +102,8 @@ void sql_reader_close(struct sql_db *db, struct spoor_reader *r)
 		if (si.damaged)
 			add_damaged(db, si.path, strlen(si.path));
 	}
+	if (db->reader_done)
+		db->reader_done(db->reader_done_data, r);
 	spoor_reader_close(r);
 }
 
@@ -175,6 +177,12 @@ void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data)
 {
 	db->warn = fn;
 	db->warn_data = data;
+}
+
+void sql_db_set_reader_done(struct sql_db *db, sql_reader_done_fn fn, void *data)
+{
+	db->reader_done = fn;
+	db->reader_done_data = data;
 }
 
 unsigned sql_db_damaged(const struct sql_db *db)

@@ -22,6 +22,8 @@ struct sql_db {
 	size_t ndamaged;
 	sql_warn_fn warn;
 	void *warn_data;
+	sql_reader_done_fn reader_done; /* sql_db_set_reader_done */
+	void *reader_done_data;
 	char refused[160]; /* guard.c: why it last refused a statement */
 	volatile sig_atomic_t interrupted; /* sql_db_interrupt, until a cursor starts */
 };

@@ -44,6 +44,12 @@ typedef void (*sql_warn_fn)(void *data, const char *message);
 void sql_db_set_warn(struct sql_db *db, sql_warn_fn fn, void *data);
 unsigned sql_db_damaged(const struct sql_db *db);
 
+/* Called with each reader the queries opened as it closes, for what its streams' infos
+ * say (the command's warnings about lost events: spoor_reader_stream_info). */
+struct spoor_reader;
+typedef void (*sql_reader_done_fn)(void *data, const struct spoor_reader *r);
+void sql_db_set_reader_done(struct sql_db *db, sql_reader_done_fn fn, void *data);
+
 /* Why the guard refused the statement that just failed with SQLITE_AUTH ("ATTACH: ..."), for
  * the message after SQLite's "not authorized"; NULL when it refused nothing. */
 const char *sql_db_refusal(const struct sql_db *db);

@@ -257,6 +257,18 @@ check "--max-memory: a runaway TEMP table stops, exit 1" test $? -eq 1
 check "--max-memory: SQLite's out of memory said" grep -q '^spoor sql: query:1: out of memory' mem.err
 check "--max-memory: a query within it runs" test "$(sql --max-memory=32m -f csv -c "SELECT count(*) AS n FROM events")" = "$(printf 'n\n3600')"
 
+# Losses: one warning per stream that lost events, as dump's (its numbers and times), after
+# every query, however many read the stream; not damage: exit 0
+D=$SPOOR_TEST_DATA/traces/ust-discard
+"$SPOOR" sql "$D" -c "SELECT count(*) FROM events; SELECT count(*) FROM events WHERE ts > 0;
+SELECT count(*) FROM events WHERE ts < 0" >loss.out 2>loss.err
+check "losses: exit 0" test $? -eq 0
+"$SPOOR" dump "$D" 2>&1 >/dev/null | sed 's/^spoor dump:/spoor sql:/; s/;.*//' >loss.want
+sed 's/;.*//' loss.err >loss.got
+check "losses: a warning per stream, dump's numbers and times" cmp -s loss.got loss.want
+check "losses: two streams lost events" test "$(wc -l <loss.want)" -eq 2
+check "losses: the results still printed" test "$(head -2 loss.out | tail -1 | tr -d ' ')" = 3421
+
 # bad command lines: usage errors, exit 2
 bad() { # bad DESCRIPTION ARGS...
 	local what=$1
