@@ -21,16 +21,18 @@
 
 #define HISTORY_MAX 1000
 
-static sqlite3 *running; /* what Ctrl-C interrupts */
+static struct sql_db *running; /* what Ctrl-C interrupts */
 static volatile sig_atomic_t interrupted;
 
-/* Ctrl-C: stop the running statement, or drop the line being typed (readline returns NULL) */
+/* Ctrl-C: stop the running statement, or drop the line being typed (readline returns NULL).
+ * sql_db_interrupt (async-signal-safe) also stops a table's pass that has no row for SQLite
+ * yet, which sqlite3_interrupt alone would let run to its end. */
 static void on_sigint(int sig)
 {
 	(void) sig;
 	interrupted = 1;
 	if (running)
-		sqlite3_interrupt(running);
+		sql_db_interrupt(running);
 }
 
 /* sqlite3_interrupt is forgotten by a statement not yet stepped: this catches a Ctrl-C
@@ -175,7 +177,7 @@ int sql_lines(struct sql_session *s, bool tty)
 			continue;
 		if (tty)
 			remember(text);
-		running = s->h;
+		running = s->db;
 		if (tty)
 			s->results = 0;
 		rc = sql_run(s, text);

@@ -218,10 +218,12 @@ out, status = session(
      ".schema answers\n", ".format csv\n", "SELECT 'a,b' AS s;\n", "SELECT nope;\n",
      "SELECT 'dropped'\n", "\x03",
      "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c;\n",
+     "\x03",
+     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c CROSS JOIN thread_states t WHERE t.ts < 0;\n",
      "\x03", "SELECT 'after' AS a;\n", "\x04"],
     ["spoor> ", "answers\n|spoor> ", "...> ", "42\nspoor> ", ");\nspoor> ", "spoor> ",
      '"a,b"\nspoor> ', "spoor> ", "...> ", "spoor> ", "count(*)\n", "spoor> ",
-     "after\nspoor> ", "\0"])
+     "count(*)\n", "spoor> ", "after\nspoor> ", "\0"])
 assert status == 0, (status, out)
 assert "\nanswers\n" in out, out                             # .tables
 assert "answer\n    42\n" in out, out                        # the query, as a table
@@ -229,15 +231,16 @@ assert "CREATE TABLE answers (\n  v\n);\n" in out, out       # .schema
 assert 's\n"a,b"\n' in out, out                              # .format csv
 assert "no such column: nope" in out, out                    # an error: the prompt goes on
 assert "dropped" not in out.replace("SELECT 'dropped'", ""), out  # Ctrl-C: the line dropped
-assert "prompt:1: interrupted\n" in out, out                # Ctrl-C: the query stopped
+assert out.count("prompt:1: interrupted\n") == 2, out       # Ctrl-C: the query stopped,
+                                                             # one on an analysis table too
 assert "a\nafter\n" in out, out                             # and the prompt goes on
 hist = os.path.join(state, "spoor", "sql_history")
 assert os.stat(hist).st_mode & 0o777 == 0o600, oct(os.stat(hist).st_mode)
 assert "SELECT\\0406\\040*\\0407\\040AS\\040answer;" in open(hist).read() or \
        "SELECT 6 * 7 AS answer;" in open(hist).read(), open(hist).read()
-# Up three times: the query before the failing one (not the dropped line), in the new
+# Up five times: the query before the failing one (not the dropped line), in the new
 # session's format
-out, status = session(["\x1b[A\x1b[A\x1b[A\x1b[A\n", ".quit\n"], ["'a,b'", "\0"])
+out, status = session(["\x1b[A\x1b[A\x1b[A\x1b[A\x1b[A\n", ".quit\n"], ["'a,b'|s\na,b\n", "\0"])
 assert status == 0, (status, out)
 assert "s\na,b\n" in out, out
 EOF
