@@ -4,6 +4,7 @@
  * reader_next. Classes not asked for (names=) and not read by the task model are passed
  * over inside the reader; a time range steps over the packets before it.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "reader/reader.h"
@@ -76,6 +77,34 @@ static int pass_over(struct spy_events *it, bool has_range, int64_t begin, int64
 	return 0;
 }
 
+/* The task model learns the events before begin first, with a reader of its own that passes
+ * over every class the model does not read: tid, pid and comm then equal a whole read's
+ * (lib/sql's pre-pass does the same). Damage there is the main read's business. */
+static int prepass(struct spy_events *it, const struct spy_source *src, int64_t begin)
+{
+	struct spy_damage quiet = {0};
+	struct spoor_reader *r;
+	if (spy_reader_open(src, &quiet, &r))
+		return -1;
+	bool *pass = PyMem_Calloc(it->nclasses + 1, sizeof(*pass));
+	int rc = pass ? 0 : -ENOMEM;
+	for (size_t c = 0; pass && c < it->nclasses; c++)
+		pass[c] = !spy_tasks_reads(it->tasks, c);
+	if (pass) {
+		spoor_reader_set_range(r, INT64_MIN, begin - 1);
+		reader_pass_over(r, pass, it->nclasses, INT64_MIN, begin - 1);
+		const struct spoor_event *ev;
+		while ((rc = reader_next(r, &ev)) > 0)
+			spy_tasks_update(it->tasks, ev);
+	}
+	PyMem_Free(pass);
+	spoor_reader_close(r);
+	Py_XDECREF(quiet.messages);
+	if (rc < 0)
+		PyErr_SetString(spy_error, spoor_strerror(rc));
+	return rc < 0 ? -1 : 0;
+}
+
 PyObject *spy_events(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"paths", "names", "begin", "end", "part", "strict", NULL};
@@ -97,18 +126,20 @@ PyObject *spy_events(PyObject *self, PyObject *args, PyObject *kw)
 	memset((char *) it + sizeof(PyObject), 0, sizeof(*it) - sizeof(PyObject));
 	it->damage.strict = strict;
 	int rc = spy_reader_open(&src, &it->damage, &it->r);
+	if (!rc) {
+		it->nclasses = spoor_reader_event_class_count(it->r);
+		it->names = PyMem_Calloc(it->nclasses + 1, sizeof(*it->names));
+		it->fields = PyMem_Calloc(it->nclasses + 1, sizeof(*it->fields));
+		it->tasks = spy_tasks_new(it->r);
+		if (!it->names || !it->fields || !it->tasks)
+			rc = (PyErr_NoMemory(), -1);
+		else if (has_range && b > INT64_MIN && !src.part.stream)
+			rc = prepass(it, &src, b); /* (a part: what the part says alone) */
+	}
 	spy_source_free(&src);
 	if (rc) {
 		Py_DECREF(it);
 		return NULL;
-	}
-	it->nclasses = spoor_reader_event_class_count(it->r);
-	it->names = PyMem_Calloc(it->nclasses + 1, sizeof(*it->names));
-	it->fields = PyMem_Calloc(it->nclasses + 1, sizeof(*it->fields));
-	it->tasks = spy_tasks_new(it->r);
-	if (!it->names || !it->fields || !it->tasks) {
-		Py_DECREF(it);
-		return PyErr_NoMemory();
 	}
 	if (choose_classes(it, names) || (it->deliver && pass_over(it, has_range, b, e))) {
 		Py_DECREF(it);

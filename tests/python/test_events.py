@@ -84,6 +84,19 @@ class Events(unittest.TestCase):
                          [ts for ts in every if b <= ts <= e])
         self.assertEqual([ev.ts for ev in t.events(begin=b)], [ts for ts in every if ts >= b])
 
+    def test_range_tasks_equal_a_whole_read(self):
+        # tid, pid and comm of a range's events are those a whole read gives: the model
+        # reads the part before begin first (never blank because of push-down)
+        t = spoor.open(self.busy)
+        whole = [(ev.ts, ev.name, ev.tid, ev.pid, ev.comm) for ev in t.events()]
+        for at in (len(whole) // 3, len(whole) // 2, len(whole) - 5):
+            begin, end = whole[at][0], whole[at + 4][0]
+            with self.subTest(begin=begin):
+                got = [(ev.ts, ev.name, ev.tid, ev.pid, ev.comm)
+                       for ev in t.events(begin=begin, end=end)]
+                self.assertEqual(got, [w for w in whole if begin <= w[0] <= end])
+                self.assertTrue(any(g[2] is not None for g in got))
+
     def test_fields_only_while_current(self):
         it = spoor.open(self.busy).events()
         first = next(it)
