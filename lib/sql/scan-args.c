@@ -114,6 +114,8 @@ int sql_scan_by_value(const void *a, const void *b)
 static void sort_tids(struct sql_scan *s)
 {
 	size_t n = 0;
+	if (!s->ntids) /* no list: s->tids is NULL, which qsort may not take */
+		return;
 	qsort(s->tids, s->ntids, sizeof(*s->tids), sql_scan_by_value);
 	for (size_t i = 0; i < s->ntids; i++)
 		if (!n || s->tids[n - 1] != s->tids[i])
