@@ -20,13 +20,13 @@ enum { SQL_OPT_COMMAND, SQL_OPT_FILE, SQL_OPT_FORMAT, SQL_OPT_MAX_MEMORY, SQL_OP
 
 static const struct cmd_option sql_options[] = {
     [SQL_OPT_COMMAND] = {"command", 'c', "QUERY",
-                     "run QUERY's statements (several, separated by ';', run in order)"},
+                         "run QUERY's statements (several, separated by ';', run in order)"},
     [SQL_OPT_FILE] = {"file", 0, "FILE.sql", "run the statements of FILE.sql"},
     [SQL_OPT_FORMAT] = {"format", 'f', "FORMAT",
-                    "print results as table (aligned columns, the default), csv or json"},
+                        "print results as table (aligned columns, the default), csv or json"},
     [SQL_OPT_MAX_MEMORY] = {"max-memory", 0, "SIZE",
-                        "stop a statement with \"out of memory\" when SQLite's memory would "
-                        "pass SIZE (256m, 4g; 0: no limit; default: half the RAM)"},
+                            "stop a statement with \"out of memory\" when SQLite's memory would "
+                            "pass SIZE (256m, 4g; 0: no limit; default: half the RAM)"},
     [SQL_OPT_HELP] = {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -114,7 +114,8 @@ static int parse_args(const struct command *cmd, int argc, char **argv, const ch
 			case SQL_OPT_MAX_MEMORY:
 				if (record_parse_size(arg, max_memory) || *max_memory > INT64_MAX)
 					return cmd_usage_error(
-					    cmd, "invalid size '%s' (256m, 4g, or 0 for no limit)", arg);
+					    cmd, "invalid size '%s' (256m, 4g, or 0 for no limit)",
+					    arg);
 				break;
 			case SQL_OPT_HELP: cmd_help(cmd, stdout); return -1;
 			default: return 2;
@@ -168,8 +169,8 @@ static int run_sql(const struct command *cmd, int argc, char **argv)
 	char *err = NULL, *text = NULL;
 	struct sql_losses losses = {0};
 	uint64_t max_memory = default_max_memory();
-	int rc = parse_args(cmd, argc, argv, &traces, &ntraces, &query, &file, &s.format,
-	                    &max_memory);
+	int rc =
+	    parse_args(cmd, argc, argv, &traces, &ntraces, &query, &file, &s.format, &max_memory);
 
 	if (rc) {
 		free(traces);

@@ -24,8 +24,9 @@ void cmd_warn_stream_losses(const struct command *cmd, const struct spoor_stream
 		         si->discarded, si->overwritten, si->discarded - si->overwritten,
 		         si->packets_lost);
 	else if (si->packets_lost)
-		snprintf(what, sizeof(what), "%" PRIu64 " events discarded, %" PRIu64 " packets lost",
-		         si->discarded, si->packets_lost);
+		snprintf(what, sizeof(what),
+		         "%" PRIu64 " events discarded, %" PRIu64 " packets lost", si->discarded,
+		         si->packets_lost);
 	else
 		snprintf(what, sizeof(what), "%" PRIu64 " events discarded", si->discarded);
 	if (si->lost_end_ns > si->lost_begin_ns || si->lost_begin_ns) {

@@ -41,7 +41,7 @@ extern "C" {
 	_SPOOR_ERR(SPOOR_ENOSTREAM, "stream references an undeclared stream class")                \
 	_SPOOR_ERR(SPOOR_ENOEVENT, "event references an undeclared event class")                   \
 	_SPOOR_ERR(SPOOR_EEMPTY, "no trace found")                                                 \
-	_SPOOR_ERR(SPOOR_EUSAGE, "invalid argument")                                              \
+	_SPOOR_ERR(SPOOR_EUSAGE, "invalid argument")                                               \
 	_SPOOR_ERR(SPOOR_ECHANGED, "the trace changed since it was opened: open it again")
 
 enum spoor_error {

@@ -87,7 +87,6 @@ int sql_reader_open(struct sql_db *db, struct spoor_reader **out)
 	return 0;
 }
 
-
 void sql_reader_close(struct sql_db *db, struct spoor_reader *r)
 {
 	if (!r)

@@ -114,7 +114,8 @@ int sql_scan_best_index(const struct sql_scan_table *t, sqlite3_index_info *info
 		if (col == SQL_COL_TS && !ob->desc && t->clocked) {
 			info->orderByConsumed = 1;
 		} else if (col == SQL_COL_NAME) {
-			/* a pass per name; or, when nothing but the name is read, a count per name */
+			/* a pass per name; or, when nothing but the name is read, a count per name
+			 */
 			sqlite3_uint64 others =
 			    name_col < 0 ? info->colUsed
 			                 : info->colUsed & ~((sqlite3_uint64) 1 << name_col);
