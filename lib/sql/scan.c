@@ -61,9 +61,25 @@ static bool tids_need_model(struct sql_scan *s)
 	if (!(s->plan & PLAN_TID) && !s->ntids)
 		return false;
 	for (size_t c = 0; c < s->nclasses; c++)
-		if ((!s->want || s->want[c]) && !sql_tasks_class_has_tid(s->tasks, c))
+		if ((!s->want || s->want[c]) && !tasks_class_has_tid(s->tasks, c))
 			return true;
 	return false;
+}
+
+static bool stopped(void *db)
+{
+	return sql_db_interrupted(db);
+}
+
+/* The task model learns the events before the range with a reader of its own. */
+static int prepass(struct sql_scan *s)
+{
+	struct spoor_reader *r;
+	int rc = sql_reader_open(s->db, &r);
+	if (!rc)
+		rc = tasks_prepass(s->tasks, r, s->begin, stopped, s->db);
+	sql_reader_close(s->db, r);
+	return rc;
 }
 
 /* Open the reader of pass s->pass: its range, its classes, the model before the range. */
@@ -72,7 +88,7 @@ static int start_pass(struct sql_scan *s)
 	int rc;
 	sql_reader_close(s->db, s->r);
 	s->r = NULL;
-	sql_tasks_free(s->tasks);
+	tasks_free(s->tasks);
 	s->tasks = NULL;
 	s->pass_done = false;
 	if ((rc = sql_reader_open(s->db, &s->r)))
@@ -84,13 +100,13 @@ static int start_pass(struct sql_scan *s)
 	if (!ordered)
 		spoor_reader_set_ordered(r, false);
 	if (s->plan & (PLAN_TID | PLAN_PID | PLAN_COMM) || s->ntids) {
-		if (!(s->tasks = sql_tasks_new(r, false)))
+		if (!(s->tasks = tasks_new(r, false)))
 			return -ENOMEM;
 		if ((s->plan & (PLAN_PID | PLAN_COMM)) || tids_need_model(s)) {
-			sql_tasks_free(s->tasks);
-			if (!(s->tasks = sql_tasks_new(r, true)))
+			tasks_free(s->tasks);
+			if (!(s->tasks = tasks_new(r, true)))
 				return -ENOMEM;
-			if (s->has_range && (rc = sql_tasks_prepass(s->tasks, s->db, s->begin)))
+			if (s->has_range && (rc = prepass(s)))
 				return rc;
 		}
 	}
@@ -106,7 +122,7 @@ static int start_pass(struct sql_scan *s)
 		if (!pass)
 			return -ENOMEM;
 		for (size_t c = 0; c < s->nclasses; c++)
-			pass[c] = !s->in_pass[c] && !(s->tasks && sql_tasks_reads(s->tasks, c));
+			pass[c] = !s->in_pass[c] && !(s->tasks && tasks_reads(s->tasks, c));
 		passed = reader_pass_over(r, pass, s->nclasses, s->has_range ? s->begin : INT64_MIN,
 		                          s->has_range ? s->end : INT64_MAX);
 		free(pass);
@@ -190,7 +206,7 @@ void sql_scan_close(struct sql_scan *s)
 		sql_reader_close(s->db, s->r);
 		s->db->io.events += (uint64_t) s->rowid; /* the rows this scan gave SQLite */
 	}
-	sql_tasks_free(s->tasks);
+	tasks_free(s->tasks);
 	free(s->want);
 	free(s->in_pass);
 	free(s->tids);
@@ -263,7 +279,7 @@ static bool row_tid(struct sql_scan *s)
 {
 	if (!s->tid_done) {
 		s->tid_done = true;
-		s->tid_known = s->tasks && sql_tasks_tid(s->tasks, s->ev, &s->tid);
+		s->tid_known = s->tasks && tasks_tid(s->tasks, s->ev, &s->tid);
 	}
 	return s->tid_known;
 }
@@ -272,7 +288,7 @@ static bool row_tid(struct sql_scan *s)
 static bool passes(struct sql_scan *s, const struct spoor_event *ev)
 {
 	if (s->tasks)
-		sql_tasks_event(s->tasks, ev);
+		tasks_update(s->tasks, ev);
 	if (s->check_class && !s->in_pass[reader_event_class_index(ev)])
 		return false;
 	if (s->has_range && !spoor_event_has_timestamp(ev))
@@ -355,14 +371,14 @@ void sql_scan_column(struct sql_scan *s, sqlite3_context *ctx, enum sql_col col)
 			sqlite3_result_int64(ctx, s->tid);
 		break;
 	case SQL_COL_PID: {
-		int64_t pid = row_tid(s) ? sql_tasks_pid(s->tasks, ev, s->tid) : -1;
+		int64_t pid = row_tid(s) ? tasks_pid(s->tasks, ev, s->tid) : -1;
 		if (pid >= 0)
 			sqlite3_result_int64(ctx, pid);
 		break;
 	}
 	case SQL_COL_COMM: {
 		size_t len;
-		const char *comm = row_tid(s) ? sql_tasks_comm(s->tasks, ev, s->tid, &len) : NULL;
+		const char *comm = row_tid(s) ? tasks_comm(s->tasks, ev, s->tid, &len) : NULL;
 		if (comm)
 			sqlite3_result_text(ctx, comm, (int) len, SQLITE_TRANSIENT);
 		break;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "sql-int.h"
-#include "tasks.h"
+#include "model/tasks.h"
 
 /* The columns of the events table and of every class table, by meaning. */
 enum sql_col {
@@ -75,7 +75,7 @@ struct sql_scan {
 	bool pass_done;   /* first_only: the pass gave its row */
 	bool check;       /* rows need a look before SQLite sees them (filters, model) */
 	bool check_class; /* the reader delivers classes not in the pass (model, unordered) */
-	struct sql_tasks *tasks; /* tid, pid, comm: NULL when no column asks */
+	struct tasks *tasks;      /* tid, pid, comm: NULL when no column asks */
 	/* the current row's tid, once asked */
 	bool tid_done, tid_known;
 	int64_t tid;

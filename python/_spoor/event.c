@@ -5,6 +5,7 @@
  * current event (until the iteration moves on): ev.fields() copies them all.
  */
 #include "ctf/types.h"
+#include "model/tasks.h"
 #include "reader/reader.h"
 #include "spoorpy.h"
 
@@ -69,7 +70,7 @@ static PyObject *get_pid(struct spy_event *ev, void *closure)
 	const struct spoor_event *e = spy_event_current(ev);
 	if (!e)
 		return NULL;
-	return int_or_none(spy_tasks_pid(ev->it->tasks, e, ev->tid));
+	return int_or_none(tasks_pid(ev->it->tasks, e, ev->tid));
 }
 
 static PyObject *get_comm(struct spy_event *ev, void *closure)
@@ -78,7 +79,7 @@ static PyObject *get_comm(struct spy_event *ev, void *closure)
 	size_t len;
 	if (!e)
 		return NULL;
-	const char *comm = spy_tasks_comm(ev->it->tasks, e, ev->tid, &len);
+	const char *comm = tasks_comm(ev->it->tasks, e, ev->tid, &len);
 	if (!comm)
 		Py_RETURN_NONE;
 	return spy_text(comm, len);

@@ -4,15 +4,15 @@
  * reader_next. Classes not asked for (names=) and not read by the task model are passed
  * over inside the reader; a time range steps over the packets before it.
  */
-#include <errno.h>
 #include <stdlib.h>
 
+#include "model/tasks.h"
 #include "reader/reader.h"
 #include "spoorpy.h"
 
 static void events_close(struct spy_events *it)
 {
-	spy_tasks_free(it->tasks);
+	tasks_free(it->tasks);
 	it->tasks = NULL;
 	spoor_reader_close(it->r);
 	it->r = NULL;
@@ -70,37 +70,33 @@ static int pass_over(struct spy_events *it, bool has_range, int64_t begin, int64
 		return -1;
 	}
 	for (size_t c = 0; c < it->nclasses; c++)
-		pass[c] = !it->deliver[c] && !spy_tasks_reads(it->tasks, c);
+		pass[c] = !it->deliver[c] && !tasks_reads(it->tasks, c);
 	reader_pass_over(it->r, pass, it->nclasses, has_range ? begin : INT64_MIN,
 	                 has_range ? end : INT64_MAX);
 	PyMem_Free(pass);
 	return 0;
 }
 
+/* Ctrl-C during the pre-pass, which may read most of the trace: KeyboardInterrupt. */
+static bool signalled(void *unused)
+{
+	(void) unused;
+	return PyErr_CheckSignals() < 0;
+}
+
 /* The task model learns the events before begin first, with a reader of its own that passes
  * over every class the model does not read: tid, pid and comm then equal a whole read's
- * (lib/sql's pre-pass does the same). Damage there is the main read's business. */
+ * (model/tasks.h). Damage there is the main read's business. */
 static int prepass(struct spy_events *it, const struct spy_source *src, int64_t begin)
 {
 	struct spy_damage quiet = {0};
 	struct spoor_reader *r;
 	if (spy_reader_open(src, &quiet, &r))
 		return -1;
-	bool *pass = PyMem_Calloc(it->nclasses + 1, sizeof(*pass));
-	int rc = pass ? 0 : -ENOMEM;
-	for (size_t c = 0; pass && c < it->nclasses; c++)
-		pass[c] = !spy_tasks_reads(it->tasks, c);
-	if (pass) {
-		spoor_reader_set_range(r, INT64_MIN, begin - 1);
-		reader_pass_over(r, pass, it->nclasses, INT64_MIN, begin - 1);
-		const struct spoor_event *ev;
-		while ((rc = reader_next(r, &ev)) > 0)
-			spy_tasks_update(it->tasks, ev);
-	}
-	PyMem_Free(pass);
+	int rc = tasks_prepass(it->tasks, r, begin, signalled, NULL);
 	spoor_reader_close(r);
 	Py_XDECREF(quiet.messages);
-	if (rc < 0)
+	if (rc < 0 && !PyErr_Occurred())
 		PyErr_SetString(spy_error, spoor_strerror(rc));
 	return rc < 0 ? -1 : 0;
 }
@@ -130,7 +126,7 @@ PyObject *spy_events(PyObject *self, PyObject *args, PyObject *kw)
 		it->nclasses = spoor_reader_event_class_count(it->r);
 		it->names = PyMem_Calloc(it->nclasses + 1, sizeof(*it->names));
 		it->fields = PyMem_Calloc(it->nclasses + 1, sizeof(*it->fields));
-		it->tasks = spy_tasks_new(it->r);
+		it->tasks = tasks_new(it->r, true);
 		if (!it->names || !it->fields || !it->tasks)
 			rc = (PyErr_NoMemory(), -1);
 		else if (has_range && b > INT64_MIN && !src.part.stream)
@@ -201,12 +197,12 @@ static PyObject *next_event(struct spy_events *it)
 			return NULL; /* StopIteration, or the error */
 		}
 		size_t ci = reader_event_class_index(ev);
-		int64_t tid = spy_tasks_tid(it->tasks, ev);
-		spy_tasks_update(it->tasks, ev);
+		int64_t tid;
+		tasks_update(it->tasks, ev);
 		if (ci >= it->nclasses || (it->deliver && !it->deliver[ci]))
 			continue; /* (a reader opened whole never has more classes) */
 		it->ev = ev;
-		return new_event(it, ev, ci, tid);
+		return new_event(it, ev, ci, tasks_tid(it->tasks, ev, &tid) ? tid : -1);
 	}
 	return NULL;
 }

@@ -63,34 +63,17 @@ PyObject *spy_text(const char *s, size_t len);
  * option (variant). Enumerations are their integer. */
 PyObject *spy_field_value(const struct spoor_field *f);
 
-/* ---- tasks.c: the task of each event ---- */
-
-struct spy_tasks;
-struct spy_tasks *spy_tasks_new(const struct spoor_reader *r);
-void spy_tasks_free(struct spy_tasks *t);
-/* Follow one event (every event, in order): thread names, the task on each CPU. */
-void spy_tasks_update(struct spy_tasks *t, const struct spoor_event *ev);
-/* The event's task: a tid context, or the task the CPU's last switch put there; -1. */
-int64_t spy_tasks_tid(struct spy_tasks *t, const struct spoor_event *ev);
-/* The current event's process (a pid or vpid context, else the model's): -1 unknown. */
-int64_t spy_tasks_pid(struct spy_tasks *t, const struct spoor_event *ev, int64_t tid);
-/* Its task's name (a procname context, else the model's; *len bytes): NULL unknown. */
-const char *spy_tasks_comm(struct spy_tasks *t, const struct spoor_event *ev, int64_t tid,
-                           size_t *len);
-/* Whether the model reads events of this class (they are read even when not delivered). */
-bool spy_tasks_reads(struct spy_tasks *t, size_t class_index);
-
 /* ---- events.c, event.c: iteration ---- */
 
 /* An iteration over events (t.events()): its reader, and what the events share. */
 struct spy_events {
 	PyObject_HEAD struct spoor_reader *r;
-	struct spy_tasks *tasks;
+	struct tasks *tasks; /* model/tasks.h: ev.tid, ev.pid, ev.comm */
 	struct spy_damage damage;
 	bool *deliver; /* per class: delivered (names=); NULL: all */
 	size_t nclasses;
 	bool done;
-	bool busy; /* in events_next: Python code it calls (warnings) must not re-enter */
+	bool busy;    /* in events_next: Python code it calls (warnings) must not re-enter */
 	uint64_t gen; /* events handed out: an event is current while its gen is this one */
 	const struct spoor_event *ev; /* the current event */
 	PyObject **names;             /* per class: its name as a str, made at its first event */

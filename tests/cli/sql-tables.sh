@@ -50,6 +50,14 @@ sql "$busy" -c "SELECT printf('{ prev_comm = \"%s\", prev_tid = %d, prev_prio = 
 	tail -n +2 | sed -E 's/^"(.*)"$/\1/; s/""/"/g' >"$TMP/ours"
 check "busy: sched_switch's columns = babeltrace2's fields" cmp -s "$TMP/ours" "$TMP/bt"
 
+# a switch happens in the task it switches out, a CPU's first switch too: its tid is its
+# prev_tid (busy: no task context; lib/sql gave NULL before the CPU's first switch)
+for t in "$busy" ${SHARED_TRACES:+"$SHARED_TRACES/lttng/many-threads"}; do
+	[ -d "$t" ] || continue
+	check "$(basename "$t"): every sched_switch's tid is its prev_tid" \
+		test "$(sql "$t" -c "SELECT count(*) FROM sched_switch WHERE tid IS NOT prev_tid" | tail -n 1)" = 0
+done
+
 # push-down never changes a row: edge values, on events and on a class table, as SQLite
 # answers them on a copy of the rows
 edge="ts > 9223372036854775807|ts < -9223372036854775808|ts >= 1e300|ts <= -1e300|tid = 1.5
