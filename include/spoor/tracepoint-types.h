@@ -61,6 +61,45 @@ struct spoor_event_desc {
 #define SPOOR_ENABLED_RECORD 1 /* a session records the event */
 #define SPOOR_ENABLED_PROBES 2 /* callbacks are attached */
 
+/*
+ * The inline ABI: what the emit path that SPOOR_EVENT inlines into a program reads and
+ * writes in the runtime's memory (docs/instrumenting.md, "The inline ABI"). Its version is
+ * in bits 24..30 of every recorded event's `enabled` word, set by the runtime only while
+ * the inline path may write the event (exactly one session records it, no probes): a
+ * program built against another version finds another number there and calls
+ * spoor_reserve/spoor_commit, whose interface does not change. Anything below that
+ * changes (these structs, the packet's compact event header, the meaning of those bits)
+ * takes a new version number.
+ */
+#define SPOOR_INLINE_ABI_VERSION   1
+#define SPOOR_ENABLED_INLINE_SHIFT 24
+#define SPOOR_MAX_SLOTS            16 /* sessions one program records into at once */
+
+/* The runtime's per-slot state, read at every inline emit. */
+struct spoor_live {
+	uint32_t gen[SPOOR_MAX_SLOTS]; /* a thread's ring of slot s is current while its gen
+	                                  equals gen[s] */
+	int32_t paused;                /* spoor_tracing_off() */
+};
+
+/* The head of a thread's ring of one slot. Only the thread writes it. */
+struct spoor_ring_fast {
+	uint64_t busy;  /* odd inside an emit (a signal handler's emit drops); twice the events */
+	uint64_t off;   /* bytes committed in the packet */
+	uint64_t room;  /* the packet's size while the inline path may write into it, else 0 */
+	uint64_t clock; /* the timestamp (TSC) of the last event */
+	char *pkt;      /* the packet in progress */
+	uint64_t *pub;  /* the ring's shared header: write_pos, then last_ts (published) */
+	const struct spoor_live *live;
+	uint32_t gen;
+	uint32_t pad;
+};
+
+/* The calling thread's rings, by slot (initial-exec TLS of libspoor-ust). */
+struct spoor_thread_rings {
+	struct spoor_ring_fast *slot[SPOOR_MAX_SLOTS];
+};
+
 #ifdef __cplusplus
 }
 #endif

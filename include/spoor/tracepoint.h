@@ -25,7 +25,9 @@
  * two-macro alternation below and dispatches on KIND.
  *
  * Cost: disabled, one load and a predictable branch; enabled, the payload is written
- * straight into a per-thread shared-memory buffer with no lock and no system call.
+ * straight into a per-thread shared-memory buffer with no lock and no system call, and in
+ * the common case with no call either: the reservation and commit are inlined (the inline
+ * path below; everything else goes through spoor_reserve and spoor_commit).
  */
 #ifndef SPOOR_TRACEPOINT_H
 #define SPOOR_TRACEPOINT_H
@@ -53,6 +55,10 @@ struct spoor_reservation {
 	int probes;
 };
 
+/* The inline path's view of the calling thread's rings (tracepoint-types.h). */
+SPOOR_API extern __thread struct spoor_thread_rings spoor__thread_rings
+    __attribute__((tls_model("initial-exec")));
+
 /* Reserve an event of payload_size bytes. Returns 0 when the event must be dropped (no
  * session, tracing paused, buffer full: counted as discarded, or a nested call from a
  * signal handler). Never blocks, never fails otherwise. */
@@ -79,6 +85,88 @@ SPOOR_API void spoor_tracing_off(void);
 SPOOR_API void spoor_tracing_on(void);
 /* trace_printk: a formatted message as a "spoor:printf" event with one string field. */
 SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- the inline path ---- */
+
+/* The inline ABI version this program's call sites were built for (tracepoint-types.h);
+ * 0 builds them without the inline path: every event calls spoor_reserve/spoor_commit. */
+#ifndef SPOOR_INLINE_ABI
+#if defined(__x86_64__)
+#define SPOOR_INLINE_ABI SPOOR_INLINE_ABI_VERSION
+#else
+#define SPOOR_INLINE_ABI 0 /* the compact header's timestamp is the TSC */
+#endif
+#endif
+
+/* One instruction, so that a signal handler cannot come between its read and its write. */
+#define SPOOR__BUSY_ADD(b, d)                                                                      \
+	__asm__ volatile("addq %1, %0" : "+m"((b)->busy) : "er"((int64_t) (d)) : "memory")
+
+/* An inline reservation, kept in registers. */
+struct spoor__inline {
+	struct spoor_ring_fast *b;
+	uint64_t *pub;
+	uint64_t ts, end;
+};
+
+/* The common case, without a call: the event recorded by one session's ring of this
+ * thread, whose packet has room, in a compact header (id below 31, under 2^27 ticks since
+ * the thread's previous event), the thread not inside an emit (a signal handler's), tracing
+ * not paused. Returns 1 and where the payload goes, the thread marked busy; else 0, and the
+ * caller goes the way of spoor_reserve. */
+static inline __attribute__((always_inline)) int
+spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor__inline *in,
+                      char **payload)
+{
+#if SPOOR_INLINE_ABI
+	uint32_t en = (uint32_t) __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
+	if (__builtin_expect(en >> SPOOR_ENABLED_INLINE_SHIFT != SPOOR_INLINE_ABI, 0))
+		return 0;
+	unsigned s = (unsigned) __builtin_ctz(en >> 8) & (SPOOR_MAX_SLOTS - 1);
+	struct spoor_ring_fast *b = spoor__thread_rings.slot[s];
+	if (__builtin_expect(!b, 0))
+		return 0;
+	const struct spoor_live *l = b->live;
+	if (__builtin_expect((b->gen != __atomic_load_n(&l->gen[s], __ATOMIC_RELAXED)) |
+	                         (__atomic_load_n(&l->paused, __ATOMIC_RELAXED) != 0) |
+	                         (int) (b->busy & 1),
+	                     0))
+		return 0;
+	SPOOR__BUSY_ADD(b, 1); /* from here a signal handler's emit drops its event */
+	uint64_t ts = __builtin_ia32_rdtsc(), clock = b->clock, off = b->off;
+	uint64_t end = off + 4 + size;
+	uint32_t id = ev->id;
+	char *p = b->pkt + off;
+	ts = ts < clock ? clock : ts; /* time never goes back in a stream */
+	if (__builtin_expect((ts - clock >= (1u << 27)) | (id >= 31) | (end > b->room), 0)) {
+		SPOOR__BUSY_ADD(b, -1);
+		return 0;
+	}
+	in->b = b;
+	in->pub = b->pub;
+	in->ts = ts;
+	in->end = end;
+	uint32_t w = id | (uint32_t) ts << 5; /* compact header: 5-bit id, 27-bit time */
+	memcpy(p, &w, 4);
+	*payload = p + 4;
+	return 1;
+#else
+	(void) ev, (void) size, (void) in, (void) payload;
+	return 0;
+#endif
+}
+
+/* The event written: published to the consumer (a program killed now loses nothing
+ * committed), counted, and the thread no longer busy. */
+static inline __attribute__((always_inline)) void
+spoor__inline_commit(const struct spoor__inline *in)
+{
+	in->b->clock = in->ts;
+	in->b->off = in->end;
+	__atomic_store_n(&in->pub[1], in->ts, __ATOMIC_RELAXED);
+	__atomic_store_n(&in->pub[0], in->end, __ATOMIC_RELEASE); /* after the event's bytes */
+	SPOOR__BUSY_ADD(in->b, 1);
+}
 
 /* ---- field macros: each is a tuple for the passes ---- */
 
@@ -233,14 +321,23 @@ SPOOR_API void spoor_printf(const char *fmt, ...) __attribute__((format(printf, 
 	{                                                                                          \
 		size_t spoor__s = 0, spoor__o = 0;                                                 \
 		struct spoor_reservation spoor__r;                                                 \
+		struct spoor__inline spoor__in;                                                    \
+		char *spoor__p;                                                                    \
 		SPOOR__END(SPOOR__SIZE_A fields)                                                   \
-		if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))              \
-			return;                                                                    \
-		char *spoor__p = spoor__r.payload;                                                 \
+		int spoor__fast = spoor__inline_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s,     \
+		                                        &spoor__in, &spoor__p);                    \
+		if (!spoor__fast) {                                                                \
+			if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))      \
+				return;                                                            \
+			spoor__p = spoor__r.payload;                                               \
+		}                                                                                  \
 		SPOOR__END(SPOOR__WRITE_A fields)                                                  \
 		(void) spoor__o;                                                                   \
 		(void) spoor__p; /* an event without fields writes nothing */                      \
-		spoor_commit(&spoor__r);                                                           \
+		if (spoor__fast)                                                                   \
+			spoor__inline_commit(&spoor__in);                                          \
+		else                                                                               \
+			spoor_commit(&spoor__r);                                                   \
 	}
 
 /* Is the event being recorded? One load, one predictable branch. */

@@ -20,6 +20,11 @@
  * A thread's time never goes back in its stream, as readers require: an event stamped
  * before the previous one (a thread moved to a CPU whose TSC is a little behind) takes the
  * previous one's time.
+ *
+ * Most events never come here: the call site's inline path (tracepoint.h) writes them
+ * itself, by the same rules, in the ring whose head (struct spoor_ring_fast) this file
+ * keeps ready for it: `room` is the packet's size only while a packet is open and the clock
+ * is the TSC, so that anything else (a new packet, another clock) comes out of line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,20 +42,17 @@
 #include "rb/rb-abi.h"
 #include "ust.h"
 
-/* One thread's ring of one slot. */
+/* One thread's ring of one slot. Its head is what the inline path reads and writes
+ * (tracepoint-types.h): the busy mark, the packet's offset, room and clock. */
 struct tbuf {
-	unsigned gen; /* == ust_slot_gen[slot] while current (ust.h) */
+	struct spoor_ring_fast f;
 	uint32_t tid;
 	struct rb_header *h;
 	char *data;
-	char *pkt; /* the packet in progress: no division per event */
 	uint64_t subbuf_size, nsub;
-	uint64_t seq;   /* the packet in progress, or the next one */
-	uint64_t off;   /* write offset in the packet */
-	uint64_t clock; /* timestamp of the last event written: the reader's state */
+	uint64_t seq; /* the packet in progress, or the next one */
 	uint64_t pending_end;
 	uint64_t discarded, pkt_seq;
-	uint64_t busy; /* see above: changed by one instruction each time (busy_add) */
 	size_t map_size;
 	uint32_t mode, clock_kind;
 	int efd;
@@ -59,16 +61,23 @@ struct tbuf {
 	struct tbuf *next, **pprev; /* in rings[slot], with the lock; pprev NULL: not */
 };
 
-/* A thread's state: its rings by slot (in one mapping made at its first recorded event),
- * and the scratch area of events only probes want. */
+/* The inline ABI's numbers, which the runtime shares with programs built before. */
+_Static_assert(PROTO_MAX_SLOTS == SPOOR_MAX_SLOTS, "slots: the inline ABI's count");
+_Static_assert(offsetof(struct rb_header, last_ts) == offsetof(struct rb_header, write_pos) + 8,
+               "spoor_ring_fast.pub: write_pos, then last_ts");
+_Static_assert(sizeof(struct spoor_ring_fast) == 64, "the inline path reads one cache line");
+
+/* A thread's state: its rings (in one mapping made at its first recorded event; by slot in
+ * spoor__thread_rings), and the scratch area of events only probes want. */
 struct tstate {
-	struct tbuf *slot[PROTO_MAX_SLOTS];
 	struct tbuf *bufs;
 	char *scratch;
 	size_t scratch_cap;
 	bool hooked, ended;
 };
 
+/* Exported: the inline path finds the thread's ring of a slot here. */
+__thread struct spoor_thread_rings spoor__thread_rings __attribute__((tls_model("initial-exec")));
 static __thread struct tstate tl __attribute__((tls_model("initial-exec")));
 /* Every thread's ring of each slot, so that a slot's memory goes back as soon as its session
  * ends, while the rings' owners are busy elsewhere (ust_rings_drop). Guarded by the lock. */
@@ -87,13 +96,13 @@ static inline uint64_t now(const struct tbuf *b)
 
 static char *packet(const struct tbuf *b)
 {
-	return b->pkt;
+	return b->f.pkt;
 }
 
 /* One instruction, so a signal handler can't come between the read and the write. */
 static inline void busy_add(struct tbuf *b, int64_t d)
 {
-	__asm__ volatile("addq %1, %0" : "+m"(b->busy) : "er"(d) : "memory");
+	__asm__ volatile("addq %1, %0" : "+m"(b->f.busy) : "er"(d) : "memory");
 }
 
 /* The drop count, where a consumer reading a dead program's buffer finds it: published
@@ -129,10 +138,10 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	/* Overwrite mode: the slot's closed packet is going; say so before touching it. */
 	atomic_store_explicit(&h->sb[idx].seq, 0, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&h->sb[idx].events_begin, b->busy >> 1, memory_order_relaxed);
+	atomic_store_explicit(&h->sb[idx].events_begin, b->f.busy >> 1, memory_order_relaxed);
 	if (b->seq == 0)
 		atomic_store_explicit(&h->first_ts, ts, memory_order_relaxed);
-	b->pkt = b->data + idx * b->subbuf_size;
+	b->f.pkt = b->data + idx * b->subbuf_size;
 	struct rb_packet_start ps = {
 	    .magic = RB_PACKET_MAGIC,
 	    .stream_instance_id = b->tid,
@@ -146,11 +155,13 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	};
 	memcpy(ps.uuid, b->uuid, 16);
 	memcpy(packet(b), &ps, sizeof(ps));
-	b->off = sizeof(ps);
-	b->clock = ts;
+	b->f.off = sizeof(ps);
+	b->f.clock = ts;
 	b->open = true;
+	/* the inline path writes the TSC: other clocks take spoor_reserve */
+	b->f.room = b->clock_kind == CLOCK_KIND_TSC ? b->subbuf_size : 0;
 	atomic_store_explicit(&h->open_seq, b->seq, memory_order_relaxed);
-	atomic_store_explicit(&h->write_pos, b->off, memory_order_relaxed);
+	atomic_store_explicit(&h->write_pos, b->f.off, memory_order_relaxed);
 	atomic_store_explicit(&h->last_ts, ts, memory_order_relaxed);
 	atomic_store_explicit(&h->open_valid, 1, memory_order_release);
 	return true;
@@ -162,20 +173,21 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	struct rb_packet_start *ps = (struct rb_packet_start *) packet(b);
 	uint64_t idx = b->seq % b->nsub;
 
-	ps->timestamp_end = b->clock;
-	ps->content_size = b->off * 8;
+	ps->timestamp_end = b->f.clock;
+	ps->content_size = b->f.off * 8;
 	/* A signal handler may drop an event meanwhile: the packet may miss it, the count
 	 * published after it may not (the next packet, or a closing one, carries it). */
 	ps->events_discarded = __atomic_load_n(&b->discarded, __ATOMIC_RELAXED);
 	atomic_store_explicit(&h->open_valid, 0, memory_order_relaxed);
 	publish_drops(b);
-	atomic_store_explicit(&h->sb[idx].content_size, b->off, memory_order_relaxed);
-	atomic_store_explicit(&h->sb[idx].events_end, b->busy >> 1, memory_order_relaxed);
+	atomic_store_explicit(&h->sb[idx].content_size, b->f.off, memory_order_relaxed);
+	atomic_store_explicit(&h->sb[idx].events_end, b->f.busy >> 1, memory_order_relaxed);
 	/* release: the packet's bytes are visible before its sequence number */
 	atomic_store_explicit(&h->sb[idx].seq, b->seq + 1, memory_order_release);
 	atomic_store_explicit(&h->produced, b->seq + 1, memory_order_release);
 	b->seq++;
 	b->open = false;
+	b->f.room = 0;
 	/* seq_cst: the store of produced above must not pass the load of consumer_waiting,
 	 * or a consumer going to sleep could miss this packet. Once per packet, not per event. */
 	atomic_thread_fence(memory_order_seq_cst);
@@ -248,12 +260,12 @@ static void thread_exit(void *unused)
 		if (!b->h)
 			continue;
 		busy_add(b, 1);
-		if (b->open && b->gen == __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED))
+		if (b->open && b->f.gen == __atomic_load_n(&ust_live.gen[s], __ATOMIC_RELAXED))
 			packet_close(b);
 		ring_release(b);
 	}
 	for (unsigned s = 0; s < PROTO_MAX_SLOTS; s++)
-		t->slot[s] = NULL;
+		spoor__thread_rings.slot[s] = NULL;
 	__asm__ volatile("" ::: "memory");
 	if (t->bufs)
 		munmap(t->bufs, PROTO_MAX_SLOTS * sizeof(struct tbuf));
@@ -281,7 +293,7 @@ static void hook_exit(struct tstate *t)
 static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 {
 	memset(b, 0, sizeof(*b));
-	b->gen = c->gen | 1; /* failed, until made */
+	b->f.gen = c->gen | 1; /* failed, until made */
 	b->nsub = c->num_subbufs;
 	b->subbuf_size = c->subbuf_size;
 	b->mode = c->mode;
@@ -320,7 +332,9 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 	if (sent) {
 		b->data = (char *) m + hdr;
 		b->h = h;
-		b->gen = c->gen;
+		b->f.pub = (uint64_t *) &h->write_pos;
+		b->f.live = &ust_live;
+		b->f.gen = c->gen;
 		b->next = rings[s];
 		b->pprev = &rings[s];
 		if (b->next)
@@ -342,11 +356,11 @@ static struct tbuf *tbuf_get(unsigned s)
 
 	if (t->ended)
 		return NULL;
-	unsigned gen = __atomic_load_n(&ust_slot_gen[s], __ATOMIC_ACQUIRE);
-	struct tbuf *b = t->slot[s];
-	if (b && b->gen == gen) /* a signal handler made it before the mask */
+	unsigned gen = __atomic_load_n(&ust_live.gen[s], __ATOMIC_ACQUIRE);
+	struct tbuf *b = (struct tbuf *) spoor__thread_rings.slot[s];
+	if (b && b->f.gen == gen) /* a signal handler made it before the mask */
 		return b;
-	if (b && (b->gen == (gen | 1) || (b->busy & 1)))
+	if (b && (b->f.gen == (gen | 1) || (b->f.busy & 1)))
 		return NULL; /* could not be made; or the ring of an emit this handler cut into */
 	if (gen == UST_GEN_FREE || ust_slot_cfg(s, &c) || c.gen != gen)
 		return NULL;
@@ -361,14 +375,14 @@ static struct tbuf *tbuf_get(unsigned s)
 	/* Rings of slots gone (a session ended, a forked child's inherited ones) go now. */
 	for (unsigned i = 0; i < PROTO_MAX_SLOTS; i++) {
 		struct tbuf *o = &t->bufs[i];
-		if (o->h && o->gen != __atomic_load_n(&ust_slot_gen[i], __ATOMIC_RELAXED) &&
-		    !(o->busy & 1))
+		if (o->h && o->f.gen != __atomic_load_n(&ust_live.gen[i], __ATOMIC_RELAXED) &&
+		    !(o->f.busy & 1))
 			ring_release(o);
 	}
 	b = &t->bufs[s];
 	if (b->h) /* still in use by the emit this handler interrupted */
 		return NULL;
-	t->slot[s] = b;
+	spoor__thread_rings.slot[s] = &b->f;
 	return tbuf_make(b, &c, s) ? b : NULL;
 }
 
@@ -390,9 +404,9 @@ __attribute__((cold, noinline)) static struct tbuf *tbuf_setup(unsigned s)
 
 static inline struct tbuf *tbuf_of(unsigned long s)
 {
-	struct tbuf *b = tl.slot[s];
+	struct tbuf *b = (struct tbuf *) spoor__thread_rings.slot[s];
 
-	if (__builtin_expect(!b || b->gen != __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED),
+	if (__builtin_expect(!b || b->f.gen != __atomic_load_n(&ust_live.gen[s], __ATOMIC_RELAXED),
 	                     0))
 		return tbuf_setup(s);
 	return b;
@@ -432,8 +446,8 @@ static inline __attribute__((always_inline)) bool ring_place(struct tbuf *b,
                                                              size_t size, uint64_t ts,
                                                              char **payload)
 {
-	if (ts < b->clock) /* time never goes back in a stream (see the top) */
-		ts = b->clock;
+	if (ts < b->f.clock) /* time never goes back in a stream (see the top) */
+		ts = b->f.clock;
 	uint64_t al = ev->max_align ? ev->max_align : 1;
 	uint32_t id = ev->id;
 	/* Larger than an empty packet can hold: never fits. */
@@ -442,8 +456,8 @@ static inline __attribute__((always_inline)) bool ring_place(struct tbuf *b,
 	for (int attempt = 0; attempt < 2; attempt++) {
 		if (!b->open && !packet_open(b, ts))
 			return false;
-		uint64_t off = b->off, hdr_end, ext = 0;
-		bool compact = id < 31 && ts - b->clock < ((uint64_t) 1 << 27);
+		uint64_t off = b->f.off, hdr_end, ext = 0;
+		bool compact = id < 31 && ts - b->f.clock < ((uint64_t) 1 << 27);
 		if (compact) {
 			hdr_end = off + 4;
 		} else {
@@ -465,7 +479,7 @@ static inline __attribute__((always_inline)) bool ring_place(struct tbuf *b,
 			memcpy(p + ext, &id32, 4);
 			memcpy(p + ext + 4, &ts, 8);
 		}
-		b->clock = ts;
+		b->f.clock = ts;
 		b->pending_end = end;
 		*payload = p + start;
 		return true;
@@ -475,10 +489,10 @@ static inline __attribute__((always_inline)) bool ring_place(struct tbuf *b,
 
 static inline void ring_commit(struct tbuf *b)
 {
-	b->off = b->pending_end;
-	atomic_store_explicit(&b->h->last_ts, b->clock, memory_order_relaxed);
+	b->f.off = b->pending_end;
+	atomic_store_explicit(&b->h->last_ts, b->f.clock, memory_order_relaxed);
 	/* release: a consumer reading a dead program's last packet sees whole events */
-	atomic_store_explicit(&b->h->write_pos, b->off, memory_order_release);
+	atomic_store_explicit(&b->h->write_pos, b->f.off, memory_order_release);
 	busy_add(b, 1); /* committed: counted, and no longer busy */
 }
 
@@ -492,12 +506,12 @@ static inline __attribute__((always_inline)) int reserve_in(unsigned long s,
 
 	if (!b)
 		return 0;
-	if (b->busy & 1) {
+	if (b->f.busy & 1) {
 		/* a signal handler interrupted this thread's emit: drop */
 		count_drop(b);
 		return 0;
 	}
-	if (ust_paused)
+	if (__atomic_load_n(&ust_live.paused, __ATOMIC_RELAXED))
 		return 0;
 	busy_add(b, 1); /* busy before anything else is touched */
 	if (!ring_place(b, ev, size, now(b), &r->payload)) {
@@ -516,10 +530,10 @@ static inline unsigned long first_slot(int enabled)
 
 /* The reservation's probes: SPOOR_ENABLED_PROBES and the slots after the first, which
  * spoor_commit copies the event into (bits 8..23, as in `enabled`), and
- * SPOOR_ENABLED_RECORD, which spoor_commit does not look at. */
+ * SPOOR_ENABLED_RECORD, which spoor_commit does not look at; not the inline version. */
 static inline int later_slots(int enabled)
 {
-	return enabled & (enabled - (1 << UST_SLOT_SHIFT));
+	return enabled & (enabled - (1 << UST_SLOT_SHIFT)) & ~(int) UST_INLINE_BITS;
 }
 
 /* The event's first slot dropped it: the next one takes the lead. */
@@ -561,13 +575,13 @@ static void copy_into(unsigned s, const struct spoor_reservation *r, const struc
 
 	if (!b)
 		return;
-	if (b->busy & 1) {
+	if (b->f.busy & 1) {
 		count_drop(b);
 		return;
 	}
 	busy_add(b, 1);
 	char *p;
-	uint64_t ts = b->clock_kind == first->clock_kind ? first->clock : now(b);
+	uint64_t ts = b->clock_kind == first->clock_kind ? first->f.clock : now(b);
 	if (!ring_place(b, r->ev, r->size, ts, &p)) {
 		count_drop(b);
 		busy_add(b, -1);
@@ -587,7 +601,7 @@ __attribute__((cold, noinline)) static void commit_more(struct spoor_reservation
 	if (!b)
 		return;
 	/* copies first: the payload stays in a ring nobody else writes into */
-	if (!ust_paused)
+	if (!__atomic_load_n(&ust_live.paused, __ATOMIC_RELAXED))
 		for (int m = r->probes & (int) UST_SLOT_BITS; m; m &= m - 1)
 			copy_into(first_slot(m), r, b);
 	ring_commit(b);
@@ -604,12 +618,12 @@ void spoor_commit(struct spoor_reservation *r)
 
 void spoor_tracing_off(void)
 {
-	ust_paused = 1;
+	__atomic_store_n(&ust_live.paused, 1, __ATOMIC_RELAXED);
 }
 
 void spoor_tracing_on(void)
 {
-	ust_paused = 0;
+	__atomic_store_n(&ust_live.paused, 0, __ATOMIC_RELAXED);
 }
 
 static const struct spoor_field_desc printf_fields[] = {

@@ -88,10 +88,8 @@ static int replace(struct spoor_event_desc *ev, spoor_probe_fn fn, void *data, b
 		a = NULL;
 	}
 	__atomic_store_n((struct probe_array **) &ev->probes, a, __ATOMIC_SEQ_CST);
-	if (a)
-		__atomic_or_fetch(&ev->enabled, SPOOR_ENABLED_PROBES, __ATOMIC_SEQ_CST);
-	else
-		__atomic_and_fetch(&ev->enabled, ~SPOOR_ENABLED_PROBES, __ATOMIC_SEQ_CST);
+	/* the inline path, which runs no probe, goes with the first */
+	ust_enabled_change(ev, SPOOR_ENABLED_PROBES, a ? SPOOR_ENABLED_PROBES : 0);
 	synchronize();
 	free(old);
 	pthread_mutex_unlock(&writer);

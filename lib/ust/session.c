@@ -28,8 +28,7 @@
 #include "rb/rb-abi.h"
 #include "session.h"
 
-unsigned ust_slot_gen[PROTO_MAX_SLOTS] = {[0 ... PROTO_MAX_SLOTS - 1] = UST_GEN_FREE};
-volatile int ust_paused;
+struct spoor_live ust_live = {.gen = {[0 ... PROTO_MAX_SLOTS - 1] = UST_GEN_FREE}};
 int ust_pid;
 
 struct ust_conn ust_conns[UST_MAX_CONNS];
@@ -93,12 +92,7 @@ static void set_enabled(size_t from)
 		if (bits)
 			bits |= SPOOR_ENABLED_RECORD;
 		/* probes.c changes SPOOR_ENABLED_PROBES under its own lock */
-		int old = __atomic_load_n(&events[i]->enabled, __ATOMIC_RELAXED), want;
-		do
-			want = (old & ~(int) UST_RECORD_BITS) | bits;
-		while (old != want &&
-		       !__atomic_compare_exchange_n(&events[i]->enabled, &old, want, false,
-		                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+		ust_enabled_change(events[i], (int) UST_RECORD_BITS, bits);
 	}
 }
 
@@ -192,7 +186,7 @@ static void slot_free(struct slot *sl)
 	unsigned s = (unsigned) (sl - slots);
 
 	sl->conn = -1;
-	__atomic_store_n(&ust_slot_gen[s], UST_GEN_FREE, __ATOMIC_RELEASE);
+	__atomic_store_n(&ust_live.gen[s], UST_GEN_FREE, __ATOMIC_RELEASE);
 	ust_rings_drop(s);
 }
 
@@ -225,7 +219,7 @@ static void on_session(int ci, const struct proto_session *m)
 		    m->subbuf_size, {0},     ust_conns[ci].efd};
 		memcpy(sl->cfg.uuid, m->uuid, 16);
 		next_gen += 2;
-		__atomic_store_n(&ust_slot_gen[s], sl->cfg.gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&ust_live.gen[s], sl->cfg.gen, __ATOMIC_RELEASE);
 	}
 	sl->active = m->active != 0;
 	memcpy(sl->patterns, m->patterns, sizeof(sl->patterns));
@@ -463,8 +457,7 @@ void spoor_unregister_events(struct spoor_event_desc *const *evs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < nevents; k++)
 			if (events[k] == evs[i]) {
-				__atomic_and_fetch(&evs[i]->enabled, ~(int) UST_RECORD_BITS,
-				                   __ATOMIC_RELAXED);
+				ust_enabled_change(evs[i], (int) UST_RECORD_BITS, 0);
 				events[k] = NULL; /* ids are never reused */
 			}
 	pthread_mutex_unlock(&lock);
