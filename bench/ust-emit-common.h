@@ -10,10 +10,10 @@
  *
  *   ust-emit-TRACER MODE THREADS N
  *
- * MODE: `ints` (shape A), `str` (shape B: the 16-character string below), or `empty`
- * (the same loop without a tracepoint). THREADS threads (all created with pthread_create,
- * none is the main thread) wait on a barrier, then each runs N iterations of its loop,
- * timed with clock_gettime(CLOCK_MONOTONIC) around the loop alone; a thread's first event
+ * MODE: `ints` (shape A), `str` (shape B: the 16-character string below), `empty`
+ * (the same loop without a tracepoint), or `start` (below). THREADS threads (all created with
+ * pthread_create, none is the main thread) wait on a barrier, then each runs N iterations of its
+ * loop, timed with clock_gettime(CLOCK_MONOTONIC) around the loop alone; a thread's first event
  * (buffer set-up) is therefore inside the timing, as it would be in a real program.
  * Every loop iteration holds a compiler barrier, so that the empty loop is not optimised
  * away and the tracepoint's enabled flag is loaded at every iteration, as it would be in
@@ -24,6 +24,13 @@
  * NS_i being thread i's loop time (CLOCK_MONOTONIC) divided by N (ns per event, or per
  * iteration), CPU_i the same with the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), which
  * leaves out the time the thread was runnable but not running (a busy machine).
+ *
+ * `start`: what a thread pays at its start. N short-lived threads, one after the other
+ * (each joined before the next starts), each emits one event of shape A and ends. Timed:
+ * that first event (the thread's buffer set up: all a thread's start costs the tracer),
+ * wall clock and the thread's CPU time, and the thread's whole life, pthread_create to
+ * pthread_join (its end included). One line, medians over the N threads, in microseconds:
+ *   RESULT tracer=T mode=start n=N first_us=W first_cpu_us=C life_us=L
  */
 #ifndef UST_EMIT_COMMON_H
 #define UST_EMIT_COMMON_H
@@ -38,7 +45,7 @@
 
 #define UST_EMIT_MAX_THREADS 64
 
-enum ust_emit_mode { MODE_EMPTY, MODE_INTS, MODE_STR };
+enum ust_emit_mode { MODE_EMPTY, MODE_INTS, MODE_STR, MODE_START };
 
 struct ust_emit_thread {
 	pthread_t th;
@@ -115,13 +122,71 @@ static void *ust_emit_worker(void *arg)
 	return NULL;
 }
 
+/* MODE_START: one thread's first event. */
+struct ust_emit_start {
+	double first_us, first_cpu_us;
+};
+
+static void *ust_emit_one(void *arg)
+{
+	struct ust_emit_start *o = arg;
+	uint64_t t0 = ust_emit_clock_ns(CLOCK_MONOTONIC);
+	uint64_t c0 = ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	UST_EMIT_INTS(1, 2);
+	o->first_cpu_us = (double) (ust_emit_clock_ns(CLOCK_THREAD_CPUTIME_ID) - c0) / 1e3;
+	o->first_us = (double) (ust_emit_clock_ns(CLOCK_MONOTONIC) - t0) / 1e3;
+	return NULL;
+}
+
+static int ust_emit_cmp(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+	return (x > y) - (x < y);
+}
+
+static double ust_emit_median(double *v, uint64_t n)
+{
+	qsort(v, n, sizeof(*v), ust_emit_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int ust_emit_starts(const char *prog)
+{
+	uint64_t n = ust_emit_n;
+	double *first = malloc(3 * n * sizeof(double));
+
+	if (!first)
+		return 1;
+	double *cpu = first + n, *life = cpu + n;
+	for (uint64_t i = 0; i < n; i++) {
+		struct ust_emit_start o;
+		pthread_t th;
+		uint64_t t0 = ust_emit_clock_ns(CLOCK_MONOTONIC);
+		if (pthread_create(&th, NULL, ust_emit_one, &o)) {
+			fprintf(stderr, "%s: pthread_create failed\n", prog);
+			return 1;
+		}
+		pthread_join(th, NULL);
+		life[i] = (double) (ust_emit_clock_ns(CLOCK_MONOTONIC) - t0) / 1e3;
+		first[i] = o.first_us;
+		cpu[i] = o.first_cpu_us;
+	}
+	printf("RESULT tracer=%s mode=start n=%" PRIu64 " first_us=%.1f first_cpu_us=%.1f "
+	       "life_us=%.1f\n",
+	       UST_EMIT_TRACER, n, ust_emit_median(first, n), ust_emit_median(cpu, n),
+	       ust_emit_median(life, n));
+	free(first);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ust_emit_thread t[UST_EMIT_MAX_THREADS];
 	int threads;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: %s ints|str|empty THREADS N\n", argv[0]);
+		fprintf(stderr, "usage: %s ints|str|empty|start THREADS N\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "ints"))
@@ -130,6 +195,8 @@ int main(int argc, char **argv)
 		ust_emit_mode = MODE_STR;
 	else if (!strcmp(argv[1], "empty"))
 		ust_emit_mode = MODE_EMPTY;
+	else if (!strcmp(argv[1], "start"))
+		ust_emit_mode = MODE_START;
 	else {
 		fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], argv[1]);
 		return 2;
@@ -140,6 +207,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: bad THREADS or N\n", argv[0]);
 		return 2;
 	}
+	if (ust_emit_mode == MODE_START)
+		return ust_emit_starts(argv[0]);
 	pthread_barrier_init(&ust_emit_barrier, NULL, (unsigned) threads);
 	for (int i = 0; i < threads; i++) {
 		t[i].id = i;

@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "prefault.h"
 #include "rb/rb-abi.h"
 #include "ust.h"
 
@@ -214,6 +215,7 @@ void ust_rings_drop(unsigned s)
 		next = b->next;
 		/* the pages go; the owner may still write a little (an event in progress), into
 		 * new zero pages, until it unmaps the ring */
+		ust_prefault_stop(b->h);
 		madvise(b->h, b->map_size, MADV_REMOVE);
 		b->pprev = NULL;
 	}
@@ -240,7 +242,7 @@ static void ring_release(struct tbuf *b)
 	b->h = NULL;
 	__asm__ volatile("" ::: "memory");
 	if (h)
-		munmap(h, b->map_size);
+		ust_prefault_unmap(h, b->map_size);
 }
 
 /* A thread's last packets are published when the thread ends. Its signals stay blocked
@@ -307,12 +309,11 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 		return false;
 	void *m = MAP_FAILED;
 	/* Sealed: the reader (maybe a root daemon) refuses a ring that could shrink under it.
-	 * MAP_POPULATE: the pages are allocated here, once per ring, not at the thread's
-	 * first touch of each page nor by the reader. */
+	 * Its pages are allocated by the program, never by the reader: by the runtime's
+	 * helper thread, from the ring's start, while this thread writes (prefault.c). */
 	if (ftruncate(fd, (off_t) b->map_size) == 0 &&
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0)
-		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd,
-		         0);
+		m = mmap(NULL, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		close(fd);
 		return false;
@@ -343,7 +344,9 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 	}
 	ust_unlock();
 	close(fd);
-	if (!sent)
+	if (sent)
+		ust_prefault_start(m, b->map_size);
+	else
 		munmap(m, b->map_size);
 	return sent;
 }
