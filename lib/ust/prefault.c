@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "prefault.h"
@@ -43,9 +44,8 @@ struct job {
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER, left = PTHREAD_COND_INITIALIZER;
 static struct job jobs[MAX_JOBS];
-static pid_t helper_pid; /* the process the helper runs in (0: none yet) */
+static bool helper_started; /* in this process (a forked child has none) */
 static bool unsupported;
-static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 /* The next chunk to allocate: the ring after the one served last, in turn. Lock held. */
 static struct job *next_job(unsigned *turn)
@@ -65,6 +65,7 @@ static void *helper_main(void *unused)
 	unsigned turn = 0;
 
 	(void) unused;
+	prctl(PR_SET_NAME, "spoor-ust-fault"); /* here: not a system call of the ring's thread */
 	pthread_mutex_lock(&mu);
 	for (;;) {
 		struct job *j = next_job(&turn);
@@ -106,10 +107,13 @@ static void after_fork_in_child(void)
 	pthread_cond_init(&work, NULL);
 	pthread_cond_init(&left, NULL);
 	memset(jobs, 0, sizeof(jobs));
-	helper_pid = 0;
+	helper_started = false;
 }
 
-static void watch_fork(void)
+/* At load, in the thread that loads the library: pthread_atfork allocates, and the first
+ * allocation of a thread makes it a malloc arena (about 0.1 ms), which a ring's thread
+ * should not pay at its first event. */
+__attribute__((constructor)) static void watch_fork(void)
 {
 	pthread_atfork(NULL, NULL, after_fork_in_child);
 }
@@ -117,11 +121,8 @@ static void watch_fork(void)
 /* The helper, started in this process if need be. Lock held. */
 static bool helper_running(void)
 {
-	pid_t pid = getpid();
-
-	if (helper_pid == pid)
+	if (helper_started)
 		return true;
-	pthread_once(&fork_once, watch_fork);
 	sigset_t all, old;
 	pthread_attr_t attr;
 	pthread_t th;
@@ -133,10 +134,7 @@ static bool helper_running(void)
 	bool ok = !pthread_create(&th, &attr, helper_main, NULL);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ok) {
-		pthread_setname_np(th, "spoor-ust-fault");
-		helper_pid = pid;
-	}
+	helper_started = ok;
 	return ok;
 }
 
