@@ -93,6 +93,19 @@ static void plan_field(const struct tep_format_field *f, struct kop *ops, uint32
 	ops[(*nops)++] = (struct kop){KOP_COPY, 0, 0, (uint16_t) f->offset, (uint16_t) f->size};
 }
 
+/* The events the kernel's pid filter keeps when either task in them is traced. */
+static bool names_other(const struct tep_event *ev)
+{
+	static const char *const names[] = {"sched_switch", "sched_waking", "sched_wakeup",
+	                                    "sched_wakeup_new"};
+	if (strcmp(ev->system, "sched"))
+		return false;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ev->name, names[i]))
+			return true;
+	return false;
+}
+
 static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *err, size_t errlen)
 {
 	size_t nf = 0, nc = 0;
@@ -132,6 +145,7 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *
 		}
 	c->min_size = fixed_end;
 	c->kernel_id = ev->id;
+	c->names_other = names_other(ev);
 	c->desc.struct_size = sizeof(c->desc);
 	c->desc.provider = "";
 	c->desc.name = ev->name;
@@ -154,6 +168,8 @@ static int build_context(struct tep_event *ev, struct kclasses *cs, char *err, s
 			         f->name);
 			return -EINVAL;
 		}
+		if (!strcmp(f->name, "common_pid") && f->size == 4 && f->offset > 0)
+			cs->pid_off = (uint16_t) f->offset;
 		describe(f, &cs->context[cs->ncontext++]);
 	}
 	return 0;

@@ -78,6 +78,10 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 			c->unknown++;
 			continue;
 		}
+		if (kclass_is_own(cs, k, rec, (size_t) size)) {
+			c->own++;
+			continue;
+		}
 		size_t room = (size_t) size + k->extra;
 		uint8_t *body = kpacket_begin_event(&c->pkt, k->desc.id, ts, room);
 		if (!body) {

@@ -29,6 +29,7 @@ struct kcpu {
 	uint8_t *pages;
 	struct kpacket pkt;
 	uint64_t records, unknown, malformed, missed, missed_unknown, unwritten;
+	uint64_t own; /* the recorder's own records, left out */
 };
 
 /* Open cpuN of the instance at inst_dir (kb is taken); its stream, c->pkt, is opened by the

@@ -294,17 +294,14 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	 * more headroom while spoor is being scheduled, for a few more wake-ups. Kernels
 	 * without the file wake it on every page; that is fine too. */
 	kinstance_write(k->inst, "buffer_percent", BUFFER_PERCENT, false, err, errlen);
-	/* Not spoor's own system calls (as trace-cmd does): the kernel still records a switch
-	 * or wake-up when the other task in it is traced, so the per-CPU model stays whole;
-	 * the fork of the command, in spoor, is lost, and its name comes with its exec.
-	 * Kernels before 5.8 lack the file: spoor is recorded there. */
-	char self[24];
-	snprintf(self, sizeof(self), "%d", (int) getpid());
-	kinstance_write(k->inst, "set_event_notrace_pid", self, false, err, errlen);
 	if ((rc = build_events(k, o, err, errlen)) || (rc = load_formats(k, err, errlen)))
 		return rc;
 	if ((rc = kclasses_build(k->tep, &k->events, &k->classes, err, errlen)))
 		return rc;
+	/* Not spoor's own system calls: left out as the records are converted (kclass_is_own),
+	 * not by the instance's set_event_notrace_pid, which slows every switch and wake-up of
+	 * the traced tasks down. */
+	k->classes.self_pid = (int32_t) getpid();
 	int dump_id = kclasses_add_synthetic(&k->classes, STATEDUMP_EVENT, statedump_fields,
 	                                     STATEDUMP_NFIELDS);
 	if (dump_id < 0)
