@@ -563,80 +563,13 @@ static void prev_shows_task(struct an_engine *e, const struct an_event *a)
 		infer_switch(e, a->cpu, a->ts, prev);
 }
 
-/* Marks the traces that declare a class of this name; how many do. */
-static size_t traces_with_class(const struct spoor_reader *r, const char *name, bool *has)
-{
-	size_t n = 0;
-	for (size_t c = 0, nc = spoor_reader_event_class_count(r); c < nc; c++) {
-		const struct spoor_event_class *ec = spoor_reader_event_class(r, c);
-		if (!has[ec->trace] && !strcmp(spoor_event_class_name(ec), name)) {
-			has[ec->trace] = true;
-			n++;
-		}
-	}
-	return n;
-}
-
-static void quiet(void *data, const char *message)
-{
-	(void) data;
-	(void) message;
-}
-
-/* LTTng's state dump comes some time after the trace starts: a thread that runs before it
- * has no process until then, and the filters by pid and name decide at the event in irq,
- * disk and the timeline. With such a filter (or an_engine_read_dump_first), the dump is read first,
- * by a reader of its own, up to lttng_statedump_end (a few thousand events into the trace; at most
- * DUMP_AHEAD events; in a folder of traces, up to each one's end), and the thread model starts from
- * it. spoor's own dump comes first anyway. (A reader that steps over the other classes
- * would step through the whole of every stream without a dump event, looking for one.) */
-#define DUMP_AHEAD (1 << 20)
+/* The filters by pid and name decide at the event in irq, disk and the timeline: with such
+ * a filter (or an_engine_read_dump_first), LTTng's state dump is read first
+ * (threads_read_dump_ahead), so that threads that run before it have their process. */
 static void read_dump_ahead(struct an_engine *e)
 {
-	static const char *const end = "lttng_statedump_end", *const dump =
-	                                                          "lttng_statedump_process_state";
-	size_t nt = spoor_reader_trace_count(e->r), ends;
-	const char **paths = calloc(nt + 1, sizeof(*paths));
-	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
-	struct spoor_reader *r = NULL;
-	if (!paths || !dumps || (!e->f.npids && !e->f.ncomms && !e->dump_first) ||
-	    reader_live(e->r) || !(ends = traces_with_class(e->r, end, dumps)))
-		goto out;
-	for (size_t i = 0; i < nt; i++)
-		paths[i] = spoor_reader_trace_path(e->r, i);
-	if (spoor_reader_open(paths, nt, &r, NULL))
-		goto out;
-	spoor_reader_set_warn(r, quiet, NULL); /* the pass itself reports damage */
-	const struct spoor_event *ev;
-	struct kclass_ref ref;
-	size_t known = SIZE_MAX; /* the class ref holds */
-	for (unsigned i = 0; i < DUMP_AHEAD && spoor_reader_next(r, &ev) > 0; i++) {
-		const char *name = spoor_event_name(ev);
-		if (name[0] != 'l' || strncmp(name, "lttng_statedump_", 16))
-			continue;
-		if (!strcmp(name, end)) { /* each trace of a folder has its own dump */
-			size_t t = spoor_event_class(ev)->trace;
-			if (t < nt && dumps[t] && (dumps[t] = false, !--ends))
-				break;
-			continue;
-		}
-		int64_t tid, pid;
-		const char *s;
-		size_t len;
-		if (strcmp(name, dump))
-			continue;
-		if (known != reader_event_class_index(ev)) {
-			known = reader_event_class_index(ev);
-			kvocab_resolve(spoor_event_class(ev), KSC_UNDECIDED, &ref);
-		}
-		if (kv_int(ev, &ref, KS_DUMP_TID, &tid) && kv_int(ev, &ref, KS_DUMP_PID, &pid) &&
-		    kv_str(ev, &ref, KS_DUMP_NAME, &s, &len))
-			threads_seed(e->threads, tid, pid, s, len);
-	}
-out:
-	spoor_reader_close(r);
-	free(paths);
-	free(dumps);
+	if (e->f.npids || e->f.ncomms || e->dump_first)
+		threads_read_dump_ahead(e->threads);
 }
 
 /* Losses at the end of a stream, with no later event of it to report them. */

@@ -204,6 +204,12 @@ const char *tasks_comm(struct tasks *t, const struct spoor_event *ev, int64_t ti
 	return s;
 }
 
+void tasks_read_dump_ahead(struct tasks *t)
+{
+	if (t->threads)
+		threads_read_dump_ahead(t->threads);
+}
+
 int tasks_prepass(struct tasks *t, struct spoor_reader *r, int64_t begin, bool (*stop)(void *),
                   void *arg)
 {

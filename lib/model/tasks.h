@@ -11,7 +11,9 @@
  *         model/threads.h's.
  * A user-space event's vtid and vpid are its namespace's: the kernel's model never answers
  * for them, and never reads those events. A time range read alone gives the answers of a
- * whole read when the part before it was learnt first (tasks_prepass).
+ * whole read when the part before it was learnt first (tasks_prepass). LTTng's state dump,
+ * read ahead (tasks_read_dump_ahead), names the threads that ran before it, as in the
+ * analyses.
  */
 #ifndef MODEL_TASKS_H
 #define MODEL_TASKS_H
@@ -39,6 +41,9 @@ bool tasks_tid(struct tasks *t, const struct spoor_event *ev, int64_t *tid);
 int64_t tasks_pid(struct tasks *t, const struct spoor_event *ev, int64_t tid);
 /* Its task's name (len bytes), NULL when unknown. */
 const char *tasks_comm(struct tasks *t, const struct spoor_event *ev, int64_t tid, size_t *len);
+/* Seed the model with LTTng's state dump, read ahead (model/threads.h): before
+ * tasks_prepass and the first tasks_update. */
+void tasks_read_dump_ahead(struct tasks *t);
 /* Learn the events before begin from r, a fresh reader of the same traces, passing over
  * every class the model does not read. stop (NULL: never), asked every 1024 events, ends
  * it with -EINTR. 0 or a negative error. */

@@ -414,6 +414,75 @@ void threads_seed(struct threads *t, int64_t tid, int64_t pid, const char *name,
 		set_comm(e, name, len);
 }
 
+/* Marks the traces that declare a class of this name; how many do. */
+static size_t traces_with_class(const struct spoor_reader *r, const char *name, bool *has)
+{
+	size_t n = 0;
+	for (size_t c = 0, nc = spoor_reader_event_class_count(r); c < nc; c++) {
+		const struct spoor_event_class *ec = spoor_reader_event_class(r, c);
+		if (!has[ec->trace] && !strcmp(spoor_event_class_name(ec), name)) {
+			has[ec->trace] = true;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void quiet(void *data, const char *message)
+{
+	(void) data;
+	(void) message;
+}
+
+#define DUMP_AHEAD (1 << 20)
+
+/* (A reader that steps over the other classes would step through the whole of every
+ * stream without a dump event, looking for one.) */
+void threads_read_dump_ahead(struct threads *t)
+{
+	static const char *const end = "lttng_statedump_end";
+	size_t nt = spoor_reader_trace_count(t->r), ends;
+	const char **paths = calloc(nt + 1, sizeof(*paths));
+	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
+	struct spoor_reader *r = NULL;
+	if (!paths || !dumps || reader_live(t->r) || !(ends = traces_with_class(t->r, end, dumps)))
+		goto out;
+	for (size_t i = 0; i < nt; i++)
+		paths[i] = spoor_reader_trace_path(t->r, i);
+	if (spoor_reader_open(paths, nt, &r, NULL))
+		goto out;
+	spoor_reader_set_warn(r, quiet, NULL); /* the pass itself reports damage */
+	const struct spoor_event *ev;
+	struct class_info c;
+	size_t known = SIZE_MAX; /* c is that class's */
+	for (unsigned i = 0; i < DUMP_AHEAD && spoor_reader_next(r, &ev) > 0; i++) {
+		const char *name = spoor_event_name(ev);
+		if (name[0] != 'l' || strncmp(name, "lttng_statedump_", 16))
+			continue;
+		if (!strcmp(name, end)) { /* each trace of a folder has its own dump */
+			size_t tr = spoor_event_class(ev)->trace;
+			if (tr < nt && dumps[tr] && (dumps[tr] = false, !--ends))
+				break;
+			continue;
+		}
+		if (known != reader_event_class_index(ev)) {
+			known = reader_event_class_index(ev);
+			c = (struct class_info){0};
+			resolve(t, spoor_event_class(ev), &c);
+		}
+		int64_t tid, pid;
+		const char *s;
+		size_t len;
+		if (c.kind == K_DUMP && int_of(ev, &c, 0, &tid) && int_of(ev, &c, 1, &pid) &&
+		    str_of(ev, &c, 2, &s, &len))
+			threads_seed(t, tid, pid, s, len);
+	}
+out:
+	spoor_reader_close(r);
+	free(paths);
+	free(dumps);
+}
+
 const char *threads_comm(const struct threads *t, int64_t tid)
 {
 	if (tid == 0)

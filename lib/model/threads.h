@@ -34,6 +34,13 @@ bool threads_names_tasks(struct threads *t, size_t class_index);
 /* What a state dump read ahead says of a thread (tid, pid, name of len bytes), for the
  * events before the dump: kept unless the model knows better by then. */
 void threads_seed(struct threads *t, int64_t tid, int64_t pid, const char *name, size_t len);
+/* LTTng's state dump comes some time into the trace: a thread that runs before it has no
+ * process until then. Read the dump ahead, with a reader of its own on the same traces, up
+ * to each trace's lttng_statedump_end (a few thousand events in; at most 2^20 events), and
+ * seed what it says (threads_seed): the threads have their process and name from their
+ * first event on. Nothing for a live reader, nor for traces without lttng_statedump_end
+ * (spoor's own dump comes first anyway). */
+void threads_read_dump_ahead(struct threads *t);
 /* The thread's name, or NULL when the trace has not named it. */
 const char *threads_comm(const struct threads *t, int64_t tid);
 /* Its process id, or -1. */

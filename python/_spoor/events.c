@@ -129,8 +129,11 @@ PyObject *spy_events(PyObject *self, PyObject *args, PyObject *kw)
 		it->tasks = tasks_new(it->r, true);
 		if (!it->names || !it->fields || !it->tasks)
 			rc = (PyErr_NoMemory(), -1);
-		else if (has_range && b > INT64_MIN && !src.part.stream)
-			rc = prepass(it, &src, b); /* (a part: what the part says alone) */
+		else if (!src.part.stream) { /* (a part: what the part says alone) */
+			tasks_read_dump_ahead(it->tasks);
+			if (has_range && b > INT64_MIN)
+				rc = prepass(it, &src, b);
+		}
 	}
 	spy_source_free(&src);
 	if (rc) {

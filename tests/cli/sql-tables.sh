@@ -58,6 +58,32 @@ for t in "$busy" ${SHARED_TRACES:+"$SHARED_TRACES/lttng/many-threads"}; do
 		test "$(sql "$t" -c "SELECT count(*) FROM sched_switch WHERE tid IS NOT prev_tid" | tail -n 1)" = 0
 done
 
+# LTTng's state dump comes some time into the trace: the events before it have the process
+# it gives their thread, as the analysis tables do (events and syscalls agree)
+python3 - "$SPOOR_TEST_DATA" "$TMP/late-dump" <<'PY' || exit 1
+import sys
+sys.path.insert(0, sys.argv[1])
+import gen_kernel
+comms = {0: "swapper/0", 42: "worker"}
+gen_kernel.write(sys.argv[2], [
+    gen_kernel.switch(100, 0, 0, 42, comms),
+    (200, 0, "syscall_entry_read", {"fd": 3, "count": 10}),
+    (300, 0, "syscall_exit_read", {"ret": 10}),
+    (400, 0, "lttng_statedump_process_state", {"tid": 42, "pid": 40, "ppid": 1, "name": "worker"}),
+    (500, 0, "lttng_statedump_end", {"dummy": 0})])
+PY
+check "late-dump: a thread's pid before the state dump is the dump's" \
+	test "$(sql "$TMP/late-dump" -c "SELECT tid, pid, comm FROM events WHERE name = 'syscall_entry_read'" | tail -n 1)" = "42,40,worker"
+check "late-dump: so with a time range" \
+	test "$(sql "$TMP/late-dump" -c "SELECT pid FROM events WHERE name = 'syscall_entry_read' AND ts >= (SELECT ts FROM events WHERE name = 'syscall_entry_read')" | tail -n 1)" = 40
+for t in "$TMP/late-dump" "$busy" ${SHARED_TRACES:+"$SHARED_TRACES/lttng/many-threads"}; do
+	[ -d "$t" ] || continue
+	check "$(basename "$t"): events and syscalls give a call the same pid" \
+		test "$(sql "$t" -c "CREATE TEMP TABLE e AS SELECT ts, tid, pid FROM events WHERE name LIKE 'syscall_entry%';
+			CREATE INDEX ei ON e(ts, tid);
+			SELECT count(*) FROM syscalls s JOIN e ON e.ts = s.ts AND e.tid = s.tid WHERE s.pid IS NOT e.pid" | tail -n 1)" = 0
+done
+
 # push-down never changes a row: edge values, on events and on a class table, as SQLite
 # answers them on a copy of the rows
 edge="ts > 9223372036854775807|ts < -9223372036854775808|ts >= 1e300|ts <= -1e300|tid = 1.5

@@ -61,6 +61,19 @@ def ftrace_trace(folder):
     return gen_kernel.write(os.path.join(folder, "ftrace"), evs, style="ftrace"), evs
 
 
+def late_dump_trace(folder):
+    """LTTng's layout with its state dump after the first events: thread 42 "worker" of
+    process 40 makes a call, then the dump names it."""
+    comms = {0: "swapper/0", 42: "worker"}
+    return gen_kernel.write(os.path.join(folder, "late-dump"), [
+        gen_kernel.switch(100, 0, 0, 42, comms),
+        (200, 0, "syscall_entry_read", {"fd": 3, "count": 10}),
+        (300, 0, "syscall_exit_read", {"ret": 10}),
+        (400, 0, "lttng_statedump_process_state",
+         {"tid": 42, "pid": 40, "ppid": 1, "name": "worker"}),
+        (500, 0, "lttng_statedump_end", {"dummy": 0})])
+
+
 def plain(f):
     """A babeltrace2 field as plain Python values (as spoor gives them)."""
     if f is None:

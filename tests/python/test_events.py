@@ -63,6 +63,20 @@ class Events(unittest.TestCase):
         self.assertEqual([a for a, _ in switches], [b for _, b in switches])
         self.assertEqual(switches[0][0], 0)
 
+    def test_tasks_before_a_late_state_dump(self):
+        # LTTng's dump comes some time in: it is read ahead, as the analyses do (and SQL)
+        tmp = helpers.TempDir()  # (not beside the class's traces: test_folder_of_traces)
+        self.addCleanup(tmp.close)
+        t = spoor.open(helpers.late_dump_trace(tmp.path))
+        self.addCleanup(t.close)
+        got = [(ev.tid, ev.pid, ev.comm) for ev in t.events(names="syscall_entry_read")]
+        self.assertEqual(got, [(42, 40, "worker")])
+        self.assertEqual(t.sql("SELECT tid, pid, comm FROM events "
+                               "WHERE name = 'syscall_entry_read'"), got)
+        begin = t.sql("SELECT ts FROM events WHERE name = 'syscall_entry_read'")[0][0]
+        self.assertEqual([(ev.tid, ev.pid) for ev in t.events(begin=begin, end=begin)],
+                         [(42, 40)])
+
     def test_ust_contexts(self):
         ev = next(iter(spoor.open(helpers.data_trace("ust-types")).events()))
         f = ev.fields()
