@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sql-cli.h"
+#include "util/fixed.h"
 #include "util/grow.h"
 #include "util/json.h"
 #include "util/outbuf.h"
@@ -55,17 +56,13 @@ int sql_format_parse(const char *name, enum sql_format *f)
 
 /* x in the fewest digits that read back as x, always with a '.' or an exponent so that it
  * reads as a REAL; NULL for infinities (JSON has none; SQLite makes NaN a NULL). */
-static const char *real_text(char *buf, size_t cap, double x)
+static const char *real_text(char *buf, double x)
 {
 	if (!isfinite(x))
 		return NULL;
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, cap, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			break;
-	}
+	size_t n = fixed_shortest(buf, x);
 	if (!strpbrk(buf, ".e"))
-		strncat(buf, ".0", cap - strlen(buf) - 1);
+		memcpy(buf + n, ".0", 3);
 	return buf;
 }
 
@@ -75,7 +72,7 @@ static const char *value_text(sqlite3_stmt *st, int i, char *buf, size_t cap, si
 	switch (sqlite3_column_type(st, i)) {
 	case SQLITE_FLOAT: {
 		double x = sqlite3_column_double(st, i);
-		const char *t = real_text(buf, cap, x);
+		const char *t = real_text(buf, x);
 		if (!t)
 			t = x > 0 ? "Inf" : "-Inf";
 		*len = strlen(t);
@@ -346,7 +343,7 @@ static void json_row(struct sql_printer *p, sqlite3_stmt *st)
 			fwrite(buf, 1, outbuf_fmt_s64(buf, sqlite3_column_int64(st, i)), p->out);
 			break;
 		case SQLITE_FLOAT:
-			t = real_text(buf, sizeof(buf), sqlite3_column_double(st, i));
+			t = real_text(buf, sqlite3_column_double(st, i));
 			fputs(t ? t : "null", p->out);
 			break;
 		case SQLITE_TEXT:

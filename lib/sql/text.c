@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* text.c: cells built as text, and fields as JSON (see text.h). */
-#include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
+#include "util/fixed.h"
 #include "util/json.h"
 #include "util/outbuf.h"
 
@@ -63,7 +62,7 @@ void sql_json_string(struct sql_text *t, const char *s, size_t n)
 
 static void number(struct sql_text *t, const struct spoor_field *f)
 {
-	if (!sql_text_room(t, 32))
+	if (!sql_text_room(t, SHORTEST_MAX))
 		return;
 	char *p = t->buf + t->len;
 	if (f->kind == SPOOR_FIELD_SIGNED)
@@ -71,7 +70,7 @@ static void number(struct sql_text *t, const struct spoor_field *f)
 	else if (f->kind == SPOOR_FIELD_UNSIGNED)
 		t->len += outbuf_fmt_u64(p, f->v.u);
 	else if (isfinite(f->v.f))
-		t->len += (size_t) snprintf(p, 32, "%.17g", f->v.f);
+		t->len += fixed_shortest(p, f->v.f);
 	else
 		sql_text_put(t, "null", 4);
 }

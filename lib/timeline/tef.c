@@ -7,6 +7,7 @@
 
 #include "spoor/trace.h"
 #include "tef.h"
+#include "util/fixed.h"
 #include "util/json.h"
 
 /* Room for a member's comma, a short literal key and a number. */
@@ -126,8 +127,8 @@ static void put_float(struct outbuf *o, double x)
 	int n;
 	if (isnan(x) || isinf(x))
 		n = snprintf(buf, sizeof(buf), "\"%s\"", isnan(x) ? "nan" : x < 0 ? "-inf" : "inf");
-	else if ((n = snprintf(buf, sizeof(buf), "%.15g", x)) && strtod(buf, NULL) != x)
-		n = snprintf(buf, sizeof(buf), "%.17g", x); /* the digits that read back as x */
+	else
+		n = (int) fixed_shortest(buf, x);
 	outbuf_put(o, buf, (size_t) n);
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "fixed.h"
 #include "outbuf.h"
@@ -45,4 +46,13 @@ size_t fixed_format(char *buf, double x, unsigned decimals)
 	}
 	buf[n] = '\0';
 	return n;
+}
+
+size_t fixed_shortest(char *buf, double x)
+{
+	int n = 0;
+	for (int prec = 15; prec <= 17; prec++)
+		if ((n = snprintf(buf, SHORTEST_MAX, "%.*g", prec, x)) && strtod(buf, NULL) == x)
+			break;
+	return (size_t) n;
 }

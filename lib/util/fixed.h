@@ -17,4 +17,11 @@
 /* x as "%.*f" with decimals, NUL-terminated into buf (FIXED_MAX bytes): its length. */
 size_t fixed_format(char *buf, double x, unsigned decimals);
 
+#define SHORTEST_MAX 32 /* bytes fixed_shortest may write, its NUL included */
+
+/* A finite x in the fewest significant digits (15 to 17, "%.*g") that read back as x:
+ * 0.1, not 0.10000000000000001 (JSON and SQL results). NUL-terminated into buf
+ * (SHORTEST_MAX bytes): its length. */
+size_t fixed_shortest(char *buf, double x);
+
 #endif

@@ -84,6 +84,15 @@ for t in "$TMP/late-dump" "$busy" ${SHARED_TRACES:+"$SHARED_TRACES/lttng/many-th
 			SELECT count(*) FROM syscalls s JOIN e ON e.ts = s.ts AND e.tid = s.tid WHERE s.pid IS NOT e.pid" | tail -n 1)" = 0
 done
 
+# a float in the payload's JSON reads as its REAL column prints: the fewest digits that read
+# back (0.9975, not 0.99750000000000005)
+ust=$SPOOR_TEST_DATA/traces/ust-types
+num="substr(e.payload, instr(e.payload, '\"f64\":') + 6)"
+sql "$ust" -c "SELECT f.f64, substr($num, 1, instr($num, ',') - 1) FROM \"spoor_fixture:floats\" f
+	JOIN events e USING (ts, stream)" | tail -n +2 | tr -d '"' |
+	awk -F, '{ sub(/\.0$/, "", $1) } $1 "" != $2 "" { bad++ } END { print NR, bad + 0 }' >"$TMP/floats"
+check "ust-types: payload's floats read as their columns print them" test "$(awk '{ print ($1 > 10) $2 }' "$TMP/floats")" = 10
+
 # push-down never changes a row: edge values, on events and on a class table, as SQLite
 # answers them on a copy of the rows
 edge="ts > 9223372036854775807|ts < -9223372036854775808|ts >= 1e300|ts <= -1e300|tid = 1.5

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test-fixed.c: fixed_format against printf's "%.*f", byte for byte. */
+/* test-fixed.c: fixed_format against printf's "%.*f", byte for byte; fixed_shortest. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +63,21 @@ int main(void)
 		same(x, (unsigned) (next_random() % 10));
 		same(ldexp((double) (next_random() >> 11), -(int) (next_random() % 80)),
 		     (unsigned) (next_random() % 10));
+	}
+	CHECK(failures == 0);
+	CHECK_CTX("fixed_shortest: the fewest digits that read back");
+	char b[SHORTEST_MAX];
+	CHECK_STRN(b, fixed_shortest(b, 0.1), "0.1");
+	CHECK_STRN(b, fixed_shortest(b, 0.9975), "0.9975");
+	CHECK_STRN(b, fixed_shortest(b, 1.0 / 3), "0.3333333333333333"); /* 16 */
+	CHECK_STRN(b, fixed_shortest(b, 0.1 + 0.2), "0.30000000000000004");
+	CHECK_STRN(b, fixed_shortest(b, -1e300), "-1e+300");
+	for (int i = 0; i < 100000; i++) {
+		uint64_t bits = next_random();
+		double x;
+		memcpy(&x, &bits, sizeof(x));
+		if (isfinite(x) && (fixed_shortest(b, x), strtod(b, NULL) != x))
+			failures++;
 	}
 	CHECK(failures == 0);
 	return check_done();
