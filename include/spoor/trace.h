@@ -43,7 +43,8 @@ enum spoor_field_kind {
 	SPOOR_FIELD_SIGNED,   /* v.s */
 	SPOOR_FIELD_UNSIGNED, /* v.u */
 	SPOOR_FIELD_FLOAT,    /* v.f */
-	SPOOR_FIELD_STRING,   /* v.str: not NUL-terminated, use len */
+	SPOOR_FIELD_STRING,   /* v.str: not NUL-terminated, use len (up to a char array's
+	                       * first NUL: its padding is not text) */
 	SPOOR_FIELD_STRUCT,   /* count members, see spoor_field_child() */
 	SPOOR_FIELD_ARRAY,    /* count elements (fixed arrays and sequences) */
 	SPOOR_FIELD_VARIANT,  /* one child: the selected option */

@@ -191,11 +191,8 @@ const char *tasks_comm(struct tasks *t, const struct spoor_event *ev, int64_t ti
 	const struct task_class *k = resolve(t, c);
 	const char *s = NULL;
 	if (k->comm.index >= 0 &&
-	    reader_field_str(ev, (enum spoor_scope) k->comm.scope, k->comm.index, &s, len)) {
-		const char *nul = memchr(s, '\0', *len); /* a char array: up to its NUL */
-		*len = nul ? (size_t) (nul - s) : *len;
+	    reader_field_str(ev, (enum spoor_scope) k->comm.scope, k->comm.index, &s, len))
 		return s;
-	}
 	if (k->user)
 		s = k->procname;
 	else if (t->threads && tid >= 0)

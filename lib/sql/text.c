@@ -44,12 +44,6 @@ void sql_text_free(struct sql_text *t)
 	*t = (struct sql_text){0};
 }
 
-size_t sql_field_strlen(const struct spoor_field *f)
-{
-	const char *nul = memchr(f->v.str.ptr, '\0', f->v.str.len);
-	return nul ? (size_t) (nul - f->v.str.ptr) : f->v.str.len;
-}
-
 void sql_json_string(struct sql_text *t, const char *s, size_t n)
 {
 	if (!sql_text_room(t, 6 * n + 2))
@@ -81,7 +75,7 @@ static void value(struct sql_text *t, const struct spoor_field *f, int depth)
 	case SPOOR_FIELD_SIGNED:
 	case SPOOR_FIELD_UNSIGNED:
 	case SPOOR_FIELD_FLOAT: number(t, f); return;
-	case SPOOR_FIELD_STRING: sql_json_string(t, f->v.str.ptr, sql_field_strlen(f)); return;
+	case SPOOR_FIELD_STRING: sql_json_string(t, f->v.str.ptr, f->v.str.len); return;
 	case SPOOR_FIELD_STRUCT:
 	case SPOOR_FIELD_VARIANT:
 	case SPOOR_FIELD_ARRAY: break;

@@ -20,8 +20,6 @@ bool sql_text_room(struct sql_text *t, size_t n);
 void sql_text_put(struct sql_text *t, const char *s, size_t n);
 void sql_text_free(struct sql_text *t);
 
-/* A string field's bytes up to its first NUL (a char array holds its text and padding). */
-size_t sql_field_strlen(const struct spoor_field *f);
 /* The field's value as JSON: integers (enumerations too) as numbers, floats as numbers
  * (null when not finite), strings as strings, structures as objects, arrays as arrays, a
  * variant as an object of its one chosen option. */

@@ -118,16 +118,9 @@ static int field_value(struct sql_scan_cursor *c, sqlite3_context *ctx, const st
 		if (reader_field_int(ev, scope, p->index, &v))
 			sqlite3_result_int64(ctx, v);
 		return SQLITE_OK;
-	case COL_TEXT:
-		if (reader_field_str(ev, scope, p->index, &s, &len)) {
-			const char *nul = memchr(s, '\0', len);
-			sqlite3_result_text(ctx, s, (int) (nul ? (size_t) (nul - s) : len),
-			                    SQLITE_TRANSIENT);
-		} else if (spoor_event_field_at(ev, scope, p->index, &f) &&
-		           f.kind == SPOOR_FIELD_STRING) {
-			sqlite3_result_text(ctx, f.v.str.ptr, (int) sql_field_strlen(&f),
-			                    SQLITE_TRANSIENT);
-		}
+	case COL_TEXT: /* (the reader's text stops at a char array's first NUL) */
+		if (reader_field_str(ev, scope, p->index, &s, &len))
+			sqlite3_result_text(ctx, s, (int) len, SQLITE_TRANSIENT);
 		return SQLITE_OK;
 	case COL_REAL:
 		if (spoor_event_field_at(ev, scope, p->index, &f) && f.kind == SPOOR_FIELD_FLOAT)

@@ -84,6 +84,11 @@ for t in "$TMP/late-dump" "$busy" ${SHARED_TRACES:+"$SHARED_TRACES/lttng/many-th
 			SELECT count(*) FROM syscalls s JOIN e ON e.ts = s.ts AND e.tid = s.tid WHERE s.pid IS NOT e.pid" | tail -n 1)" = 0
 done
 
+# a char array's text stops at its first NUL (its padding is not text), in its column and
+# in the payload's JSON
+check "synth-le: a char array's text up to its NUL" test "$(sql "$TMP/synth/synth-le" -c "SELECT a.a_text, length(a.a_text), json_extract(e.payload, '$.a_text'), a.a_text_full
+	FROM \"synth:arrays\" a JOIN events e USING (ts, stream) LIMIT 1" | tail -n 1)" = "abc,3,abc,ABCDEFGH"
+
 # a float in the payload's JSON reads as its REAL column prints: the fewest digits that read
 # back (0.9975, not 0.99750000000000005)
 ust=$SPOOR_TEST_DATA/traces/ust-types
