@@ -63,36 +63,28 @@ struct spoor_event_desc {
 
 /*
  * The inline ABI: what the emit path that SPOOR_EVENT inlines into a program reads and
- * writes in the runtime's memory (docs/instrumenting.md, "The inline ABI"). Its version is
- * in bits 24..30 of every recorded event's `enabled` word, set by the runtime only while
- * the inline path may write the event (exactly one session records it, no probes): a
- * program built against another version finds another number there and calls
- * spoor_reserve/spoor_commit, whose interface does not change. Anything below that
- * changes (these structs, the packet's compact event header, the meaning of those bits)
- * takes a new version number.
+ * writes in the runtime's memory (docs/instrumenting.md, "The inline path and its ABI").
+ * Its version is in bits 24..30 of every recorded event's `enabled` word, set by the
+ * runtime only while the inline path may write the event (exactly one session records it,
+ * no probes, an id below 31): a program built against another version finds another
+ * number there and calls spoor_reserve/spoor_commit, whose interface does not change.
+ * Anything below that changes (these structs, spoor__thread_rings and spoor__paused, the
+ * packet's compact event header, the meaning of those bits) takes a new version number.
+ * Version 1 (2026-11-26, a few hours) also checked the slot's generation at each event.
  */
-#define SPOOR_INLINE_ABI_VERSION   1
+#define SPOOR_INLINE_ABI_VERSION   2
 #define SPOOR_ENABLED_INLINE_SHIFT 24
 #define SPOOR_MAX_SLOTS            16 /* sessions one program records into at once */
 
-/* The runtime's per-slot state, read at every inline emit. */
-struct spoor_live {
-	uint32_t gen[SPOOR_MAX_SLOTS]; /* a thread's ring of slot s is current while its gen
-	                                  equals gen[s] */
-	int32_t paused;                /* spoor_tracing_off() */
-};
-
-/* The head of a thread's ring of one slot. Only the thread writes it. */
+/* The head of a thread's ring of one slot. Only the thread writes it, but for `room`. */
 struct spoor_ring_fast {
 	uint64_t busy;  /* odd inside an emit (a signal handler's emit drops); twice the events */
 	uint64_t off;   /* bytes committed in the packet */
-	uint64_t room;  /* the packet's size while the inline path may write into it, else 0 */
+	uint64_t room;  /* the packet's size while the inline path may write into it; else 0, or
+	                   1 once the ring is no longer its slot's (set by any thread) */
 	uint64_t clock; /* the timestamp (TSC) of the last event */
 	char *pkt;      /* the packet in progress */
 	uint64_t *pub;  /* the ring's shared header: write_pos, then last_ts (published) */
-	const struct spoor_live *live;
-	uint32_t gen;
-	uint32_t pad;
 };
 
 /* The calling thread's rings, by slot (initial-exec TLS of libspoor-ust). */

@@ -55,9 +55,11 @@ struct spoor_reservation {
 	int probes;
 };
 
-/* The inline path's view of the calling thread's rings (tracepoint-types.h). */
+/* The inline path's view of the calling thread's rings, and spoor_tracing_off()'s flag
+ * (tracepoint-types.h). */
 SPOOR_API extern __thread struct spoor_thread_rings spoor__thread_rings
     __attribute__((tls_model("initial-exec")));
+SPOOR_API extern int32_t spoor__paused;
 
 /* Reserve an event of payload_size bytes. Returns 0 when the event must be dropped (no
  * session, tracing paused, buffer full: counted as discarded, or a nested call from a
@@ -110,10 +112,10 @@ struct spoor__inline {
 };
 
 /* The common case, without a call: the event recorded by one session's ring of this
- * thread, whose packet has room, in a compact header (id below 31, under 2^27 ticks since
- * the thread's previous event), the thread not inside an emit (a signal handler's), tracing
- * not paused. Returns 1 and where the payload goes, the thread marked busy; else 0, and the
- * caller goes the way of spoor_reserve. */
+ * thread, whose packet has room, in a compact header (the runtime allows it only for ids
+ * below 31; here: under 2^27 ticks since the thread's previous event), the thread not
+ * inside an emit (a signal handler's), tracing not paused. Returns 1 and where the payload
+ * goes, the thread marked busy; else 0, and the caller goes the way of spoor_reserve. */
 static inline __attribute__((always_inline)) int
 spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor__inline *in,
                       char **payload)
@@ -122,23 +124,21 @@ spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spo
 	uint32_t en = (uint32_t) __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
 	if (__builtin_expect(en >> SPOOR_ENABLED_INLINE_SHIFT != SPOOR_INLINE_ABI, 0))
 		return 0;
-	unsigned s = (unsigned) __builtin_ctz(en >> 8) & (SPOOR_MAX_SLOTS - 1);
-	struct spoor_ring_fast *b = spoor__thread_rings.slot[s];
-	if (__builtin_expect(!b, 0))
-		return 0;
-	const struct spoor_live *l = b->live;
-	if (__builtin_expect((b->gen != __atomic_load_n(&l->gen[s], __ATOMIC_RELAXED)) |
-	                         (__atomic_load_n(&l->paused, __ATOMIC_RELAXED) != 0) |
-	                         (int) (b->busy & 1),
+	struct spoor_ring_fast *b =
+	    spoor__thread_rings.slot[(unsigned) __builtin_ctz(en >> 8) & (SPOOR_MAX_SLOTS - 1)];
+	if (__builtin_expect(!b || ((b->busy & 1) |
+	                            (uint64_t) __atomic_load_n(&spoor__paused, __ATOMIC_RELAXED)),
 	                     0))
 		return 0;
 	SPOOR__BUSY_ADD(b, 1); /* from here a signal handler's emit drops its event */
 	uint64_t ts = __builtin_ia32_rdtsc(), clock = b->clock, off = b->off;
 	uint64_t end = off + 4 + size;
-	uint32_t id = ev->id;
 	char *p = b->pkt + off;
 	ts = ts < clock ? clock : ts; /* time never goes back in a stream */
-	if (__builtin_expect((ts - clock >= (1u << 27)) | (id >= 31) | (end > b->room), 0)) {
+	/* room: 0 or 1 unless the ring is current and its packet open (tracepoint-types.h) */
+	if (__builtin_expect(((ts - clock) >> 27 != 0) |
+	                         (end > __atomic_load_n(&b->room, __ATOMIC_RELAXED)),
+	                     0)) {
 		SPOOR__BUSY_ADD(b, -1);
 		return 0;
 	}
@@ -146,7 +146,7 @@ spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spo
 	in->pub = b->pub;
 	in->ts = ts;
 	in->end = end;
-	uint32_t w = id | (uint32_t) ts << 5; /* compact header: 5-bit id, 27-bit time */
+	uint32_t w = ev->id | (uint32_t) ts << 5; /* compact header: 5-bit id, 27-bit time */
 	memcpy(p, &w, 4);
 	*payload = p + 4;
 	return 1;

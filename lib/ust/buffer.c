@@ -23,8 +23,9 @@
  *
  * Most events never come here: the call site's inline path (tracepoint.h) writes them
  * itself, by the same rules, in the ring whose head (struct spoor_ring_fast) this file
- * keeps ready for it: `room` is the packet's size only while a packet is open and the clock
- * is the TSC, so that anything else (a new packet, another clock) comes out of line.
+ * keeps ready for it: `room` is the packet's size only while a packet is open, the clock is
+ * the TSC and the ring is its slot's, so that anything else (a new packet, another clock, a
+ * session's end, a forked child's inherited ring) comes out of line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +48,7 @@
  * (tracepoint-types.h): the busy mark, the packet's offset, room and clock. */
 struct tbuf {
 	struct spoor_ring_fast f;
+	unsigned gen; /* == ust_slot_gen[slot] while current (ust.h) */
 	uint32_t tid;
 	struct rb_header *h;
 	char *data;
@@ -66,7 +68,34 @@ struct tbuf {
 _Static_assert(PROTO_MAX_SLOTS == SPOOR_MAX_SLOTS, "slots: the inline ABI's count");
 _Static_assert(offsetof(struct rb_header, last_ts) == offsetof(struct rb_header, write_pos) + 8,
                "spoor_ring_fast.pub: write_pos, then last_ts");
-_Static_assert(sizeof(struct spoor_ring_fast) == 64, "the inline path reads one cache line");
+
+/* spoor_ring_fast.room: while the ring is current (not stopped), its owner opens and closes
+ * it per packet; once stopped, by any thread, it stays stopped. */
+#define ROOM_STOPPED 1 /* no event fits: its header alone takes 4 bytes */
+
+static void room_open(struct tbuf *b)
+{
+	uint64_t closed = 0;
+
+	if (b->clock_kind == CLOCK_KIND_TSC) /* the inline path writes the TSC */
+		__atomic_compare_exchange_n(&b->f.room, &closed, b->subbuf_size, false,
+		                            __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static void room_close(struct tbuf *b)
+{
+	uint64_t open = b->subbuf_size;
+
+	__atomic_compare_exchange_n(&b->f.room, &open, 0, false, __ATOMIC_RELAXED,
+	                            __ATOMIC_RELAXED);
+}
+
+/* The ring is no longer its slot's: its thread's next event comes out of line (and finds
+ * the generation changed). Lock held, from any thread. */
+static void room_stop(struct tbuf *b)
+{
+	__atomic_store_n(&b->f.room, ROOM_STOPPED, __ATOMIC_RELAXED);
+}
 
 /* A thread's state: its rings (in one mapping made at its first recorded event; by slot in
  * spoor__thread_rings), and the scratch area of events only probes want. */
@@ -77,8 +106,10 @@ struct tstate {
 	bool hooked, ended;
 };
 
-/* Exported: the inline path finds the thread's ring of a slot here. */
+/* Exported: the inline path finds the thread's ring of a slot here, and whether tracing is
+ * paused (spoor_tracing_off()). */
 __thread struct spoor_thread_rings spoor__thread_rings __attribute__((tls_model("initial-exec")));
+int32_t spoor__paused;
 static __thread struct tstate tl __attribute__((tls_model("initial-exec")));
 /* Every thread's ring of each slot, so that a slot's memory goes back as soon as its session
  * ends, while the rings' owners are busy elsewhere (ust_rings_drop). Guarded by the lock. */
@@ -159,8 +190,7 @@ __attribute__((cold, noinline)) static bool packet_open(struct tbuf *b, uint64_t
 	b->f.off = sizeof(ps);
 	b->f.clock = ts;
 	b->open = true;
-	/* the inline path writes the TSC: other clocks take spoor_reserve */
-	b->f.room = b->clock_kind == CLOCK_KIND_TSC ? b->subbuf_size : 0;
+	room_open(b);
 	atomic_store_explicit(&h->open_seq, b->seq, memory_order_relaxed);
 	atomic_store_explicit(&h->write_pos, b->f.off, memory_order_relaxed);
 	atomic_store_explicit(&h->last_ts, ts, memory_order_relaxed);
@@ -188,7 +218,7 @@ __attribute__((cold, noinline)) static void packet_close(struct tbuf *b)
 	atomic_store_explicit(&h->produced, b->seq + 1, memory_order_release);
 	b->seq++;
 	b->open = false;
-	b->f.room = 0;
+	room_close(b);
 	/* seq_cst: the store of produced above must not pass the load of consumer_waiting,
 	 * or a consumer going to sleep could miss this packet. Once per packet, not per event. */
 	atomic_thread_fence(memory_order_seq_cst);
@@ -213,6 +243,7 @@ void ust_rings_drop(unsigned s)
 {
 	for (struct tbuf *b = rings[s], *next; b; b = next) {
 		next = b->next;
+		room_stop(b);
 		/* the pages go; the owner may still write a little (an event in progress), into
 		 * new zero pages, until it unmaps the ring */
 		ust_prefault_stop(b->h);
@@ -225,8 +256,10 @@ void ust_rings_drop(unsigned s)
 void ust_rings_forget(void)
 {
 	for (unsigned s = 0; s < PROTO_MAX_SLOTS; s++) {
-		for (struct tbuf *b = rings[s]; b; b = b->next)
+		for (struct tbuf *b = rings[s]; b; b = b->next) {
+			room_stop(b); /* the parent's ring, shared: not for the inline path */
 			b->pprev = NULL;
+		}
 		rings[s] = NULL;
 	}
 }
@@ -262,7 +295,7 @@ static void thread_exit(void *unused)
 		if (!b->h)
 			continue;
 		busy_add(b, 1);
-		if (b->open && b->f.gen == __atomic_load_n(&ust_live.gen[s], __ATOMIC_RELAXED))
+		if (b->open && b->gen == __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED))
 			packet_close(b);
 		ring_release(b);
 	}
@@ -295,7 +328,7 @@ static void hook_exit(struct tstate *t)
 static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 {
 	memset(b, 0, sizeof(*b));
-	b->f.gen = c->gen | 1; /* failed, until made */
+	b->gen = c->gen | 1; /* failed, until made */
 	b->nsub = c->num_subbufs;
 	b->subbuf_size = c->subbuf_size;
 	b->mode = c->mode;
@@ -334,8 +367,7 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 		b->data = (char *) m + hdr;
 		b->h = h;
 		b->f.pub = (uint64_t *) &h->write_pos;
-		b->f.live = &ust_live;
-		b->f.gen = c->gen;
+		b->gen = c->gen;
 		b->next = rings[s];
 		b->pprev = &rings[s];
 		if (b->next)
@@ -359,11 +391,11 @@ static struct tbuf *tbuf_get(unsigned s)
 
 	if (t->ended)
 		return NULL;
-	unsigned gen = __atomic_load_n(&ust_live.gen[s], __ATOMIC_ACQUIRE);
+	unsigned gen = __atomic_load_n(&ust_slot_gen[s], __ATOMIC_ACQUIRE);
 	struct tbuf *b = (struct tbuf *) spoor__thread_rings.slot[s];
-	if (b && b->f.gen == gen) /* a signal handler made it before the mask */
+	if (b && b->gen == gen) /* a signal handler made it before the mask */
 		return b;
-	if (b && (b->f.gen == (gen | 1) || (b->f.busy & 1)))
+	if (b && (b->gen == (gen | 1) || (b->f.busy & 1)))
 		return NULL; /* could not be made; or the ring of an emit this handler cut into */
 	if (gen == UST_GEN_FREE || ust_slot_cfg(s, &c) || c.gen != gen)
 		return NULL;
@@ -378,7 +410,7 @@ static struct tbuf *tbuf_get(unsigned s)
 	/* Rings of slots gone (a session ended, a forked child's inherited ones) go now. */
 	for (unsigned i = 0; i < PROTO_MAX_SLOTS; i++) {
 		struct tbuf *o = &t->bufs[i];
-		if (o->h && o->f.gen != __atomic_load_n(&ust_live.gen[i], __ATOMIC_RELAXED) &&
+		if (o->h && o->gen != __atomic_load_n(&ust_slot_gen[i], __ATOMIC_RELAXED) &&
 		    !(o->f.busy & 1))
 			ring_release(o);
 	}
@@ -409,7 +441,7 @@ static inline struct tbuf *tbuf_of(unsigned long s)
 {
 	struct tbuf *b = (struct tbuf *) spoor__thread_rings.slot[s];
 
-	if (__builtin_expect(!b || b->f.gen != __atomic_load_n(&ust_live.gen[s], __ATOMIC_RELAXED),
+	if (__builtin_expect(!b || b->gen != __atomic_load_n(&ust_slot_gen[s], __ATOMIC_RELAXED),
 	                     0))
 		return tbuf_setup(s);
 	return b;
@@ -514,7 +546,7 @@ static inline __attribute__((always_inline)) int reserve_in(unsigned long s,
 		count_drop(b);
 		return 0;
 	}
-	if (__atomic_load_n(&ust_live.paused, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&spoor__paused, __ATOMIC_RELAXED))
 		return 0;
 	busy_add(b, 1); /* busy before anything else is touched */
 	if (!ring_place(b, ev, size, now(b), &r->payload)) {
@@ -604,7 +636,7 @@ __attribute__((cold, noinline)) static void commit_more(struct spoor_reservation
 	if (!b)
 		return;
 	/* copies first: the payload stays in a ring nobody else writes into */
-	if (!__atomic_load_n(&ust_live.paused, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&spoor__paused, __ATOMIC_RELAXED))
 		for (int m = r->probes & (int) UST_SLOT_BITS; m; m &= m - 1)
 			copy_into(first_slot(m), r, b);
 	ring_commit(b);
@@ -621,12 +653,12 @@ void spoor_commit(struct spoor_reservation *r)
 
 void spoor_tracing_off(void)
 {
-	__atomic_store_n(&ust_live.paused, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&spoor__paused, 1, __ATOMIC_RELAXED);
 }
 
 void spoor_tracing_on(void)
 {
-	__atomic_store_n(&ust_live.paused, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&spoor__paused, 0, __ATOMIC_RELAXED);
 }
 
 static const struct spoor_field_desc printf_fields[] = {

@@ -28,7 +28,7 @@
 #include "rb/rb-abi.h"
 #include "session.h"
 
-struct spoor_live ust_live = {.gen = {[0 ... PROTO_MAX_SLOTS - 1] = UST_GEN_FREE}};
+unsigned ust_slot_gen[PROTO_MAX_SLOTS] = {[0 ... PROTO_MAX_SLOTS - 1] = UST_GEN_FREE};
 int ust_pid;
 
 struct ust_conn ust_conns[UST_MAX_CONNS];
@@ -186,7 +186,7 @@ static void slot_free(struct slot *sl)
 	unsigned s = (unsigned) (sl - slots);
 
 	sl->conn = -1;
-	__atomic_store_n(&ust_live.gen[s], UST_GEN_FREE, __ATOMIC_RELEASE);
+	__atomic_store_n(&ust_slot_gen[s], UST_GEN_FREE, __ATOMIC_RELEASE);
 	ust_rings_drop(s);
 }
 
@@ -219,7 +219,7 @@ static void on_session(int ci, const struct proto_session *m)
 		    m->subbuf_size, {0},     ust_conns[ci].efd};
 		memcpy(sl->cfg.uuid, m->uuid, 16);
 		next_gen += 2;
-		__atomic_store_n(&ust_live.gen[s], sl->cfg.gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&ust_slot_gen[s], sl->cfg.gen, __ATOMIC_RELEASE);
 	}
 	sl->active = m->active != 0;
 	memcpy(sl->patterns, m->patterns, sizeof(sl->patterns));

@@ -12,7 +12,8 @@
 /* An event's `enabled` word: SPOOR_ENABLED_RECORD, SPOOR_ENABLED_PROBES, in bits 8..23
  * the slots that record it (bit 8 + s), so the emit path finds its first slot in the word it
  * loads anyway, and in bits 24..30 the inline ABI's version while the inline path may
- * write the event: one slot records it, and no probe (tracepoint-types.h). */
+ * write the event: one slot records it, no probe, and its id fits the compact header
+ * (tracepoint-types.h). */
 #define UST_SLOT_SHIFT  8
 #define UST_SLOT_BITS   (((1u << PROTO_MAX_SLOTS) - 1) << UST_SLOT_SHIFT)
 #define UST_RECORD_BITS (SPOOR_ENABLED_RECORD | UST_SLOT_BITS)
@@ -27,20 +28,21 @@ static inline void ust_enabled_change(struct spoor_event_desc *ev, int clear, in
 	do {
 		want = (old & ~clear & ~(int) UST_INLINE_BITS) | set;
 		int slots = want & (int) UST_SLOT_BITS;
-		if (slots && !(slots & (slots - 1)) && !(want & SPOOR_ENABLED_PROBES))
+		if (slots && !(slots & (slots - 1)) && !(want & SPOOR_ENABLED_PROBES) &&
+		    ev->id < 31)
 			want |= SPOOR_INLINE_ABI_VERSION << SPOOR_ENABLED_INLINE_SHIFT;
 	} while (old != want && !__atomic_compare_exchange_n(&ev->enabled, &old, want, false,
 	                                                     __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
 }
 
-/* A slot's generation, read by every emit: a thread's ring for slot s is current while its
- * generation equals ust_live.gen[s]. Live slots have even generations (never reused within a
- * process), a free slot UST_GEN_FREE, and a thread whose ring could not be made for a
- * generation records gen | 1, so that it does not try again for every event. The inline
- * path reads it, and `paused` (spoor_tracing_off()), through its ring (ring->live). */
+/* A slot's generation, read by every emit out of line: a thread's ring for slot s is current
+ * while its generation equals ust_slot_gen[s]. Live slots have even generations (never
+ * reused within a process), a free slot UST_GEN_FREE, and a thread whose ring could not be
+ * made for a generation records gen | 1, so that it does not try again for every event.
+ * (The inline path reads the ring's `room` instead, which a slot's end sets stopped.) */
 #define UST_GEN_FREE 1u
 #define UST_HIDDEN   __attribute__((visibility("hidden"))) /* one instruction to reach */
-extern UST_HIDDEN struct spoor_live ust_live;
+extern UST_HIDDEN unsigned ust_slot_gen[PROTO_MAX_SLOTS];
 extern UST_HIDDEN int ust_pid;
 
 /* What a thread's ring of a slot is made with. */

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The inline emit path (tracepoint.h) and its ABI version: a program built for this
 # runtime's inline ABI writes most events without calling spoor_reserve; one built for
-# another version (-DSPOOR_INLINE_ABI=2) calls it for every event. Both record the same
-# events, and both keep tracing_off and probes.
+# another version (-DSPOOR_INLINE_ABI=1, the first one) calls it for every event. Both
+# record the same events, and both keep tracing_off and probes.
 . "$(dirname "$0")/lib.sh"
-: "${INLINE_ABI:?}" "${INLINE_ABI_OTHER:?}"
+: "${INLINE_ABI:?}" "${INLINE_ABI_OLD:?}"
 N=20000
 
-for build in same other; do
+for build in same old; do
 	prog=$INLINE_ABI
-	[ "$build" = other ] && prog=$INLINE_ABI_OTHER
+	[ "$build" = old ] && prog=$INLINE_ABI_OLD
 	out="$TMP/$build"
 	"$SPOOR" record -o "$out" -b 16m -- "$prog" "$N" >"$out.txt" 2>"$out.err"
 	check "$build: record exits 0" test $? -eq 0
@@ -28,8 +28,8 @@ for build in same other; do
 	check "$build: the probe saw each of its events" grep -q " probed=$N\$" "$out.txt"
 	check "$build: timestamps increase" bash -c "cut -d' ' -f1 '$out.dump' | sort -c -n"
 	reserves=$(sed -n 's/^reserves=\([0-9]*\) .*/\1/p' "$out.txt")
-	if [ "$build" = other ]; then
-		check "other version: every event through spoor_reserve" test "$reserves" -eq $((4 * N))
+	if [ "$build" = old ]; then
+		check "old version: every event through spoor_reserve" test "$reserves" -eq $((4 * N))
 	elif grep -q 'name = "tsc";' "$out"/ust/pid/*/metadata; then
 		# paused and probed events still go out of line (2N); the N pairs and N texts don't
 		check "same version: events written inline" test "$reserves" -lt $((3 * N))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * inline-abi.c: the program of tests/cli/record-inline.sh, built twice: as it is, and with
- * -DSPOOR_INLINE_ABI=2, as a program built against another version of the inline ABI
- * (tracepoint-types.h) would be. `inline-abi N` emits, in its one thread:
+ * -DSPOOR_INLINE_ABI=1, as a program built against another version of the inline ABI
+ * (tracepoint-types.h) would find the runtime's. `inline-abi N` emits, in its one thread:
  *   N abi:pair (x = i, y = 3i) and N abi:text (i, "t<i>"),
  *   N abi:pair (x = 1000000 + i) between spoor_tracing_off() and spoor_tracing_on(),
  *   N abi:pair (x = 2000000 + i) with a probe on the event,
