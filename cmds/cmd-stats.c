@@ -17,6 +17,7 @@
 #include "command.h"
 #include "util/json.h"
 #include "losses.h"
+#include "reader/reader.h"
 #include "spoor/trace.h"
 
 enum { OPT_BEGIN, OPT_END, OPT_JSON, OPT_HELP };
@@ -39,17 +40,24 @@ struct proc {
 	char name[32];
 	uint8_t name_len;
 	bool used, count_named;
+	/* the bytes of the char array the name was last taken from (raw_len 0: none), so that
+	 * an event with the same bytes is known to bring the same name in two compares */
+	uint8_t raw_len;
+	unsigned char raw[32];
 };
 
 struct proc_table {
 	struct proc *slots;
 	size_t cap, n;
+	struct proc *last; /* the last one asked for: most events are of the one before's */
 };
 
 static struct proc *proc_get(struct proc_table *t, size_t trace, int64_t pid)
 {
 	uint64_t key = (uint64_t) trace << 40 ^ (uint64_t) pid;
 
+	if (t->last && t->last->key == key)
+		return t->last;
 	if (t->n * 2 >= t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
 		struct proc *slots = calloc(cap, sizeof(*slots));
@@ -74,7 +82,7 @@ static struct proc *proc_get(struct proc_table *t, size_t trace, int64_t pid)
 		t->slots[j] = (struct proc){.key = key, .pid = pid, .used = true};
 		t->n++;
 	}
-	return &t->slots[j];
+	return t->last = &t->slots[j];
 }
 
 /* A context field stats counts by, resolved once per event class (index < 0: absent). */
@@ -85,6 +93,9 @@ struct field_ref {
 
 struct class_fields {
 	struct field_ref pid, name;
+	/* where they sit when the layouts allow (found at the class's first event) */
+	struct ctf_ctx_place pid_at, name_at;
+	bool placed;
 };
 
 struct stats {
@@ -129,35 +140,99 @@ static void resolve_fields(struct spoor_reader *r, struct stats *st)
 	}
 }
 
+/* The places of a class's fields, at its first event (its plans are made then). */
+static void place_fields(struct class_fields *cf, const struct spoor_event *ev)
+{
+	const struct ctf_event_class *ec = ev->s->ec;
+
+	if (!ctf_event_class_ctx_place(ec, cf->pid.scope, cf->pid.index, &cf->pid_at) ||
+	    cf->pid_at.fast == PLAN_FAST_TEXT)
+		cf->pid_at = (struct ctf_ctx_place){0};
+	if (!ctf_event_class_ctx_place(ec, cf->name.scope, cf->name.index, &cf->name_at) ||
+	    cf->name_at.fast != PLAN_FAST_TEXT)
+		cf->name_at = (struct ctf_ctx_place){0};
+	cf->placed = true;
+}
+
+static inline uint64_t load8(const unsigned char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
+/* n bytes at a and b the same, for n <= 32: from 16 on, four overlapping 8-byte compares
+ * (memcmp would be a call) */
+static inline bool same_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	if (n < 16)
+		return !memcmp(a, b, n);
+	const unsigned char *x = a + n - 16, *y = b + n - 16;
+	return !((load8(a) ^ load8(b)) | (load8(a + 8) ^ load8(b + 8)) | (load8(x) ^ load8(y)) |
+	         (load8(x + 8) ^ load8(y + 8)));
+}
+
+/* The process's name from the event's char array of n bytes at raw (or a text of n bytes
+ * when raw is NULL): the last name seen wins (exec renames). */
+static void take_name(struct proc *p, const unsigned char *raw, const char *name, size_t n)
+{
+	if (raw) {
+		if (p->raw_len == n && same_bytes(p->raw, raw, n))
+			return;
+		p->raw_len = n <= sizeof(p->raw) ? (uint8_t) n : 0;
+		if (p->raw_len)
+			memcpy(p->raw, raw, n);
+		name = (const char *) raw;
+		n = strnlen(name, n);
+	} else {
+		p->raw_len = 0;
+	}
+	if (n > sizeof(p->name) - 1)
+		n = sizeof(p->name) - 1;
+	if (p->name_len != n || memcmp(p->name, name, n)) {
+		memcpy(p->name, name, n);
+		p->name[n] = '\0';
+		p->name_len = (uint8_t) n;
+	}
+}
+
 static void count_process(struct stats *st, const struct spoor_event *ev, size_t c)
 {
-	const struct class_fields *cf = &st->fields[c];
-	struct spoor_field f;
+	struct class_fields *cf = &st->fields[c];
+	int64_t pid;
 
-	if (cf->pid.index < 0 || !spoor_event_field_at(ev, cf->pid.scope, cf->pid.index, &f))
+	if (cf->pid.index < 0)
 		return;
-	struct proc *p = proc_get(&st->procs, spoor_event_trace(ev), f.v.s);
+	if (!cf->placed)
+		place_fields(cf, ev);
+	/* in place, without filling a spoor_field, when the layouts allow */
+	const uint8_t *at = ctf_stream_ctx_at(ev->s, &cf->pid_at);
+	if (at)
+		pid = ctf_load_int(at, cf->pid_at.fast, cf->pid_at.len);
+	else if (!reader_field_int(ev, cf->pid.scope, cf->pid.index, &pid))
+		return;
+	size_t trace = spoor_event_trace(ev);
+	struct proc *p = proc_get(&st->procs, trace, pid);
 	if (!p)
 		return;
 	p->count++;
 	if (!p->count_named && cf->name.index < 0) {
 		/* no per-event name: the trace's own (one process per trace, as spoor writes) */
-		const char *env = spoor_reader_trace_env(st->r, spoor_event_trace(ev), "procname");
+		const char *env = spoor_reader_trace_env(st->r, trace, "procname");
 		if (env)
 			snprintf(p->name, sizeof(p->name), "%s", env);
+		p->name_len = (uint8_t) strlen(p->name);
+		p->raw_len = 0;
 		p->count_named = true;
 	}
-	if (cf->name.index >= 0 && spoor_event_field_at(ev, cf->name.scope, cf->name.index, &f) &&
-	    f.kind == SPOOR_FIELD_STRING) {
-		/* The last name seen wins (exec renames); copying only on change keeps this
-		 * cheap, as a process's name rarely changes. */
-		size_t n = f.v.str.len < sizeof(p->name) - 1 ? f.v.str.len : sizeof(p->name) - 1;
-		if (p->name_len != n || memcmp(p->name, f.v.str.ptr, n)) {
-			memcpy(p->name, f.v.str.ptr, n);
-			p->name[n] = '\0';
-			p->name_len = (uint8_t) n;
-		}
-	}
+	if (cf->name.index < 0)
+		return;
+	const char *name;
+	size_t len;
+	if ((at = ctf_stream_ctx_at(ev->s, &cf->name_at)))
+		take_name(p, at, NULL, cf->name_at.len);
+	else if (reader_field_str(ev, cf->name.scope, cf->name.index, &name, &len))
+		take_name(p, NULL, name, len);
 }
 
 static int read_all(struct spoor_reader *r, struct stats *st)
@@ -165,13 +240,14 @@ static int read_all(struct spoor_reader *r, struct stats *st)
 	const struct spoor_event *ev;
 	int rc;
 
-	while ((rc = spoor_reader_next(r, &ev)) > 0) {
-		size_t c = spoor_event_class_index(spoor_event_class(ev));
+	/* the reader's inline accessors (reader.h): the command links the library statically */
+	while ((rc = reader_next(r, &ev)) > 0) {
+		size_t c = reader_event_class_index(ev);
 		st->by_class[c]++;
-		st->by_stream[spoor_event_stream(ev)]++;
+		st->by_stream[reader_event_stream(ev)]++;
 		st->total++;
-		if (spoor_event_has_timestamp(ev)) {
-			int64_t ts = spoor_event_timestamp(ev);
+		if (reader_event_has_timestamp(ev)) {
+			int64_t ts = reader_event_timestamp(ev);
 			if (!st->any_ts || ts < st->first)
 				st->first = ts;
 			if (!st->any_ts || ts > st->last)

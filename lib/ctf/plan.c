@@ -668,6 +668,10 @@ static void detect_lttng_header(struct plan *p)
 	                 p->hdr_ts_off[0] == 5 && p->hdr_total[0] == 32 && o[6].size == 32 &&
 	                 p->hdr_ext_id_off == 8 && o[7].size == 64 && p->hdr_ts_off[1] == 40 &&
 	                 p->hdr_total[1] == 104;
+	p->hdr_large = o[0].align == 8 && o[1].size == 16 && ext == 65535 && o[4].size == 32 &&
+	               p->hdr_ts_off[0] == 16 && p->hdr_total[0] == 48 && o[6].size == 32 &&
+	               p->hdr_ext_id_off == 16 && o[7].size == 64 && p->hdr_ts_off[1] == 48 &&
+	               p->hdr_total[1] == 112;
 }
 
 int plan_compile(struct arena *a, const struct ctf_meta *m, const struct plan_scopes *scopes,

@@ -169,6 +169,9 @@ struct plan {
 	 * 64-bit timestamp): the stream reader has a copy of its fast path with these
 	 * offsets as constants */
 	bool hdr_compact;
+	/* hdr_fixed with LTTng's large header exactly (16-bit id, 32-bit timestamp; 32-bit id
+	 * and 64-bit timestamp), which LTTng-UST writes: another such copy */
+	bool hdr_large;
 };
 
 /* The types of every scope an event of a stream class may carry, for path resolution. */

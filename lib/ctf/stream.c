@@ -638,8 +638,9 @@ static inline int64_t clock_now_ns(const struct ctf_stream *s)
 }
 
 /* Where an LTTng header at fixed offsets (plan.h: hdr_fixed) keeps its fields: the plan's,
- * or constants for LTTng's compact header (hdr_compact), in a copy of the fast path where
- * the compiler folds them. [0] compact, [1] extended; offsets and sizes in bits. */
+ * or constants for LTTng's compact and large headers (hdr_compact, hdr_large), in copies
+ * of the fast path where the compiler folds them. [0] compact, [1] extended; offsets and
+ * sizes in bits. */
 struct hdr_layout {
 	uint64_t align, id_mask, ext_tag, ext_id_mask, ts_mask[2];
 	unsigned ext_id_off, ts_off[2], total[2], ts_size[2];
@@ -655,6 +656,18 @@ static const struct hdr_layout lttng_compact = {
     .ts_off = {5, 40},
     .total = {32, 104},
     .ts_size = {27, 64},
+};
+
+static const struct hdr_layout lttng_large = {
+    .align = 8,
+    .id_mask = 0xffff,
+    .ext_tag = 65535,
+    .ext_id_mask = 0xffffffff,
+    .ts_mask = {0xffffffff, ~(uint64_t) 0},
+    .ext_id_off = 16,
+    .ts_off = {16, 48},
+    .total = {48, 112},
+    .ts_size = {32, 64},
 };
 
 static inline __attribute__((always_inline)) struct hdr_layout layout_of(const struct plan *p)
@@ -814,6 +827,8 @@ static __attribute__((noinline)) bool pass_run(struct ctf_stream *s)
 {
 	if (s->hdr_fast->hdr_compact)
 		return pass_run_in(s, &lttng_compact);
+	if (s->hdr_fast->hdr_large)
+		return pass_run_in(s, &lttng_large);
 	struct hdr_layout L = layout_of(s->hdr_fast);
 	return pass_run_in(s, &L);
 }
@@ -847,6 +862,8 @@ static inline __attribute__((always_inline)) bool read_fast(struct ctf_stream *s
 {
 	if (s->hdr_fast->hdr_compact)
 		return read_fast_in(s, &lttng_compact, pos);
+	if (s->hdr_fast->hdr_large)
+		return read_fast_in(s, &lttng_large, pos);
 	struct hdr_layout L = layout_of(s->hdr_fast);
 	return read_fast_in(s, &L, pos);
 }

@@ -288,6 +288,56 @@ static inline bool ctf_stream_place_int(struct ctf_stream *s, struct ctf_place p
 	return true;
 }
 
+/* Where a root member of a class's context or payload scope sits when that scope comes
+ * first after the header and the member reads as plain loads (plan_member.fast) at a fixed
+ * offset: found once per class (ctf_event_class_ctx_place), read per event with one bounds
+ * check (ctf_stream_ctx_at). LTTng's vpid and procname contexts, for spoor stats. */
+struct ctf_ctx_place {
+	uint32_t align; /* the scope's, bits, a multiple of 8; 0: no place */
+	uint32_t off;   /* bytes from the scope's aligned start */
+	uint64_t need;  /* bits from there that must be in the packet: the member's end, and the
+	                   scope's least size, as decode_peek asks */
+	uint8_t fast;   /* enum plan_fast */
+	uint32_t len;   /* bytes of an integer; a char array's length */
+};
+
+static inline bool ctf_event_class_ctx_place(const struct ctf_event_class *ec, int scope,
+                                             int index, struct ctf_ctx_place *out)
+{
+	const struct event_class_plans *ep = ec->plan;
+	*out = (struct ctf_ctx_place){0};
+	if (!ep || scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT || scope > SPOOR_SCOPE_PAYLOAD ||
+	    ep->pre[scope] != 0)
+		return false;
+	const struct plan *p = ep->scope[scope];
+	if (!p || !p->nops || index < 0 || (uint32_t) index >= p->nmembers)
+		return false;
+	const struct plan_member *m = &p->members[index];
+	uint32_t align = p->ops[0].align;
+	if (m->fast == PLAN_FAST_NONE || !align || align % 8)
+		return false;
+	uint64_t end = m->bit + (uint64_t) m->len * 8;
+	*out = (struct ctf_ctx_place){align, m->bit / 8,
+	                              end > p->ops[0].min_bits ? end : p->ops[0].min_bits,
+	                              m->fast, m->len};
+	return true;
+}
+
+/* The bytes of the member at place pl in the current event (of the class pl was found
+ * for), when nothing past its header was decoded or stepped over; NULL: ask the general
+ * peeks (which report what is wrong). */
+static inline const uint8_t *ctf_stream_ctx_at(const struct ctf_stream *s,
+                                               const struct ctf_ctx_place *pl)
+{
+	if (s->decoded != SPOOR_SCOPE_EVENT_HEADER || s->damaged || !pl->align)
+		return NULL;
+	uint64_t pos = (s->src.pos + pl->align - 1) & ~(uint64_t) (pl->align - 1);
+	uint64_t end = s->src.end_bits;
+	if (pos > end || pl->need > end - pos)
+		return NULL;
+	return s->src.base + pos / 8 + pl->off;
+}
+
 /* The current event's payload when its layout is fixed and it lies whole within the
  * packet's content: every member with plan_member.fast then reads with plain loads at its
  * offset (ctf_member_int), with no check per member. NULL otherwise. */

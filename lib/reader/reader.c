@@ -666,6 +666,9 @@ static void start(struct spoor_reader *r)
 	}
 }
 
+/* Unordered reading: the streams one after the other. The stream in hand is run.cur, so
+ * that without a time range reader_next's common case reads on in it (run.limit stays
+ * INT64_MAX: no runner-up), and comes here only at its end (reader_next_moved). */
 static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 {
 	while (r->seq < r->nstreams) {
@@ -673,13 +676,25 @@ static int next_unordered(struct spoor_reader *r, const struct spoor_event **ev)
 		if (!s->damaged && advance(r, s)) {
 			if (r->has_range && (s->ts_ns < r->begin || s->ts_ns > r->end))
 				continue;
-			r->run.ev.s = s;
+			r->run.ev.s = r->run.cur = s;
 			*ev = &r->run.ev;
 			return 1;
 		}
 		r->seq++;
 	}
+	r->run.cur = NULL;
 	return 0;
+}
+
+/* reader_next_moved when unordered: the stream in hand gave rc. */
+static int unordered_moved(struct spoor_reader *r, const struct spoor_event **ev, int rc)
+{
+	if (rc > 0 || (rc = advance_end(r, r->run.cur, rc)) > 0) {
+		*ev = &r->run.ev; /* an event at INT64_MAX, not past run.limit */
+		return 1;
+	}
+	r->seq++;
+	return next_unordered(r, ev);
 }
 
 /* Kept apart from reader_next's common case, so that it saves and restores few registers. */
@@ -689,7 +704,9 @@ __attribute__((noinline)) int reader_next_general(struct spoor_reader *r,
 	r->run.ev.r = r;
 	if (!r->started) {
 		start(r);
-		r->run.plain = r->ordered && !r->has_range && !r->live;
+		r->run.plain = !r->has_range && !r->live;
+		if (!r->ordered)
+			r->run.limit = INT64_MAX;
 	}
 	if (!r->ordered)
 		return next_unordered(r, ev);
@@ -728,6 +745,8 @@ __attribute__((noinline)) int reader_next_general(struct spoor_reader *r,
 
 int reader_next_moved(struct spoor_reader *r, const struct spoor_event **ev, int rc)
 {
+	if (!r->ordered)
+		return unordered_moved(r, ev, rc);
 	if (rc <= 0)
 		rc = advance_end(r, r->run.cur, rc);
 	if (heap_update_top(r, rc > 0)) {
@@ -918,7 +937,7 @@ const char *spoor_event_name(const struct spoor_event *ev)
 
 bool spoor_event_has_timestamp(const struct spoor_event *ev)
 {
-	return ev->s->sc->clock != NULL;
+	return reader_event_has_timestamp(ev);
 }
 
 int64_t spoor_event_timestamp(const struct spoor_event *ev)

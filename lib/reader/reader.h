@@ -32,6 +32,12 @@ static inline int64_t reader_event_timestamp(const struct spoor_event *ev)
 	return ev->s->ts_ns; /* 0 without a clock (stream.c) */
 }
 
+/* spoor_event_has_timestamp */
+static inline bool reader_event_has_timestamp(const struct spoor_event *ev)
+{
+	return ev->s->sc->clock != NULL;
+}
+
 static inline int64_t reader_event_cpu(const struct spoor_event *ev)
 {
 	return ev->s->cpu;
@@ -58,9 +64,11 @@ static inline bool reader_event_stream_lost_any(const struct spoor_event *ev)
  * common case is one call, to the current stream. The reader's state for it, the first
  * member of struct spoor_reader. */
 struct reader_run {
-	struct ctf_stream *cur; /* the stream of the event last returned, the merge's top */
-	int64_t limit;          /* the runner-up's time: cur stays on top below it */
-	bool plain;             /* ordered, started, no time range, not live */
+	struct ctf_stream *cur; /* the stream of the event last returned, the merge's top (or,
+	                           unordered, the stream being read) */
+	int64_t limit;          /* the runner-up's time: cur stays on top below it (unordered:
+	                           INT64_MAX) */
+	bool plain;             /* started, no time range, not live */
 	struct spoor_event ev;
 };
 /* reader_next past its common case: cur's ctf_stream_next returned rc, and either it has no

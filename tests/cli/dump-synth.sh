@@ -6,7 +6,7 @@ need babeltrace2 babeltrace2
 synth
 S=$TMP/synth
 
-for t in synth-le synth-be synth-large synth-noclock synth-packetized synth-enums; do
+for t in synth-le synth-be synth-large synth-noclock synth-packetized synth-enums synth-procs; do
 	babeltrace2 --clock-gmt "$S/$t" >"$TMP/$t.bt2" 2>/dev/null
 	"$SPOOR" dump --format=babeltrace "$S/$t" >"$TMP/$t.spoor"
 	check "$t: spoor dump --format=babeltrace is byte-identical to babeltrace2" \

@@ -6,6 +6,7 @@ need babeltrace2 babeltrace2
 synth
 
 traces=("$SPOOR_TEST_DATA/traces/ust-types" "$SPOOR_TEST_DATA/traces/ust-discard" "$TMP/synth/synth-le"
+	"$TMP/synth/synth-procs"
 	"$SPOOR_TEST_DATA/traces/ctx-ref" "$SPOOR_TEST_DATA/traces/ctx-ref-lttng")
 [ -d "${SHARED_TRACES:-}/lttng" ] && traces+=("$SHARED_TRACES/lttng/many-threads" "$SHARED_TRACES/lttng/ros2")
 
@@ -58,6 +59,21 @@ check "ust-discard reports discarded events" test "$(python3 -c 'import json,sys
 want_proc=$(grep -c 'procname = "fixture-app"' "$TMP/ust-types.txt")
 check "per-process count for fixture-app ($want_proc)" grep -q -E "^ +$want_proc +[0-9]+ +fixture-app$" "$TMP/text"
 check "text report has a time span" grep -q '^Time span: ' "$TMP/text"
+# synth-procs: per pid, its events and the last name babeltrace2 prints for it (a rename
+# by exec; names whose bytes after the NUL differ; one of 16 characters; an empty one,
+# which stats prints as "?"), read in place from the char array
+python3 -c 'import re, sys, collections
+count, name = collections.Counter(), {}
+for line in open(sys.argv[1]):
+    m = re.search(r"vpid = (-?[0-9]+), vtid = -?[0-9]+, procname = \"([^\"]*)\"", line)
+    count[m.group(1)] += 1
+    name[m.group(1)] = m.group(2) or "?"
+for pid in sorted(count): print(pid, count[pid], name[pid])' "$TMP/synth-procs.txt" >"$TMP/procs.want"
+"$SPOOR" stats "$TMP/synth/synth-procs" | sed -n '/^Events by process:/,$p' |
+	awk 'NR > 2 {print $2, $1, $3}' | sort >"$TMP/procs.got"
+check "synth-procs: events and last name per process match babeltrace2's" \
+	cmp -s "$TMP/procs.got" "$TMP/procs.want"
+check "synth-procs: three processes" test "$(wc -l <"$TMP/procs.got")" -eq 3
 check "text report has a read rate" grep -q -E '^Read: [0-9]+ bytes in ' "$TMP/text"
 
 # --begin/--end count what dump selects.

@@ -1160,12 +1160,13 @@ LARGE_PACKETS = [
 ]
 
 
-def large_metadata():
+def large_header_metadata(what, uuid, classes, stream_extra=""):
+    """A little-endian trace with LTTng's large event header (synth-large, synth-procs)."""
     m = "/* CTF 1.8 */\n\n"
-    m += ("/* spoor synthetic trace (LTTng large event header),\n"
-          " * written by tests/data/gen-ctf.py; see tests/data/SYNTH.md */\n\n")
+    m += ("/* spoor synthetic trace (%s),\n"
+          " * written by tests/data/gen-ctf.py; see tests/data/SYNTH.md */\n\n" % what)
     m += tsdl_typealiases(BASE_ALIASES)
-    m += tsdl_trace_block("le", LARGE_UUID, PACKET_HEADER)
+    m += tsdl_trace_block("le", uuid, PACKET_HEADER)
     m += tsdl_env()
     m += tsdl_clock()
     m += tsdl_typealiases(CLOCK_ALIASES)
@@ -1173,10 +1174,14 @@ def large_metadata():
     m += HDR_LARGE.definition()
     m += ("stream {\n\tid = 0;\n"
           "\tevent.header := struct event_header_large;\n"
-          "\tpacket.context := struct packet_context;\n};\n\n")
-    for ev in LARGE_EVENT_CLASSES:
+          "\tpacket.context := struct packet_context;\n%s};\n\n" % stream_extra)
+    for ev in classes:
         m += tsdl_event(*ev)
     return m
+
+
+def large_metadata():
+    return large_header_metadata("LTTng large event header", LARGE_UUID, LARGE_EVENT_CLASSES)
 
 
 def large_trace():
@@ -1222,6 +1227,76 @@ def large_trace():
     files = {"metadata": large_metadata().encode("utf-8"),
              "channel0_0": bytes(out)}
     return files, {"channel0_0": infos}
+
+
+# ---------------------------------------------------------------------------
+# synth-procs: LTTng-UST's contexts (vpid, vtid, procname), for spoor stats' count by
+# process: two processes, one renamed by an exec, names whose char arrays carry
+# different bytes after their NUL, a name of 16 characters, and a pid seen on two CPUs
+# ---------------------------------------------------------------------------
+
+PROCS_UUID = "6c1d5f62-2b4a-4f3f-b2c3-d4e5f6071829"
+PROCS_CONTEXT = Struct([
+    ("_vpid", Int(32, signed=True, align=8, base=10)),
+    ("_vtid", Int(32, signed=True, align=8, base=10)),
+    ("_procname", Array(utf8_char, 17)),
+])
+PROCS_EVENT_CLASSES = [
+    (0, "procs:tick", None, None, Struct([("seq", uint32_t)])),
+    (1, "procs:msg", None, None, Struct([("s", String())])),
+]
+
+
+def procname(text, after=b""):
+    raw = text.encode("utf-8") + b"\0" + after
+    return raw + bytes(17 - len(raw))
+
+
+# per CPU: (pid, procname bytes, event name, payload); the rename of pid 100 happens on
+# CPU 0 only, so its last name is the same in time order and in stream order
+PROCS_EVENTS = {
+    0: [(100, procname("app-one"), "procs:tick", {"seq": 1}),
+        (100, procname("app-one", b"junk"), "procs:msg", {"s": "garbage after the NUL"}),
+        (200, procname("sixteen-chars-ab"), "procs:tick", {"seq": 2}),
+        (100, procname("app-one", b"x"), "procs:tick", {"seq": 3}),
+        (100, procname("app-renamed"), "procs:msg", {"s": "after exec"}),
+        (100, procname("app-renamed", b"zz"), "procs:tick", {"seq": 4})],
+    1: [(200, procname("sixteen-chars-ab"), "procs:msg", {"s": "other cpu"}),
+        (200, procname("sixteen-chars-ab"), "procs:tick", {"seq": 5}),
+        (300, procname(""), "procs:tick", {"seq": 6})],
+}
+
+
+def procs_metadata():
+    return large_header_metadata(
+        "LTTng-UST contexts", PROCS_UUID, PROCS_EVENT_CLASSES,
+        "\tevent.context := %s;\n" % PROCS_CONTEXT.inline_spec("\t"))
+
+
+def procs_trace():
+    by_name = {e[1]: e for e in PROCS_EVENT_CLASSES}
+    files = {"metadata": procs_metadata().encode("utf-8")}
+    for cpu, evs in PROCS_EVENTS.items():
+        begin = 1000 + cpu
+        writers = []
+        for k, (pid, name, ev_name, payload) in enumerate(evs):
+            ev_id, _, _, _, ft = by_name[ev_name]
+            ts = begin + 100 * (k + 1)
+            _, hdr = large_header(ev_id, ts, begin if k == 0 else ts - 100)
+
+            def write_event(w, hdr=hdr, pid=pid, name=name, payload=payload, ft=ft):
+                HDR_LARGE.write(w, hdr, {})
+                PROCS_CONTEXT.write(w, {"_vpid": pid, "_vtid": pid, "_procname": name},
+                                    {})
+                ft.write(w, payload, {})
+            writers.append(write_event)
+        hv = {"magic": CTF_MAGIC, "uuid": uuid_bytes(PROCS_UUID), "stream_id": 0}
+        data, _ = build_packet(
+            "le", PACKET_HEADER, hv, PACKET_CONTEXT,
+            {"timestamp_begin": begin, "timestamp_end": begin + 100 * (len(evs) + 1),
+             "events_discarded": 0, "cpu_id": cpu}, writers)
+        files["channel0_%d" % cpu] = data
+    return files
 
 
 # ---------------------------------------------------------------------------
@@ -1299,6 +1374,7 @@ def good_traces():
         "synth-noclock": noclock_trace()[0],
         "synth-packetized": packetized,
         "synth-enums": enums_trace()[0],
+        "synth-procs": procs_trace(),
     }
 
 
