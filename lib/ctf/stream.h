@@ -338,6 +338,24 @@ static inline const uint8_t *ctf_stream_ctx_at(const struct ctf_stream *s,
 	return s->src.base + pos / 8 + pl->off;
 }
 
+/* Where scope starts in the current event (in bits, aligned to its root), when nothing past
+ * the header was decoded or stepped over and the scopes before it have fixed layouts (the
+ * steps decode_skip would take from the header's end); UINT64_MAX otherwise. */
+static inline uint64_t ctf_stream_scope_start(const struct ctf_stream *s, int scope)
+{
+	const struct event_class_plans *ep = s->ecp;
+	if (s->decoded != SPOOR_SCOPE_EVENT_HEADER || s->damaged ||
+	    scope < SPOOR_SCOPE_STREAM_EVENT_CONTEXT || scope > SPOOR_SCOPE_PAYLOAD ||
+	    ep->pre[scope] == PRE_VARIABLE || !ep->scope[scope] || !ep->scope[scope]->nops)
+		return UINT64_MAX;
+	uint64_t pos = s->src.pos;
+	for (unsigned k = 0; k < ep->pre[scope]; k++)
+		pos = ((pos + ep->skip[k].align - 1) & ~(uint64_t) (ep->skip[k].align - 1)) +
+		      ep->skip[k].bits;
+	uint64_t align = ep->scope[scope]->ops[0].align;
+	return (pos + align - 1) & ~(align - 1);
+}
+
 /* The current event's payload when its layout is fixed and it lies whole within the
  * packet's content: every member with plan_member.fast then reads with plain loads at its
  * offset (ctf_member_int), with no check per member. NULL otherwise. */

@@ -199,22 +199,55 @@ static void keep_packet_text(struct packet_text *pt, uint64_t packet, const char
 	pt->packet = packet;
 }
 
+/* Where each scope of an in-place line starts in the packet (at[k]; NULL for the packet
+ * context) and the length of its string if it ends with one (slen[k]): false when the
+ * line must be decoded (a scope's start not known, or not whole in the packet, which the
+ * decode reports as damage). */
+static bool locate_scopes(const struct line_plan *lp, const struct ctf_stream *s,
+                          const uint8_t **at, size_t *slen)
+{
+	uint64_t end = s->src.end_bits;
+
+	for (unsigned k = 0; k < lp->nscopes; k++) {
+		const struct line_scope *ls = &lp->scopes[k];
+		at[k] = NULL;
+		if (ls->scope == SPOOR_SCOPE_PACKET_CONTEXT)
+			continue;
+		uint64_t pos = ctf_stream_scope_start(s, ls->scope);
+		if (pos > end || ls->need > end - pos)
+			return false;
+		at[k] = s->src.base + pos / 8;
+		if (ls->string_off != UINT32_MAX) {
+			const uint8_t *str = at[k] + ls->string_off;
+			const uint8_t *nul = memchr(str, 0, end / 8 - (pos / 8 + ls->string_off));
+			if (!nul)
+				return false;
+			slen[k] = (size_t) (nul - str);
+		}
+	}
+	return true;
+}
+
 /* The scopes of a line. 1 when the event's data is damaged (the line is dropped). */
 static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev,
                          const struct line_plan *lp, size_t line_start)
 {
 	struct outbuf *o = &f->out;
 	unsigned printed = 0;
+	const uint8_t *at[4];
+	size_t slen[4];
+	bool in_place = lp->in_place && locate_scopes(lp, ev->s, at, slen);
 
 	for (unsigned k = 0; k < lp->nscopes; k++) {
 		const struct line_scope *ls = &lp->scopes[k];
-		const struct val_table *tab;
-		uint32_t root;
-		if (reader_scope_values(ev, ls->scope, &tab, &root)) {
+		const struct val_table *tab = NULL;
+		uint32_t root = 0;
+		const uint8_t *base = in_place ? at[k] : NULL;
+		if (!base && reader_scope_values(ev, ls->scope, &tab, &root)) {
 			o->len = line_start;
 			return 1;
 		}
-		if (root == VAL_NONE)
+		if (!base && root == VAL_NONE)
 			continue;
 		if (outbuf_room(o, ls->open_len + 2))
 			return -1;
@@ -230,11 +263,11 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 		size_t scope_start = o->len;
 		uint64_t flushes = o->flushes;
 		outbuf_put(o, ls->open, ls->open_len);
-		const uint32_t *kids = tab->kids + tab->v[root].kids;
+		const uint32_t *kids = base ? NULL : tab->kids + tab->v[root].kids;
 		for (uint32_t i = 0; i < ls->n; i++) {
 			const struct line_item *it = &ls->items[i];
-			uint32_t vi = kids[it->member];
-			const struct val *v = &tab->v[vi];
+			uint32_t vi = base ? 0 : kids[it->member];
+			const struct val *v = base ? NULL : &tab->v[vi];
 			/* Room for a 32-byte lead copy and a number: one fixed-size copy is
 			 * cheaper than a call for a few bytes. */
 			if (outbuf_room(o, it->lead_len + 56u))
@@ -244,6 +277,23 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 				o->len += it->lead_len;
 			} else {
 				outbuf_put(o, it->lead, it->lead_len);
+			}
+			if (base) { /* in place: a decimal or a string (lineplan.c: place_scope) */
+				const uint8_t *p = base + it->off;
+				int rc = 0;
+				switch (it->fast) {
+				case PLAN_FAST_UINT:
+					outbuf_u64(o, (uint64_t) ctf_load_int(p, it->fast, it->len));
+					break;
+				case PLAN_FAST_SINT: outbuf_s64(o, ctf_load_int(p, it->fast, it->len)); break;
+				case PLAN_FAST_TEXT:
+					rc = fmt_string(o, (const char *) p, strnlen((const char *) p, it->len));
+					break;
+				default: rc = fmt_string(o, (const char *) p, slen[k]);
+				}
+				if (rc)
+					return -1;
+				continue;
 			}
 			switch (it->kind) {
 			case LK_UDEC: outbuf_u64(o, v->u); break;

@@ -53,6 +53,41 @@ static int build_scope(struct line_scope *ls, const struct ctf_type *t, bool bab
 	return 0;
 }
 
+/* Whether scope ls (of type t, plan p) reads in place (line_plan.in_place): its items'
+ * offsets and the bits it needs. */
+static bool place_scope(struct line_scope *ls, const struct ctf_type *t, const struct plan *p)
+{
+	ls->string_off = UINT32_MAX;
+	if (!p || !p->nops || p->ops[0].align % 8 || p->nmembers != t->s.n)
+		return false;
+	uint64_t need = p->ops[0].min_bits;
+	for (uint32_t i = 0; i < p->nmembers; i++) {
+		const struct plan_member *m = &p->members[i];
+		uint64_t end = m->bit + (uint64_t) m->len * 8;
+		if (m->fast == PLAN_FAST_NONE) {
+			/* a string can only be last: what follows it has no fixed place */
+			if (p->ops[m->op].code != OP_STRING || i + 1 != p->nmembers)
+				return false;
+			ls->string_off = m->bit / 8;
+			end = m->bit + 8;
+		}
+		if (end > need)
+			need = end;
+	}
+	ls->need = need;
+	for (uint32_t k = 0; k < ls->n; k++) {
+		struct line_item *it = &ls->items[k];
+		const struct plan_member *m = &p->members[it->member];
+		bool text = m->fast == PLAN_FAST_TEXT || m->fast == PLAN_FAST_NONE;
+		if (it->kind == LK_OTHER || (it->kind == LK_STRING) != text)
+			return false;
+		it->off = m->bit / 8;
+		it->len = m->len;
+		it->fast = m->fast;
+	}
+	return true;
+}
+
 struct line_plan *line_plan_new(const struct ctf_stream_class *sc, struct ctf_event_class *ec,
                                 int format)
 {
@@ -64,6 +99,8 @@ struct line_plan *line_plan_new(const struct ctf_stream_class *sc, struct ctf_ev
 
 	if (!p)
 		return NULL;
+	const struct event_class_plans *ep = ec->plan;
+	p->in_place = ep != NULL;
 	/* spoor's text line leaves the packet context out: its cpu id is printed up front */
 	for (unsigned k = babeltrace ? 0 : 1; k < 4; k++) {
 		const struct ctf_type *t = reader_class_scope_type(sc, ec, order[k]);
@@ -76,6 +113,8 @@ struct line_plan *line_plan_new(const struct ctf_stream_class *sc, struct ctf_ev
 			line_plan_free(p);
 			return NULL;
 		}
+		if (!pc && p->in_place)
+			p->in_place = place_scope(ls, t, ep->scope[order[k]]);
 	}
 	return p;
 }

@@ -46,6 +46,7 @@ damaged out-of-range "event time 9223372036854775808 is past the clock's range (
 damaged unknown-id "event id 132 is not declared in stream class 0"
 damaged packet-past-file "the file ends inside a packet (18816 of its 22912 bytes are there)"
 damaged field-past-content "integer runs past the packet content"
+damaged string-past-content "string without its terminating NUL"
 
 # 2,000 random bytes over the middle of a packet (issue 19): where the damage is caught
 # depends on the bytes; it is within them, and no event before them is lost
