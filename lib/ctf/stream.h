@@ -301,8 +301,8 @@ struct ctf_ctx_place {
 	uint32_t len;   /* bytes of an integer; a char array's length */
 };
 
-static inline bool ctf_event_class_ctx_place(const struct ctf_event_class *ec, int scope,
-                                             int index, struct ctf_ctx_place *out)
+static inline bool ctf_event_class_ctx_place(const struct ctf_event_class *ec, int scope, int index,
+                                             struct ctf_ctx_place *out)
 {
 	const struct event_class_plans *ep = ec->plan;
 	*out = (struct ctf_ctx_place){0};
@@ -318,8 +318,8 @@ static inline bool ctf_event_class_ctx_place(const struct ctf_event_class *ec, i
 		return false;
 	uint64_t end = m->bit + (uint64_t) m->len * 8;
 	*out = (struct ctf_ctx_place){align, m->bit / 8,
-	                              end > p->ops[0].min_bits ? end : p->ops[0].min_bits,
-	                              m->fast, m->len};
+	                              end > p->ops[0].min_bits ? end : p->ops[0].min_bits, m->fast,
+	                              m->len};
 	return true;
 }
 

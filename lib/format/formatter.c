@@ -283,11 +283,15 @@ static int render_scopes(struct spoor_formatter *f, const struct spoor_event *ev
 				int rc = 0;
 				switch (it->fast) {
 				case PLAN_FAST_UINT:
-					outbuf_u64(o, (uint64_t) ctf_load_int(p, it->fast, it->len));
+					outbuf_u64(o,
+					           (uint64_t) ctf_load_int(p, it->fast, it->len));
 					break;
-				case PLAN_FAST_SINT: outbuf_s64(o, ctf_load_int(p, it->fast, it->len)); break;
+				case PLAN_FAST_SINT:
+					outbuf_s64(o, ctf_load_int(p, it->fast, it->len));
+					break;
 				case PLAN_FAST_TEXT:
-					rc = fmt_string(o, (const char *) p, strnlen((const char *) p, it->len));
+					rc = fmt_string(o, (const char *) p,
+					                strnlen((const char *) p, it->len));
 					break;
 				default: rc = fmt_string(o, (const char *) p, slen[k]);
 				}
