@@ -33,6 +33,10 @@ struct spoor_formatter {
 	struct ftrace_format *ftrace;
 	int64_t text_sec; /* the second whose "HH:MM:SS." is in sec_text */
 	char sec_text[9];
+	/* spoor's format: the second whose "S." is in time_text (time_len bytes) */
+	int64_t time_sec;
+	uint8_t time_len;
+	char time_text[24];
 };
 
 int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter **out)
@@ -45,7 +49,7 @@ int spoor_formatter_new(enum spoor_format format, int fd, struct spoor_formatter
 		return -ENOMEM;
 	}
 	f->format = format;
-	f->text_sec = -1;
+	f->text_sec = f->time_sec = -1;
 	if (format == SPOOR_FORMAT_FTRACE && !(f->ftrace = ftrace_format_new())) {
 		outbuf_fini(&f->out);
 		free(f);
@@ -330,6 +334,25 @@ static int babeltrace_event(struct spoor_formatter *f, const struct spoor_event 
 	return render_scopes(f, ev, lp, line_start);
 }
 
+/* A time as outbuf_time writes it (OUTBUF_TIME_MAX bytes of room), its seconds formatted
+ * once per second: events come many to a second. */
+static void put_time(struct spoor_formatter *f, struct outbuf *o, int64_t ns)
+{
+	if (ns < 0) {
+		outbuf_time(o, ns);
+		return;
+	}
+	int64_t sec = ns / NSEC_PER_SEC;
+	if (sec != f->time_sec) {
+		f->time_len = (uint8_t) outbuf_fmt_u64(f->time_text, (uint64_t) sec);
+		f->time_text[f->time_len++] = '.';
+		f->time_sec = sec;
+	}
+	memcpy(o->buf + o->len, f->time_text, sizeof(f->time_text)); /* 12 bytes at most */
+	o->len += f->time_len;
+	outbuf_u64_pad(o, (uint64_t) (ns % NSEC_PER_SEC), 9);
+}
+
 /* spoor's own line: seconds.nanoseconds, cpu, name, then `field=value` for the contexts and
  * the payload. Shorter than babeltrace2's and easy to cut and grep. */
 static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
@@ -340,8 +363,8 @@ static int text_event(struct spoor_formatter *f, const struct spoor_event *ev)
 
 	if (!lp || outbuf_room(o, 64))
 		return -1;
-	if (spoor_event_has_timestamp(ev)) {
-		outbuf_time(o, spoor_event_timestamp(ev));
+	if (reader_event_has_timestamp(ev)) {
+		put_time(f, o, reader_event_timestamp(ev));
 		outbuf_putc(o, ' ');
 	}
 	if (spoor_event_cpu(ev) >= 0) {

@@ -8,6 +8,9 @@
  * clock; a struct whose members are all hidden is hidden too.
  */
 #include <stdio.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "values.h"
 
@@ -89,13 +92,53 @@ static const unsigned char needs_escape[256] = {
     [0 ... 0x1f] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1, [0x7f] = 1,
 };
 
+#ifdef __SSE2__
+/* The 16 bytes of x that babeltrace2 escapes, as a bit mask. */
+static inline int escape_mask(__m128i x)
+{
+	const __m128i c1f = _mm_set1_epi8(0x1f);
+	__m128i bad = _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f); /* x <= 0x1f */
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(x, _mm_set1_epi8('?')));
+	bad = _mm_or_si128(bad, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+	return _mm_movemask_epi8(bad);
+}
+
+static inline uint64_t load8(const char *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+#endif
+
+/* Whether none of s's n bytes is escaped: 16 at a time, never reading past them. */
+static inline bool all_plain(const char *s, size_t n)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (; i + 16 <= n; i += 16)
+			if (escape_mask(_mm_loadu_si128((const __m128i *) (const void *) (s + i))))
+				return false;
+		/* the rest within the last 16 bytes, read again in part */
+		return i == n ||
+		       !escape_mask(_mm_loadu_si128((const __m128i *) (const void *) (s + n - 16)));
+	}
+	if (n >= 8) /* two 8-byte loads that overlap */
+		return !escape_mask(
+		    _mm_set_epi64x((long long) load8(s + n - 8), (long long) load8(s)));
+#endif
+	while (i < n && !needs_escape[(unsigned char) s[i]])
+		i++;
+	return i == n;
+}
+
 int fmt_string(struct outbuf *o, const char *s, size_t n)
 {
-	size_t plain = 0;
-
-	while (plain < n && !needs_escape[(unsigned char) s[plain]])
-		plain++;
-	if (plain == n) { /* the common case: nothing to escape */
+	if (all_plain(s, n)) { /* the common case: nothing to escape */
 		if (outbuf_room(o, n + 2))
 			return -1;
 		outbuf_putc(o, '"');

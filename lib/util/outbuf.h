@@ -87,18 +87,31 @@ static inline unsigned outbuf_fmt_u64(char *p, uint64_t v)
 	return n;
 }
 
-/* v's last width digits at p, zeros in front (width <= 20). */
+/* v's last width digits at p, zeros in front (width <= 20). Up to 9 digits (the
+ * nanoseconds of every time printed) in 32-bit arithmetic, a pair of digits a store. */
 static inline void outbuf_fmt_u64_pad(char *p, uint64_t v, int width)
 {
 	p += width;
+	if (width <= 9) {
+		uint32_t w = (uint32_t) (v % 1000000000);
+		for (int i = width; i >= 2; i -= 2) {
+			uint32_t r = w % 100;
+			w /= 100;
+			p -= 2;
+			memcpy(p, outbuf_digit_pairs + 2 * r, 2);
+		}
+		if (width & 1)
+			p[-1] = (char) ('0' + w % 10);
+		return;
+	}
 	for (int i = width; i >= 2; i -= 2) {
 		unsigned r = (unsigned) (v % 100);
 		v /= 100;
-		*--p = outbuf_digit_pairs[2 * r + 1];
-		*--p = outbuf_digit_pairs[2 * r];
+		p -= 2;
+		memcpy(p, outbuf_digit_pairs + 2 * r, 2);
 	}
 	if (width & 1)
-		*--p = (char) ('0' + v % 10);
+		p[-1] = (char) ('0' + v % 10);
 }
 
 /* Needs 20 bytes of room. */

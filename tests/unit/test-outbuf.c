@@ -70,6 +70,20 @@ int main(void)
 	o.len = 0;
 	outbuf_u64_pad(&o, 42, 9);
 	CHECK_STRN(buf, o.len, "000000042");
+	/* every width, on the 32-bit path (up to 9) and the 64-bit one: v's last digits */
+	for (int w = 1; w <= 20; w++) {
+		static const uint64_t pads[] = {
+		    0, 7, 42, 999999999, 1000000000, 1234567890123ull, UINT64_MAX};
+		for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]); i++) {
+			char ref[32];
+			snprintf(ref, sizeof(ref), "%020" PRIu64, pads[i]);
+			o.len = 0;
+			outbuf_u64_pad(&o, pads[i], w);
+			CHECK_CTX("%" PRIu64 " in %d digits", pads[i], w);
+			CHECK_STRN(buf, o.len, ref + 20 - w);
+		}
+	}
+	CHECK_CTX("%s", "");
 	o.len = 0;
 	outbuf_hex(&o, 0xDEADBEEFull);
 	CHECK_STRN(buf, o.len, "DEADBEEF");
