@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "meta-share.h"
 #include "metadata-read.h"
 #include "spoor/spoor.h"
 #include "trace.h"
@@ -193,26 +194,44 @@ static void parse_error_text(const struct tsdl_error *perr, char *err, size_t er
 		snprintf(err, errlen, "%s", perr->msg);
 }
 
+/* What ctf_event_class_ready says of a class, without the trace's "DIR/metadata: ". */
+static const char *error_detail(const struct ctf_event_class *ec)
+{
+	const char *path = ec->trace->path;
+	size_t skip = path ? strlen(path) + strlen("/metadata: ") : 0;
+
+	if (!ec->error_msg)
+		return spoor_strerror(ec->error);
+	return strlen(ec->error_msg) >= skip ? ec->error_msg + skip : ec->error_msg;
+}
+
 int ctf_event_class_ready(struct ctf_event_class *ec)
 {
 	struct ctf_trace *t = ec->trace;
 	struct tsdl_error perr;
 	char msg[400] = "", full[4600];
+	int rc;
 
 	if (ec->plan || ec->error)
 		return ec->error;
-	int rc = tsdl_parse_deferred(&t->meta, ec, &perr);
-	if (rc)
+	if (ec->shared) { /* the model's class, ready once for every trace sharing it */
+		if (!(rc = ctf_event_class_ready(ec->shared))) {
+			ec->context = ec->shared->context;
+			ec->fields = ec->shared->fields;
+			ec->plan = ec->shared->plan;
+			return 0;
+		}
+		snprintf(msg, sizeof(msg), "%s", error_detail(ec->shared));
+	} else if ((rc = tsdl_parse_deferred(&t->meta, ec, &perr))) {
 		parse_error_text(&perr, msg, sizeof(msg));
-	else
-		rc = compile_event_class(t, ec, msg, sizeof(msg));
-	if (rc) {
-		/* as ctf_trace_open reports errors in the metadata */
-		if (t->path)
-			snprintf(full, sizeof(full), "%s/metadata: %s", t->path, msg);
-		ec->error = rc;
-		ec->error_msg = arena_strdup(&t->meta.arena, t->path ? full : msg);
+	} else if (!(rc = compile_event_class(t, ec, msg, sizeof(msg)))) {
+		return 0;
 	}
+	/* as ctf_trace_open reports errors in the metadata */
+	if (t->path)
+		snprintf(full, sizeof(full), "%s/metadata: %s", t->path, msg);
+	ec->error = rc;
+	ec->error_msg = arena_strdup(&t->meta.arena, t->path ? full : msg);
 	return rc;
 }
 
@@ -231,16 +250,11 @@ int ctf_trace_ready_all(struct ctf_trace *t, char *err, size_t errlen)
 	return 0;
 }
 
-int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
-                            size_t errlen)
+/* A model, parsed or shared, to plans and the facts the reader takes from it. */
+static int compile_trace(struct ctf_trace *t, char *err, size_t errlen)
 {
-	struct tsdl_error perr;
-	int rc = tsdl_parse_lazy(text, len, &t->meta, &perr);
+	int rc;
 
-	if (rc) {
-		parse_error_text(&perr, err, errlen);
-		return rc;
-	}
 	for (unsigned s = 0; s < t->meta.nstreams; s++)
 		for (unsigned e = 0; e < t->meta.streams[s]->nevents; e++)
 			t->meta.streams[s]->events[e]->trace = t;
@@ -266,6 +280,39 @@ int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, c
 	for (unsigned s = 0; s < t->meta.nstreams && !rc; s++)
 		rc = compile_stream_class(t, t->meta.streams[s], err, errlen);
 	return rc;
+}
+
+int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
+                            size_t errlen)
+{
+	struct tsdl_error perr;
+	int rc = tsdl_parse_lazy(text, len, &t->meta, &perr);
+
+	if (rc) {
+		parse_error_text(&perr, err, errlen);
+		return rc;
+	}
+	return compile_trace(t, err, errlen);
+}
+
+/* Whether a known trace's model is one to compare with: not grown (its classes are its
+ * text's), and its own, or one whose own trace grew (each model once, but then). */
+static bool model_to_try(const struct ctf_trace *k)
+{
+	return !k->grafted && k->meta.text && (!k->model || k->model->grafted);
+}
+
+int ctf_trace_load_among(struct ctf_trace *t, struct ctf_trace *const *known, size_t nknown,
+                         const char *text, size_t len, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < nknown; k++) {
+		if (!model_to_try(known[k]) || ctf_meta_share(&t->meta, &known[k]->meta, text, len))
+			continue;
+		t->model = known[k]->model ? known[k]->model : known[k];
+		t->model->sharers++;
+		return compile_trace(t, err, errlen);
+	}
+	return ctf_trace_load_metadata(t, text, len, err, errlen);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -314,7 +361,8 @@ static int list_streams(struct ctf_trace *t, char *err, size_t errlen)
 	return 0;
 }
 
-int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen)
+int ctf_trace_open_among(const char *dir, struct ctf_trace *const *known, size_t nknown,
+                         struct ctf_trace **out, char *err, size_t errlen)
 {
 	struct ctf_trace *t = calloc(1, sizeof(*t));
 	char *text = NULL, *meta_path = NULL;
@@ -331,7 +379,7 @@ int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t er
 	if ((rc = ctf_metadata_read(meta_path, &text, &len, err, errlen)))
 		goto fail;
 	char detail[400] = "";
-	if ((rc = ctf_trace_load_metadata(t, text, len, detail, sizeof(detail)))) {
+	if ((rc = ctf_trace_load_among(t, known, nknown, text, len, detail, sizeof(detail)))) {
 		snprintf(err, errlen, "%s: %s", meta_path, detail);
 		goto fail;
 	}
@@ -346,6 +394,11 @@ fail:
 	free(meta_path);
 	ctf_trace_free(t);
 	return rc;
+}
+
+int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen)
+{
+	return ctf_trace_open_among(dir, NULL, 0, out, err, errlen);
 }
 
 size_t ctf_trace_graft(struct ctf_trace *t, struct ctf_trace *newer)
@@ -368,37 +421,23 @@ size_t ctf_trace_graft(struct ctf_trace *t, struct ctf_trace *newer)
 			break;
 		memcpy(v, to->events, to->nevents * sizeof(*v));
 		unsigned k = to->nevents;
-		uint64_t max = 0;
 		for (unsigned e = 0; e < from->nevents; e++)
 			if (!ctf_stream_event(to, from->events[e]->id))
 				v[k++] = from->events[e];
-		for (unsigned e = 0; e < k; e++)
-			max = v[e]->id > max ? v[e]->id : max;
-		/* the dense id table again (ctf_stream_event trusts it for ids below its length) */
-		struct ctf_event_class **by_id =
-		    max < 4 * (uint64_t) k + 1024
-		        ? arena_alloc(&t->meta.arena, (max + 1) * sizeof(*by_id))
-		        : NULL;
-		if (by_id) {
-			memset(by_id, 0, (max + 1) * sizeof(*by_id));
-			for (unsigned e = 0; e < k; e++)
-				by_id[v[e]->id] = v[e];
-		}
-		to->by_id = by_id;
-		to->by_id_len = by_id ? max + 1 : 0;
 		to->events = v;
 		added += k - to->nevents;
 		to->nevents = to->cap_events = k;
+		ctf_stream_index_ids(&t->meta.arena, to); /* none: the slow look-up */
 	}
 	newer->grafted = t->grafted;
 	t->grafted = newer;
 	return added;
 }
 
-void ctf_trace_free(struct ctf_trace *t)
+static void trace_destroy(struct ctf_trace *t)
 {
-	if (!t)
-		return;
+	struct ctf_trace *model = t->model;
+
 	ctf_trace_free(t->grafted);
 	for (size_t i = 0; i < t->nstream_paths; i++)
 		free(t->stream_paths[i]);
@@ -406,4 +445,16 @@ void ctf_trace_free(struct ctf_trace *t)
 	ctf_meta_free(&t->meta);
 	free(t->path);
 	free(t);
+	if (model && !--model->sharers && model->released)
+		trace_destroy(model);
+}
+
+void ctf_trace_free(struct ctf_trace *t)
+{
+	if (!t)
+		return;
+	if (t->sharers)
+		t->released = true; /* its arena holds their types: it goes with the last */
+	else
+		trace_destroy(t);
 }

@@ -84,20 +84,38 @@ struct ctf_trace {
 	char **stream_paths; /* sorted file names' full paths */
 	size_t nstream_paths;
 	struct ctf_trace *grafted; /* ctf_trace_graft: the newer models event classes came from */
+	/* ctf_trace_open_among: the trace whose model (meta-share.h) this one shares, or NULL;
+	 * how many share this one's, alive: it is freed with the last of them */
+	struct ctf_trace *model;
+	unsigned sharers;
+	bool released;
 };
 
 /* Open the trace in directory `dir` (which holds `metadata`). Error text in err. */
 int ctf_trace_open(const char *dir, struct ctf_trace **out, char *err, size_t errlen);
+/* The same, sharing the model of one of `known` (the traces opened before it, in this
+ * thread; a model is compared with through its own trace, or, once that one has grown
+ * (ctf_trace_graft), through those sharing it) whose metadata text is dir's but for the
+ * values a trace may change (meta-share.h): its types, text and event classes' plans, made
+ * ready once. The traces must be used from one thread; each keeps its own UUID, clocks,
+ * env and classes. */
+int ctf_trace_open_among(const char *dir, struct ctf_trace *const *known, size_t nknown,
+                         struct ctf_trace **out, char *err, size_t errlen);
 /* Parse metadata text and compile plans (the part of open that fuzzers exercise). Event
  * classes' context, fields and plans wait for ctf_event_class_ready. */
 int ctf_trace_load_metadata(struct ctf_trace *t, const char *text, size_t len, char *err,
                             size_t errlen);
+/* ctf_trace_load_metadata, or the model of one of known shared as ctf_trace_open_among
+ * does (t->model says which). */
+int ctf_trace_load_among(struct ctf_trace *t, struct ctf_trace *const *known, size_t nknown,
+                         const char *text, size_t len, char *err, size_t errlen);
 /* Parse a class's deferred scopes and compile its plan, once: 0 (ec->plan is set), or the
  * error, the same each time, with ec->error_msg ("DIR/metadata: line L, column C: ..."). Any
  * use of ec->context, ec->fields or ec->plan must come after it. */
 int ctf_event_class_ready(struct ctf_event_class *ec);
 /* Every class of t ready (what tests and fuzzers check): 0 or the first error, in err. */
 int ctf_trace_ready_all(struct ctf_trace *t, char *err, size_t errlen);
+/* Free t, or, while traces share its model, once the last of them is freed. */
 void ctf_trace_free(struct ctf_trace *t);
 /* Metadata that grew (a live trace whose program registered more events): take in the
  * event classes of `newer` (the whole grown metadata, opened anew) that t's stream classes

@@ -250,6 +250,7 @@ struct value {
 	const char *s; /* string or path text */
 	struct ctf_type *type;
 	unsigned line, col;
+	const char *at, *end; /* its text, up to the ';' after it (parse_attr) */
 };
 
 static int parse_type_spec(struct parser *p, struct ctf_type **out, const char **decl_name);
@@ -301,6 +302,7 @@ static int parse_value(struct parser *p, bool is_type, struct value *v)
 {
 	v->line = p->tok.line;
 	v->col = p->tok.col;
+	v->at = p->tok.start - (p->tok.kind == TOK_STRING); /* a string's token starts inside */
 	if (is_type) {
 		v->kind = V_TYPE;
 		const char *unused = NULL;
@@ -417,7 +419,34 @@ static int parse_attr(struct parser *p, const char **key, struct value *v)
 		return rc;
 	if (next(p) || parse_value(p, is_type, v))
 		return -1;
+	v->end = p->tok.start;
 	return expect(p, ";");
+}
+
+/* A value that may differ in a trace sharing the model (ctf_var), noted where it is. */
+static int note_var(struct parser *p, enum ctf_var_kind kind, unsigned index, const char *key,
+                    const struct value *v)
+{
+	const char *text = p->lx.src, *after = v->end + 1;
+	if (memchr(v->at, '\n', (size_t) (v->end - v->at)))
+		return 0; /* lines after it would move: it stays part of the text compared */
+	struct ctf_var *arr = grow(p, p->m->vars, &p->m->cap_vars, p->m->nvars, sizeof(*arr));
+	if (!arr)
+		return -1;
+	p->m->vars = arr;
+	while (after < p->lx.end && (*after == ' ' || *after == '\t' || *after == '\r'))
+		after++;
+	arr[p->m->nvars++] = (struct ctf_var){
+	    .off = (uint32_t) (v->at - text),
+	    .len = (uint32_t) (v->end - v->at),
+	    .line = v->line,
+	    .col = v->col,
+	    .kind = (uint8_t) kind,
+	    .line_ends = after == p->lx.end || *after == '\n',
+	    .index = index,
+	    .key = key,
+	};
+	return 0;
 }
 
 /* ---- types ---- */
@@ -1045,7 +1074,8 @@ static int parse_trace_block(struct parser *p)
 				return -1;
 			*(key[1] == 'a' ? &p->m->major : &p->m->minor) = (unsigned) u;
 		} else if (!strcmp(key, "uuid")) {
-			if (value_uuid(p, &v, p->m->uuid))
+			if (value_uuid(p, &v, p->m->uuid) ||
+			    note_var(p, CTF_VAR_TRACE_UUID, 0, key, &v))
 				return -1;
 			p->m->has_uuid = true;
 		} else if (!strcmp(key, "byte_order")) {
@@ -1068,6 +1098,23 @@ static int parse_trace_block(struct parser *p)
 	return next(p);
 }
 
+static int env_value(struct parser *p, struct ctf_env_entry *e, const struct value *v)
+{
+	e->is_string = v->kind == V_STRING || v->kind == V_PATH;
+	e->value = 0;
+	if (v->kind == V_INT) {
+		char buf[24];
+		snprintf(buf, sizeof(buf), "%lld", (long long) v->i);
+		e->value = v->i;
+		e->text = arena_strdup(p->a, buf);
+	} else if (e->is_string) {
+		e->text = v->s;
+	} else {
+		return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC, "invalid env value");
+	}
+	return e->text ? 0 : semantic(p, "out of memory");
+}
+
 static int parse_env_block(struct parser *p)
 {
 	const char *key;
@@ -1082,20 +1129,50 @@ static int parse_env_block(struct parser *p)
 		p->m->env = arr;
 		struct ctf_env_entry *e = &arr[p->m->nenv++];
 		e->key = key;
-		if (v.kind == V_INT) {
-			char buf[24];
-			snprintf(buf, sizeof(buf), "%lld", (long long) v.i);
-			e->value = v.i;
-			e->text = arena_strdup(p->a, buf);
-		} else if (v.kind == V_STRING || v.kind == V_PATH) {
-			e->is_string = true;
-			e->text = v.s;
-		} else {
-			return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-			               "invalid env value");
-		}
+		if (env_value(p, e, &v) || note_var(p, CTF_VAR_ENV, p->m->nenv - 1, key, &v))
+			return -1;
 	}
 	return rc < 0 ? -1 : next(p);
+}
+
+/* One attribute of a clock: 0, 1 when it is one a trace sharing the model may change
+ * (ctf_var), -1 on error. */
+static int clock_attr(struct parser *p, struct ctf_clock *c, const char *key, const struct value *v)
+{
+	uint64_t u = 0;
+
+	if (!strcmp(key, "name"))
+		return value_text(p, v, &c->name);
+	if (!strcmp(key, "description"))
+		return value_text(p, v, &c->description);
+	if (!strcmp(key, "uuid")) {
+		if (value_uuid(p, v, c->uuid))
+			return -1;
+		c->has_uuid = true;
+		return 1;
+	}
+	if (!strcmp(key, "freq")) {
+		if (value_uint(p, v, UINT64_MAX, &c->freq))
+			return -1;
+		if (!c->freq)
+			return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC,
+			               "clock frequency cannot be 0");
+	} else if (!strcmp(key, "offset_s")) {
+		if (v->kind != V_INT)
+			return fail_at(p, v->line, v->col, -SPOOR_EMETA_SEMANTIC,
+			               "offset_s must be an integer");
+		c->offset_s = v->i;
+		return 1;
+	} else if (!strcmp(key, "offset")) {
+		return value_uint(p, v, UINT64_MAX, &c->offset) ? -1 : 1;
+	} else if (!strcmp(key, "precision")) {
+		if (value_uint(p, v, UINT64_MAX, &u))
+			return -1;
+		c->precision = u;
+	} else if (!strcmp(key, "absolute")) {
+		return value_bool(p, v, &c->absolute);
+	}
+	return 0;
 }
 
 static int parse_clock_block(struct parser *p)
@@ -1103,45 +1180,15 @@ static int parse_clock_block(struct parser *p)
 	struct ctf_clock *c = arena_alloc(p->a, sizeof(*c));
 	const char *key;
 	struct value v;
-	uint64_t u = 0;
 	int rc;
 
 	if (!c)
 		return semantic(p, "out of memory");
 	c->freq = 1000000000;
 	while ((rc = parse_attr(p, &key, &v)) == 0) {
-		if (!strcmp(key, "name")) {
-			if (value_text(p, &v, &c->name))
-				return -1;
-		} else if (!strcmp(key, "description")) {
-			if (value_text(p, &v, &c->description))
-				return -1;
-		} else if (!strcmp(key, "uuid")) {
-			if (value_uuid(p, &v, c->uuid))
-				return -1;
-			c->has_uuid = true;
-		} else if (!strcmp(key, "freq")) {
-			if (value_uint(p, &v, UINT64_MAX, &c->freq))
-				return -1;
-			if (!c->freq)
-				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-				               "clock frequency cannot be 0");
-		} else if (!strcmp(key, "offset_s")) {
-			if (v.kind != V_INT)
-				return fail_at(p, v.line, v.col, -SPOOR_EMETA_SEMANTIC,
-				               "offset_s must be an integer");
-			c->offset_s = v.i;
-		} else if (!strcmp(key, "offset")) {
-			if (value_uint(p, &v, UINT64_MAX, &c->offset))
-				return -1;
-		} else if (!strcmp(key, "precision")) {
-			if (value_uint(p, &v, UINT64_MAX, &u))
-				return -1;
-			c->precision = u;
-		} else if (!strcmp(key, "absolute")) {
-			if (value_bool(p, &v, &c->absolute))
-				return -1;
-		}
+		int var = clock_attr(p, c, key, &v);
+		if (var < 0 || (var && note_var(p, CTF_VAR_CLOCK, p->m->nclocks, key, &v)))
+			return -1;
 	}
 	if (rc < 0)
 		return -1;
@@ -1582,18 +1629,8 @@ static int finish(struct parser *p)
 		return semantic(p, "the trace block does not set byte_order");
 	for (unsigned s = 0; s < m->nstreams; s++) {
 		struct ctf_stream_class *sc = m->streams[s];
-		uint64_t max = 0;
-		for (unsigned i = 0; i < sc->nevents; i++)
-			if (sc->events[i]->id > max)
-				max = sc->events[i]->id;
-		if (sc->nevents && max < 4 * (uint64_t) sc->nevents + 1024) {
-			sc->by_id = arena_alloc(p->a, (max + 1) * sizeof(*sc->by_id));
-			if (!sc->by_id)
-				return semantic(p, "out of memory");
-			sc->by_id_len = max + 1;
-			for (unsigned i = 0; i < sc->nevents; i++)
-				sc->by_id[sc->events[i]->id] = sc->events[i];
-		}
+		if (ctf_stream_index_ids(p->a, sc))
+			return semantic(p, "out of memory");
 		const char *clock = find_clock(sc->event_header, 0);
 		if (!clock)
 			clock = find_clock(sc->packet_context, 0);
@@ -1662,6 +1699,35 @@ int tsdl_parse_lazy(const char *text, size_t len, struct ctf_meta *m, struct tsd
 int tsdl_parse_lazy_tokens(const char *text, size_t len, struct ctf_meta *m, struct tsdl_error *err)
 {
 	return parse_text(text, len, m, err, LAZY_TOKENS);
+}
+
+int tsdl_parse_var(struct ctf_meta *m, const struct ctf_var *var, const char *text, size_t len,
+                   size_t at, size_t *end)
+{
+	struct parser p = {0};
+	struct tsdl_error err;
+	struct value v;
+
+	p.m = m;
+	p.a = &m->arena;
+	p.err = &err;
+	tsdl_lex_init(&p.lx, text, len);
+	p.lx.pos = text + at;
+	p.lx.line = var->line;
+	p.lx.col = var->col;
+	if (next(&p) || parse_value(&p, false, &v) || !is(&p, ";"))
+		return -1;
+	*end = (size_t) (p.tok.start - text);
+	switch (var->kind) {
+	case CTF_VAR_TRACE_UUID: return value_uuid(&p, &v, m->uuid);
+	case CTF_VAR_CLOCK:
+		return var->index < m->nclocks &&
+		               clock_attr(&p, m->clocks[var->index], var->key, &v) == 1
+		           ? 0
+		           : -1;
+	case CTF_VAR_ENV: return var->index < m->nenv ? env_value(&p, &m->env[var->index], &v) : -1;
+	default: return -1;
+	}
 }
 
 void ctf_meta_free(struct ctf_meta *m)

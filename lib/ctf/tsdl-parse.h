@@ -33,6 +33,12 @@ int tsdl_parse_lazy_tokens(const char *text, size_t len, struct ctf_meta *m,
 /* Parse the deferred scopes of ec (a class of m, parsed by tsdl_parse_lazy): 0 (nothing
  * deferred any more) or what tsdl_parse would have said about them. */
 int tsdl_parse_deferred(struct ctf_meta *m, struct ctf_event_class *ec, struct tsdl_error *err);
+/* A value that may differ in a trace sharing a model (ctf_var, meta-share.h), read from that
+ * trace's text at `at` (where var sits in the model's: the text before it is the same) into
+ * m, a copy of the model with clocks and env of its own: 0 and the offset of the ';' after
+ * the value in *end, or -1 when the text there is not such a value. */
+int tsdl_parse_var(struct ctf_meta *m, const struct ctf_var *var, const char *text, size_t len,
+                   size_t at, size_t *end);
 void ctf_meta_free(struct ctf_meta *m);
 
 #endif

@@ -127,6 +127,26 @@ struct ctf_event_class *ctf_stream_event(const struct ctf_stream_class *sc, uint
 	return NULL;
 }
 
+int ctf_stream_index_ids(struct arena *a, struct ctf_stream_class *sc)
+{
+	uint64_t max = 0;
+
+	for (unsigned i = 0; i < sc->nevents; i++)
+		max = sc->events[i]->id > max ? sc->events[i]->id : max;
+	sc->by_id = NULL;
+	sc->by_id_len = 0;
+	if (!sc->nevents || max >= 4 * (uint64_t) sc->nevents + 1024)
+		return 0;
+	struct ctf_event_class **by_id = arena_alloc(a, (max + 1) * sizeof(*by_id));
+	if (!by_id)
+		return -ENOMEM;
+	for (unsigned i = 0; i < sc->nevents; i++)
+		by_id[sc->events[i]->id] = sc->events[i];
+	sc->by_id = by_id;
+	sc->by_id_len = max + 1;
+	return 0;
+}
+
 const struct ctf_clock *ctf_meta_clock(const struct ctf_meta *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nclocks; i++)

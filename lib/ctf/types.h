@@ -140,6 +140,9 @@ struct ctf_event_class {
 	struct ctf_trace *trace;
 	int error;
 	const char *error_msg;
+	/* the class of the model this trace shares (meta-share.h): made ready in its place,
+	 * once for every trace sharing it; NULL when the class is this trace's own */
+	struct ctf_event_class *shared;
 };
 
 struct ctf_stream_class {
@@ -158,6 +161,18 @@ struct ctf_stream_class {
 	uint32_t *pass_skip;
 	const struct ctf_clock *clock; /* default clock: the one event timestamps map to */
 	void *plan;
+};
+
+/* A value of the metadata text that may differ between traces that share the rest
+ * (meta-share.h): the trace's UUID, a clock's offset, offset_s or UUID, an env value. */
+enum ctf_var_kind { CTF_VAR_TRACE_UUID, CTF_VAR_CLOCK, CTF_VAR_ENV };
+struct ctf_var {
+	uint32_t off, len; /* the value's text, up to the ';' after it */
+	uint32_t line, col;
+	uint8_t kind;   /* enum ctf_var_kind */
+	bool line_ends; /* only blanks follow the ';' on its line: its length may change */
+	uint32_t index; /* CTF_VAR_CLOCK: the clock's; CTF_VAR_ENV: the entry's */
+	const char *key;
 };
 
 struct ctf_meta {
@@ -180,6 +195,9 @@ struct ctf_meta {
 	/* integer bodies parsed so far (tsdl-parse.c: int_memo_find) */
 	struct ctf_int_memo *int_memo;
 	unsigned nint_memo;
+	/* the values of text that may differ in a trace sharing this model, in text order */
+	struct ctf_var *vars;
+	unsigned nvars, cap_vars;
 };
 
 /* An `integer {...}` body of the metadata text, from '{' to '}', and the type it makes. */
@@ -192,6 +210,9 @@ struct ctf_int_memo {
 struct ctf_type *ctf_type_new(struct arena *a, enum ctf_kind kind);
 struct ctf_stream_class *ctf_meta_stream(const struct ctf_meta *m, uint64_t id);
 struct ctf_event_class *ctf_stream_event(const struct ctf_stream_class *sc, uint64_t id);
+/* sc->by_id from sc->events, when the ids are dense enough (ctf_stream_event trusts it for
+ * ids below by_id_len): 0, or -ENOMEM with no table (look-ups take the slow way). */
+int ctf_stream_index_ids(struct arena *a, struct ctf_stream_class *sc);
 const struct ctf_clock *ctf_meta_clock(const struct ctf_meta *m, const char *name);
 const char *ctf_meta_env(const struct ctf_meta *m, const char *key);
 /* A field of a struct by name (as written or as shown), or -1. */

@@ -76,7 +76,8 @@ static int add_trace(struct spoor_reader *r, const char *dir, char **errmsg)
 	for (size_t i = 0; r->live && i < r->ntraces; i++)
 		if (!strcmp(r->traces[i]->path, dir))
 			return 0; /* known already */
-	int rc = ctf_trace_open(dir, &t, err, sizeof(err));
+	/* traces of one folder often have the same metadata: parsed once, shared */
+	int rc = ctf_trace_open_among(dir, r->traces, r->ntraces, &t, err, sizeof(err));
 
 	if (rc) {
 		if (errmsg)

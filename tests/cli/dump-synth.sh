@@ -57,4 +57,22 @@ check "--begin/--end selected a strict subset" \
 check "two traces: all events" test "$(wc -l <"$TMP/two")" -eq $(($(wc -l <"$TMP/synth-le.bt2") + $(wc -l <"$TMP/synth-large.bt2")))
 babeltrace2 --clock-gmt "$S/synth-le" "$S/synth-large" 2>/dev/null >"$TMP/two.bt2"
 check "two traces: same merge as babeltrace2" cmp -s "$TMP/two" "$TMP/two.bt2"
+# A folder of traces whose metadata are the same but for the clock offset and the trace UUID
+# (bench/replicate-trace.sh's copies: one model parsed, shared), one of them with another
+# hostname too, beside a trace of other metadata: the same events, times and merge as
+# babeltrace2's.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+"$top/bench/replicate-trace.sh" "$S/synth-le" "$TMP/copies" 4 >/dev/null 2>&1
+cp -r "$S/synth-large" "$TMP/copies/large"
+sed -i 's/hostname = "synth-host";/hostname = "another-host-name";/' "$TMP/copies/c03/kernel/metadata"
+check "copies: the traces to compare are there" \
+	grep -q another-host-name "$TMP/copies/c03/kernel/metadata"
+babeltrace2 --clock-gmt "$TMP/copies" >"$TMP/copies.bt2" 2>/dev/null
+"$SPOOR" dump --format=babeltrace "$TMP/copies" >"$TMP/copies.spoor" 2>/dev/null
+check "copies, another hostname, another trace: the same output as babeltrace2" \
+	cmp -s "$TMP/copies.spoor" "$TMP/copies.bt2"
+check "copies: every trace's events" test "$(wc -l <"$TMP/copies.spoor")" -eq \
+	$((4 * $(wc -l <"$TMP/synth-le.bt2") + $(wc -l <"$TMP/synth-large.bt2")))
+check "copies: each its own hostname" test "$(grep -c ' another-host-name synth:' "$TMP/copies.spoor")" -eq \
+	"$(wc -l <"$TMP/synth-le.bt2")"
 finish

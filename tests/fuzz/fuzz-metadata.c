@@ -183,6 +183,30 @@ static void walk_model(const struct ctf_trace *t)
 	sink += ctf_meta_stream(m, UINT64_MAX) != NULL;
 }
 
+/* A trace whose metadata is the same text shares the model (meta-share.h): the same
+ * classes, each made ready once, through the model's, with the same answer. */
+static void check_shared(struct ctf_trace *t, const char *text, size_t len)
+{
+	struct ctf_trace *u = calloc(1, sizeof(*u));
+	char err[512];
+
+	if (!u)
+		return;
+	if (ctf_trace_load_among(u, &t, 1, text, len, err, sizeof(err)) || u->model != t ||
+	    u->meta.nstreams != t->meta.nstreams)
+		abort();
+	for (unsigned s = 0; s < t->meta.nstreams; s++)
+		for (unsigned e = 0; e < t->meta.streams[s]->nevents; e++) {
+			struct ctf_event_class *x = t->meta.streams[s]->events[e];
+			struct ctf_event_class *y = u->meta.streams[s]->events[e];
+			int rc = ctf_event_class_ready(y);
+			if (x->id != y->id || strcmp(x->name, y->name) || rc != x->error ||
+			    y->plan != x->plan || (!rc && !x->plan))
+				abort();
+		}
+	ctf_trace_free(u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -195,8 +219,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_skip(text, len);
 		struct ctf_trace *t = calloc(1, sizeof(*t));
 		if (t) {
-			if (ctf_trace_load_metadata(t, text, len, err, sizeof(err)) == 0)
+			if (ctf_trace_load_metadata(t, text, len, err, sizeof(err)) == 0) {
+				check_shared(t, text, len);
 				walk_model(t);
+			}
 			ctf_trace_free(t);
 		}
 	}

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "spoor/trace.h"
 #include "synth-expect.h"
+#include "warn-append.h"
 
 static char dir[512]; /* where gen-ctf.py writes the traces */
 
@@ -480,13 +481,6 @@ static void test_open_errors(void)
 	}
 }
 
-static void on_warn_append(void *data, const char *message)
-{
-	char *all = data;
-	size_t n = strlen(all);
-	snprintf(all + n, 2000 - n, "%s\n", message);
-}
-
 /* A syntax error inside one event class's fields: that class's metadata is parsed when its
  * first event comes, so the trace opens, the class has no fields, and its streams stop there
  * with the metadata error (file, line and column), after the events before it. */
@@ -494,7 +488,7 @@ static void test_bad_class_metadata(void)
 {
 	char path[700], want[64] = "(EXPECTED unreadable)";
 	unsigned line, col, n = 0;
-	char warnings[2000] = ""; /* EXPECTED is read as a stream too: it warns first */
+	char warnings[WARN_APPEND_SIZE] = ""; /* EXPECTED is read as a stream too: it warns first */
 
 	snprintf(path, sizeof(path), "%s/bad-metadata-syntax/EXPECTED", dir);
 	FILE *fp = fopen(path, "r");
