@@ -207,6 +207,12 @@ void tasks_read_dump_ahead(struct tasks *t)
 		threads_read_dump_ahead(t->threads);
 }
 
+void tasks_seed_dump(struct tasks *t, const struct threads *dump)
+{
+	if (t->threads)
+		threads_seed_all(t->threads, dump);
+}
+
 int tasks_prepass(struct tasks *t, struct spoor_reader *r, int64_t begin, bool (*stop)(void *),
                   void *arg)
 {

@@ -24,6 +24,7 @@
 #include "spoor/trace.h"
 
 struct tasks;
+struct threads;
 
 /* model false: tids from the events' own fields only (no pid, no comm, no CPU's task). */
 struct tasks *tasks_new(const struct spoor_reader *r, bool model);
@@ -42,8 +43,10 @@ int64_t tasks_pid(struct tasks *t, const struct spoor_event *ev, int64_t tid);
 /* Its task's name (len bytes), NULL when unknown. */
 const char *tasks_comm(struct tasks *t, const struct spoor_event *ev, int64_t tid, size_t *len);
 /* Seed the model with LTTng's state dump, read ahead (model/threads.h): before
- * tasks_prepass and the first tasks_update. */
+ * tasks_prepass and the first tasks_update. tasks_seed_dump: a dump read before
+ * (threads_read_dump), for readers of the same traces. */
 void tasks_read_dump_ahead(struct tasks *t);
+void tasks_seed_dump(struct tasks *t, const struct threads *dump);
 /* Learn the events before begin from r, a fresh reader of the same traces, passing over
  * every class the model does not read. stop (NULL: never), asked every 1024 events, ends
  * it with -EINTR. 0 or a negative error. */

@@ -438,18 +438,19 @@ static void quiet(void *data, const char *message)
 
 /* (A reader that steps over the other classes would step through the whole of every
  * stream without a dump event, looking for one.) */
-void threads_read_dump_ahead(struct threads *t)
+struct threads *threads_read_dump(const struct spoor_reader *of)
 {
 	static const char *const end = "lttng_statedump_end";
-	size_t nt = spoor_reader_trace_count(t->r), ends;
+	size_t nt = spoor_reader_trace_count(of), ends;
 	const char **paths = calloc(nt + 1, sizeof(*paths));
 	bool *dumps = calloc(nt + 1, sizeof(*dumps)); /* the traces whose dump has not ended */
 	struct spoor_reader *r = NULL;
-	if (!paths || !dumps || reader_live(t->r) || !(ends = traces_with_class(t->r, end, dumps)))
+	struct threads *t = NULL;
+	if (!paths || !dumps || reader_live(of) || !(ends = traces_with_class(of, end, dumps)))
 		goto out;
 	for (size_t i = 0; i < nt; i++)
-		paths[i] = spoor_reader_trace_path(t->r, i);
-	if (spoor_reader_open(paths, nt, &r, NULL))
+		paths[i] = spoor_reader_trace_path(of, i);
+	if (!(t = threads_new(of)) || spoor_reader_open(paths, nt, &r, NULL))
 		goto out;
 	spoor_reader_set_warn(r, quiet, NULL); /* the pass itself reports damage */
 	const struct spoor_event *ev;
@@ -481,6 +482,23 @@ out:
 	spoor_reader_close(r);
 	free(paths);
 	free(dumps);
+	return t;
+}
+
+void threads_seed_all(struct threads *t, const struct threads *from)
+{
+	for (size_t i = 0; from && i < from->cap; i++) {
+		const struct entry *e = &from->tab[i];
+		if (e->tid != -1)
+			threads_seed(t, e->tid, e->pid, e->comm, strlen(e->comm));
+	}
+}
+
+void threads_read_dump_ahead(struct threads *t)
+{
+	struct threads *dump = threads_read_dump(t->r);
+	threads_seed_all(t, dump);
+	threads_free(dump);
 }
 
 const char *threads_comm(const struct threads *t, int64_t tid)

@@ -41,6 +41,11 @@ void threads_seed(struct threads *t, int64_t tid, int64_t pid, const char *name,
  * first event on. Nothing for a live reader, nor for traces without lttng_statedump_end
  * (spoor's own dump comes first anyway). */
 void threads_read_dump_ahead(struct threads *t);
+/* The same in two steps, for a dump read once and seeded many times: what the dump of r's
+ * traces says, as a model of its own (NULL: nothing to say), then each of its threads
+ * seeded into t (from NULL: nothing). */
+struct threads *threads_read_dump(const struct spoor_reader *r);
+void threads_seed_all(struct threads *t, const struct threads *from);
 /* The thread's name, or NULL when the trace has not named it. */
 const char *threads_comm(const struct threads *t, int64_t tid);
 /* Its process id, or -1. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/threads.h"
 #include "reader/reader.h"
 #include "sql-int.h"
 
@@ -152,6 +153,7 @@ void sql_db_close(struct sql_db *db)
 	if (!db)
 		return;
 	sqlite3_close_v2(db->h);
+	threads_free(db->dump); /* (it knows the schema's reader) */
 	spoor_reader_close(db->schema);
 	for (size_t i = 0; i < db->ndamaged; i++)
 		free(db->damaged[i]);
@@ -160,6 +162,15 @@ void sql_db_close(struct sql_db *db)
 		free(db->paths[i]);
 	free(db->paths);
 	free(db);
+}
+
+const struct threads *sql_db_dump(struct sql_db *db)
+{
+	if (!db->dump_read) {
+		db->dump = threads_read_dump(db->schema);
+		db->dump_read = true;
+	}
+	return db->dump;
 }
 
 sqlite3 *sql_db_handle(struct sql_db *db)

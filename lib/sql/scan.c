@@ -106,7 +106,7 @@ static int start_pass(struct sql_scan *s)
 			tasks_free(s->tasks);
 			if (!(s->tasks = tasks_new(r, true)))
 				return -ENOMEM;
-			tasks_read_dump_ahead(s->tasks);
+			tasks_seed_dump(s->tasks, sql_db_dump(s->db));
 			if (s->has_range && (rc = prepass(s)))
 				return rc;
 		}

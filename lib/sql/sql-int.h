@@ -10,12 +10,17 @@
 #include "spoor/trace.h"
 #include "sql.h"
 
+struct threads;
+
 struct sql_db {
 	sqlite3 *h;
 	char **paths;
 	size_t npaths;
 	/* opened once, for the schema: the classes, their fields, the traces */
 	struct spoor_reader *schema;
+	/* LTTng's state dump read ahead once (sql_db_dump), for every cursor's task model */
+	struct threads *dump;
+	bool dump_read;
 	struct sql_io io;
 	/* the stream files found damaged so far, each counted and warned of once */
 	char **damaged;
@@ -24,7 +29,7 @@ struct sql_db {
 	void *warn_data;
 	sql_reader_done_fn reader_done; /* sql_db_set_reader_done */
 	void *reader_done_data;
-	char refused[160]; /* guard.c: why it last refused a statement */
+	char refused[160];                 /* guard.c: why it last refused a statement */
 	volatile sig_atomic_t interrupted; /* sql_db_interrupt, until a cursor starts */
 };
 
@@ -33,6 +38,10 @@ struct sql_db {
 bool sql_db_interrupted(const struct sql_db *db);
 /* At a cursor's start: an interrupt of an earlier statement is no longer pending. */
 void sql_db_interrupt_clear(struct sql_db *db);
+
+/* What LTTng's state dump says of the threads (model/threads.h's threads_read_dump), read
+ * at the first call: NULL when the traces have none. */
+const struct threads *sql_db_dump(struct sql_db *db);
 
 /* A reader of the db's traces for one cursor, its damage reported through the db's warn
  * (each damaged stream once per db). -SPOOR_ECHANGED when its traces or classes are no
