@@ -41,7 +41,8 @@ def tracecmd_switches(path):
         m = re.match(r"\s*.*?-\d+\s+\[(\d+)\]\s*(\d+): sched_switch:\s+(.*)$", line)
         if not m:
             continue
-        kv = dict(re.findall(r"(\w+)=(\S*)", m.group(3)))
+        # a value runs to the next " name=": thread names hold spaces ("Application notification")
+        kv = dict(re.findall(r"(\w+)=(.*?)(?=\s+\w+=|\s*$)", m.group(3)))
         out.append((int(m.group(2)), int(m.group(1)), tuple(kv[f] for f in SW_FIELDS)))
     return out
 
