@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "view/assets.h"
+#include "view/mhd.h"
 #include "view/server.h"
 
 enum {
@@ -40,6 +41,9 @@ enum {
 	TIMEOUT_STRANGER = 10, /* seconds */
 	TIMEOUT_USER = 120,
 };
+
+/* libmicrohttpd's functions (mhd.h), loaded by the first view_server_start */
+static const struct mhd_api *mhd;
 
 struct view_server {
 	struct MHD_Daemon *mhd;
@@ -72,7 +76,7 @@ static const char *const security_headers[][2] = {
 static enum MHD_Result reply(struct MHD_Connection *c, int status, const char *type,
                              const void *body, size_t len, bool must_free)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
+	struct MHD_Response *r = mhd->create_response_from_buffer(
 	    len, (void *) body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
 	if (!r) {
 		if (must_free)
@@ -80,10 +84,10 @@ static enum MHD_Result reply(struct MHD_Connection *c, int status, const char *t
 		return MHD_NO;
 	}
 	for (size_t i = 0; i < sizeof(security_headers) / sizeof(security_headers[0]); i++)
-		MHD_add_response_header(r, security_headers[i][0], security_headers[i][1]);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	enum MHD_Result ok = MHD_queue_response(c, (unsigned) status, r);
-	MHD_destroy_response(r);
+		mhd->add_response_header(r, security_headers[i][0], security_headers[i][1]);
+	mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	enum MHD_Result ok = mhd->queue_response(c, (unsigned) status, r);
+	mhd->destroy_response(r);
 	return ok;
 }
 
@@ -116,7 +120,7 @@ static const struct view_asset *asset(const char *name)
 static const char *arg_of(void *ctx, const char *name)
 {
 	const struct request *q = ctx;
-	return MHD_lookup_connection_value(q->c, MHD_GET_ARGUMENT_KIND, name);
+	return mhd->lookup_connection_value(q->c, MHD_GET_ARGUMENT_KIND, name);
 }
 
 /* The client closed its side (a browser dropping a request, fetch's abort, does so), or
@@ -127,7 +131,7 @@ static bool gone(void *ctx)
 	if (__atomic_load_n(&q->s->stopping, __ATOMIC_ACQUIRE))
 		return true;
 	const union MHD_ConnectionInfo *i =
-	    MHD_get_connection_info(q->c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	    mhd->get_connection_info(q->c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	struct pollfd p = {.fd = i ? i->connect_fd : -1, .events = POLLIN | POLLRDHUP};
 	return i && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
 }
@@ -147,7 +151,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+	const char *host = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
 	if (!host || (strcmp(host, s->host_ip) && strcmp(host, s->host_name)))
 		return send_text(c, MHD_HTTP_FORBIDDEN,
 		                 "403 forbidden: spoor view answers requests for 127.0.0.1 "
@@ -156,7 +160,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		return send_text(c, MHD_HTTP_FORBIDDEN,
 		                 "403 forbidden: the URL lacks the token "
 		                 "that spoor view printed\n");
-	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) TIMEOUT_USER);
+	mhd->set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned) TIMEOUT_USER);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "405 method not allowed\n");
 	const char *name = url + sizeof(s->prefix) - 1;
@@ -185,7 +189,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
  * parameters are decoded. The path is the string that begins with '/'. */
 static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 {
-	return *s == '/' ? strlen(s) : MHD_http_unescape(s);
+	return *s == '/' ? strlen(s) : mhd->http_unescape(s);
 }
 
 static int listen_local(uint16_t port, char *err, size_t errsize, uint16_t *bound)
@@ -215,6 +219,8 @@ int view_server_start(uint16_t port, struct view_api *api, struct view_server **
 {
 	unsigned char random[TOKEN_BYTES];
 	*out = NULL;
+	if (!mhd && !(mhd = mhd_load(err, errsize)))
+		return -ENOENT;
 	if (getrandom(random, sizeof(random), 0) != (ssize_t) sizeof(random)) {
 		snprintf(err, errsize, "getrandom: %s", strerror(errno));
 		return -EIO;
@@ -238,7 +244,7 @@ int view_server_start(uint16_t port, struct view_api *api, struct view_server **
 	}
 	snprintf(s->host_ip, sizeof(s->host_ip), "127.0.0.1:%u", bound);
 	snprintf(s->host_name, sizeof(s->host_name), "localhost:%u", bound);
-	s->mhd = MHD_start_daemon(
+	s->mhd = mhd->start_daemon(
 	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL,
 	    NULL, answer, s, MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_UNESCAPE_CALLBACK,
 	    unescape, NULL, MHD_OPTION_CONNECTION_LIMIT, (unsigned) CONNECTIONS_MAX,
@@ -262,6 +268,6 @@ void view_server_stop(struct view_server *s)
 		return;
 	/* the requests in progress see it (gone) and end, which MHD_stop_daemon waits for */
 	__atomic_store_n(&s->stopping, true, __ATOMIC_RELEASE);
-	MHD_stop_daemon(s->mhd); /* closes the listening socket too */
+	mhd->stop_daemon(s->mhd); /* closes the listening socket too */
 	free(s);
 }

@@ -21,4 +21,10 @@ for cmd in record dump stats list irq sched syscalls disk analyze export script 
 		check "$cmd $opt is documented in docs/cli.md" grep -q -- "$opt" "$root/docs/cli.md"
 	done
 done
+# libmicrohttpd and the libraries it needs are loaded by spoor view only (lib/view/mhd.c):
+# the commands that read traces start without them
+LD_DEBUG=libs "$SPOOR" stats "$SPOOR_TEST_DATA/traces/ust-types" 2>"$TMP/libs" >/dev/null
+check "spoor stats runs" test $? -eq 0
+check "spoor stats loads libc (LD_DEBUG works)" grep -q 'libc\.so' "$TMP/libs"
+check "spoor stats does not load libmicrohttpd" bash -c "! grep -q microhttpd '$TMP/libs'"
 finish
