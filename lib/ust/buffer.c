@@ -373,12 +373,12 @@ static bool tbuf_make(struct tbuf *b, const struct ust_ring_cfg *c, unsigned s)
 		if (b->next)
 			b->next->pprev = &b->next;
 		rings[s] = b;
+		/* with the lock: a session that ends now empties the ring after this */
+		ust_prefault_start(m, b->map_size);
 	}
 	ust_unlock();
 	close(fd);
-	if (sent)
-		ust_prefault_start(m, b->map_size);
-	else
+	if (!sent)
 		munmap(m, b->map_size);
 	return sent;
 }
