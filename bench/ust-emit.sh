@@ -589,7 +589,7 @@ goal_lines=$work/goals.md
 		echo "|---|---:|---:|---|"
 		for c in $lttng_configs; do
 			sel="\$1 == \"pick-$c\""
-			loss=$(awk -F'\t' -v k="pick-$c" '$1 == k && ($8 != $9 || $10 > 0 || $12 != "") { n++; d += $10; m += $9 - $8 } END { if (n) printf "%d runs: %d discarded, %d missing", n, d, m; else print "0" }' "$results")
+			loss=$(awk -F'\t' -v k="pick-$c" '$1 == k && ($8 != $9 || $10 > 0 || $12 != "") { n++; d += $10; m += $9 - $8 } END { if (n) printf "%d runs: %.0f discarded, %.0f missing", n, d, m; else print "0" }' "$results")
 			printf '| `%s`%s (%s) | %s (%s) | %s (%s) | %s |\n' "$c" "$([ "$c" = "$lttng_config" ] && echo ' **used**')" \
 				"$(config_words "$c")" \
 				"$(fmt "$(median "$sel && \$4 == 1" 6)")" "$(fmt "$(median "$sel && \$4 == 1" 7)")" \
