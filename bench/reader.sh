@@ -1,6 +1,6 @@
 #!/bin/bash
 #
-# reader.sh [TRACE] [--update-doc] [--section=NAME] [--runs=N]
+# reader.sh [TRACE] [--update-doc] [--section=NAME] [--runs=N]  (TRACE: a trace or a folder of traces)
 #
 # Side-by-side benchmark of spoor's CTF reader against babeltrace2 on one trace
 # (default /tmp/spoor-bench, made by bench/make-ust-trace.sh):
@@ -55,7 +55,9 @@ case $section in '' | *[!A-Za-z0-9_.-]*) die "bad --section name '$section'" ;; 
 spoor=${SPOOR:-$top/build/spoor}
 [ -x "$spoor" ] || die "no spoor binary at $spoor (cd $top && ninja -C build)"
 command -v babeltrace2 >/dev/null 2>&1 || die "'babeltrace2' not found (apt-get install -y babeltrace2)"
-[ -f "$trace/metadata" ] || die "no CTF trace in '$trace' (make one with bench/make-ust-trace.sh $trace)"
+# a trace, or a folder of traces (bench/replicate-trace.sh's copies)
+[ -n "$(find "$trace" -name metadata -type f -print -quit 2>/dev/null)" ] ||
+	die "no CTF trace in '$trace' (make one with bench/make-ust-trace.sh $trace)"
 [ -z "$update_doc" ] || need_section
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/spoor-reader-bench.XXXXXX")
@@ -205,8 +207,8 @@ fi
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
 # ---- 4. report --------------------------------------------------------------
-bytes=$(find "$trace" -maxdepth 1 -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-nstreams=$(find "$trace" -maxdepth 1 -type f ! -name metadata ! -name '.*' | wc -l)
+bytes=$(find "$trace" -type f ! -path '*/index/*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+nstreams=$(find "$trace" -type f ! -name metadata ! -name '.*' ! -path '*/index/*' | wc -l)
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ "$rev" != unknown ] && ! git -C "$top" --no-optional-locks diff --quiet HEAD -- 2>/dev/null; then
 	rev="$rev + uncommitted changes"
