@@ -91,8 +91,8 @@ static inline const struct kclass *kclass_of(const struct kclasses *cs, const vo
  * puts probes on every switch and wake-up (measured: 5 to 15% more CPU for a workload that
  * switches a lot). Switches and wake-ups stay when they are about another task, as the
  * kernel keeps them. */
-static inline bool kclass_is_own(const struct kclasses *cs, const struct kclass *k,
-                                 const void *rec, size_t size)
+static inline bool kclass_is_own(const struct kclasses *cs, const struct kclass *k, const void *rec,
+                                 size_t size)
 {
 	int32_t pid;
 	if (!cs->self_pid || k->names_other || !cs->pid_off || size < cs->pid_off + 4u)

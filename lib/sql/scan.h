@@ -68,14 +68,14 @@ struct sql_scan {
 	int64_t cpu;
 	size_t pass, npasses; /* a pass per name: the names in table->names, or want's */
 	const char **pass_names;
-	bool first_only;  /* DISTINCT name: the pass's first row will do */
-	uint64_t *census; /* PLAN_CENSUS: the events of each pass's name */
-	uint64_t left;    /* PLAN_CENSUS: the rows the pass has yet to give */
-	size_t pass_len;  /* PLAN_CENSUS: the length of the pass's name */
-	bool pass_done;   /* first_only: the pass gave its row */
-	bool check;       /* rows need a look before SQLite sees them (filters, model) */
-	bool check_class; /* the reader delivers classes not in the pass (model, unordered) */
-	struct tasks *tasks;      /* tid, pid, comm: NULL when no column asks */
+	bool first_only;     /* DISTINCT name: the pass's first row will do */
+	uint64_t *census;    /* PLAN_CENSUS: the events of each pass's name */
+	uint64_t left;       /* PLAN_CENSUS: the rows the pass has yet to give */
+	size_t pass_len;     /* PLAN_CENSUS: the length of the pass's name */
+	bool pass_done;      /* first_only: the pass gave its row */
+	bool check;          /* rows need a look before SQLite sees them (filters, model) */
+	bool check_class;    /* the reader delivers classes not in the pass (model, unordered) */
+	struct tasks *tasks; /* tid, pid, comm: NULL when no column asks */
 	/* the current row's tid, once asked */
 	bool tid_done, tid_known;
 	int64_t tid;

@@ -155,7 +155,8 @@ static void value(struct tef *t, const struct spoor_field *f)
 		outbuf_putc(o, '{');
 		t->open = false;
 		for (uint32_t i = 0; i < f->count && spoor_field_child(f, i, &kid); i++)
-			tef_field(t, kid.name ? kid.name : "", kid.name ? strlen(kid.name) : 0, &kid);
+			tef_field(t, kid.name ? kid.name : "", kid.name ? strlen(kid.name) : 0,
+			          &kid);
 		tef_close(t);
 		break;
 	case SPOOR_FIELD_ARRAY:
