@@ -83,8 +83,8 @@ static int bind(sqlite3 *h, sqlite3_stmt *st, PyObject *params)
 	int n = sqlite3_bind_parameter_count(st);
 	if (!n)
 		return 0;
-	if (params && (PyUnicode_Check(params) || PyBytes_Check(params) ||
-	               PyByteArray_Check(params))) {
+	if (params &&
+	    (PyUnicode_Check(params) || PyBytes_Check(params) || PyByteArray_Check(params))) {
 		PyErr_SetString(PyExc_TypeError, "params: a sequence of values, not a string");
 		return -1;
 	}

@@ -95,9 +95,9 @@ static void metadata_grows(const char *data, const char *dir)
 	sql_db_set_warn(db, count_warning, NULL);
 	/* damage: one stream, one warning and one damaged stream however many queries */
 	CHECK_EQ_S64(step(db, "SELECT count(*) FROM events", msg, sizeof(msg)), SQLITE_ROW);
-	CHECK_EQ_S64(step(db, "SELECT count(*) FROM events WHERE name = 'stream_sized'", msg,
-	                  sizeof(msg)),
-	             SQLITE_ROW);
+	CHECK_EQ_S64(
+	    step(db, "SELECT count(*) FROM events WHERE name = 'stream_sized'", msg, sizeof(msg)),
+	    SQLITE_ROW);
 	CHECK_EQ_S64(step(db, "SELECT count(*) FROM syscalls", msg, sizeof(msg)), SQLITE_ROW);
 	CHECK_EQ_U64(warnings, 1);
 	CHECK(strstr(last_warning, "stream_0") != NULL);
@@ -163,9 +163,9 @@ static void interrupt(const char *data)
 	sqlite3_create_function(sql_db_handle(db), "interrupt_now", 0, SQLITE_UTF8, NULL,
 	                        interrupt_now, NULL, NULL);
 	/* no row reaches SQLite (no tid -5): only the pass itself can see the interrupt */
-	CHECK_EQ_S64(step(db, "SELECT count(*) FROM syscalls WHERE tid = interrupt_now()", msg,
-	                  sizeof(msg)),
-	             SQLITE_INTERRUPT);
+	CHECK_EQ_S64(
+	    step(db, "SELECT count(*) FROM syscalls WHERE tid = interrupt_now()", msg, sizeof(msg)),
+	    SQLITE_INTERRUPT);
 	/* the next statement runs */
 	CHECK_EQ_S64(step(db, "SELECT count(*) FROM syscalls WHERE tid = -5", msg, sizeof(msg)),
 	             SQLITE_ROW);
