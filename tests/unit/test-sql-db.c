@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sql-interrupt.h"
 #include "sql/sql.h"
 #include "sql/vt-engine.h"
 
@@ -134,17 +135,6 @@ static void metadata_grows(const char *data, const char *dir)
 	free(full);
 }
 
-static struct sql_db *interrupted_db;
-
-/* A constraint's value, computed at the start of the table's pass: as if Ctrl-C came then. */
-static void interrupt_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	(void) argc;
-	(void) argv;
-	sql_db_interrupt(interrupted_db);
-	sqlite3_result_int(ctx, -5);
-}
-
 static void interrupt(const char *data)
 {
 	char path[700], msg[512];
@@ -159,9 +149,7 @@ static void interrupt(const char *data)
 		return;
 	}
 	sql_db_set_warn(db, count_warning, NULL);
-	interrupted_db = db;
-	sqlite3_create_function(sql_db_handle(db), "interrupt_now", 0, SQLITE_UTF8, NULL,
-	                        interrupt_now, NULL, NULL);
+	add_interrupt_now(db);
 	/* no row reaches SQLite (no tid -5): only the pass itself can see the interrupt */
 	CHECK_EQ_S64(
 	    step(db, "SELECT count(*) FROM syscalls WHERE tid = interrupt_now()", msg, sizeof(msg)),

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "sql-interrupt.h"
 #include "sql/sql.h"
 
 static char dir[512];
@@ -550,17 +551,6 @@ static void no_cpu(const char *data)
 	sql_db_close(db);
 }
 
-static struct sql_db *interrupted_db;
-
-/* A constraint's value, computed as the cursor starts: as if Ctrl-C came then. */
-static void interrupt_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	(void) argc;
-	(void) argv;
-	sql_db_interrupt(interrupted_db);
-	sqlite3_result_int(ctx, -5);
-}
-
 /* sql_db_interrupt stops a scan that gives SQLite no row (no event of tid -5: SQLite's own
  * check never runs); the next query runs. */
 static void interrupted(const char *path)
@@ -569,10 +559,8 @@ static void interrupted(const char *path)
 	if (!db)
 		return;
 	CHECK_CTX("interrupted %s", path);
-	interrupted_db = db;
 	sqlite3 *h = sql_db_handle(db);
-	sqlite3_create_function(h, "interrupt_now", 0, SQLITE_UTF8, NULL, interrupt_now, NULL,
-	                        NULL);
+	add_interrupt_now(db);
 	static const char *const queries[] = {
 	    "SELECT count(*) FROM events WHERE tid = interrupt_now()",
 	    "SELECT count(*) FROM syscall_entry_read WHERE tid = interrupt_now()",
