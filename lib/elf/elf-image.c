@@ -337,9 +337,23 @@ int elf_image_section(struct elf_image *im, const char *name, struct elf_section
 		if (!in_file(im, s.off, s.size))
 			return fail(im, -SPOOR_ETRUNCATED,
 			            "truncated: section %s ends past the end of the file", name);
-		*out = (struct elf_section){s.addr, s.off, s.size, s.type};
+		*out = (struct elf_section){s.addr, s.off, s.size, s.type, s.link, s.entsize};
 		return 1;
 	}
+	return 0;
+}
+
+int elf_image_section_at(struct elf_image *im, uint32_t i, struct elf_section *out)
+{
+	struct shdr s;
+
+	if (i >= im->shnum)
+		return fail(im, -ENOEXEC, "no section %u (of %u)", i, im->shnum);
+	read_shdr(im, i, &s);
+	*out = (struct elf_section){s.addr, s.off, s.size, s.type, s.link, s.entsize};
+	if (s.type != SHT_NOBITS && !in_file(im, s.off, s.size))
+		return fail(im, -SPOOR_ETRUNCATED,
+		            "truncated: section %u ends past the end of the file", i);
 	return 0;
 }
 

@@ -31,6 +31,8 @@ struct elf_reloc {
 struct elf_section {
 	uint64_t addr, off, size;
 	uint32_t type;
+	uint32_t link; /* a symbol table's string table: a section index */
+	uint64_t entsize;
 };
 
 struct elf_image {
@@ -56,6 +58,10 @@ void elf_image_close(struct elf_image *im);
 
 /* The first section named name: 1 (in *out), 0 when there is none, or a negative code. */
 int elf_image_section(struct elf_image *im, const char *name, struct elf_section *out);
+
+/* Section i (0 < i < im->shnum) in *out: 0, or -SPOOR_ETRUNCATED when its bytes (unless it
+ * is SHT_NOBITS) are not all in the file. */
+int elf_image_section_at(struct elf_image *im, uint32_t i, struct elf_section *out);
 
 /* The file bytes at [vaddr, vaddr + len), in *p. 0 or a negative code. */
 int elf_image_map(struct elf_image *im, uint64_t vaddr, uint64_t len, const unsigned char **p);

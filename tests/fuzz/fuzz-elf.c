@@ -3,7 +3,8 @@
  * fuzz-elf.c: an executable or shared library given to `spoor list -u` (untrusted bytes,
  * lib/elf/). The input is libFuzzer's heap copy of exactly its size, so AddressSanitizer sees
  * any read past its end. Whatever the reader accepts is checked whole (every string and
- * entry touched) and must become metadata the CTF reader parses, as for fuzz-events.
+ * entry touched) and must become metadata the CTF reader parses, as for fuzz-events. The
+ * same bytes go to the function table (elf-symtab.h): sorted, named, each found again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "ctf/meta-write.h"
 #include "ctf/trace.h"
 #include "elf/elf-events.h"
+#include "elf/elf-symtab.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -40,9 +42,29 @@ static void check_event(struct spoor_event_desc *d, uint32_t id)
 	d->id = id; /* as registration would: the metadata needs distinct ids */
 }
 
+/* What elf-symtab.h promises of the function table. */
+static void check_symtab(const unsigned char *data, size_t size)
+{
+	struct elf_symtab st;
+	uint64_t off;
+
+	if (elf_symtab_read(&st, data, size))
+		check(st.err[0] != 0, "a symbol table error leaves a message");
+	for (size_t i = 0; i < st.n; i++) {
+		const struct elf_func *f = &st.funcs[i];
+		check(f->name[0] && !strchr(f->name, '@'), "a function's name");
+		check(!i || st.funcs[i - 1].addr <= f->addr, "functions sorted by address");
+		const struct elf_func *g = elf_symtab_lookup(&st, f->addr, &off);
+		check(g && g->addr == f->addr && off == 0, "each function found at its address");
+	}
+	elf_symtab_free(&st);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct elf_events ev;
+
+	check_symtab(data, size);
 
 	if (elf_events_read(&ev, data, size)) {
 		check(ev.n == 0 && !ev.evs && ev.err[0], "an error leaves a message and no events");

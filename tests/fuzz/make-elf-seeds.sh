@@ -29,4 +29,9 @@ for f in "$tmp"/*; do
 	strip --strip-all -R .comment "$f" -o "$out/seed-$(basename "$f")"
 	chmod 644 "$out/seed-$(basename "$f")"
 done
+# for the function table (elf-symtab.c): .symtab kept, and a build-id note
+gcc "${small[@]/--build-id=none/--build-id=sha1}" -fPIC -shared \
+	"$src/tests/programs/list-provider.c" -o "$tmp/symtab.so"
+strip --strip-debug -R .comment "$tmp/symtab.so" -o "$out/seed-symtab.so"
+chmod 644 "$out/seed-symtab.so"
 ls -l "$out"

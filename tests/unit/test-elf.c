@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "find-libc.h"
 #include "elf/elf-events.h"
 #include "elf/elf-symbol.h"
 #include "util/mapfile.h"
@@ -386,16 +387,6 @@ static void test_fields(void)
 		elf_events_free(&ev);
 	}
 	check_context[0] = '\0';
-}
-
-static int find_libc(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void) size;
-	const char *base = strrchr(info->dlpi_name, '/');
-	if (!base || strncmp(base + 1, "libc.so", 7))
-		return 0;
-	*(struct dl_phdr_info *) data = *info;
-	return 1;
 }
 
 /* The file offset found for a function holds the code this process runs at that
