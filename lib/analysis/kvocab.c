@@ -5,42 +5,44 @@
 
 #include "kvocab.h"
 #include "reader/reader.h" /* fields read in place */
+#include "vocab/lttng-kernel.h"
 
-/* Per kind: event names, then per slot the field names to try, in order. */
+/* Per kind: event names, then per slot the field names to try, in order, in ftrace's
+ * vocabulary: LTTng's names come from lib/vocab's table (an event's LTTng name, a field's
+ * rename tried before its ftrace name). A name after '=' is taken as it is: LTTng's
+ * child_pid is the tgid, ftrace's the child's tid; LTTng before 2.7 wrote errors. */
 struct kind_def {
 	enum kev kind;
 	const char *events[4];
-	const char *slots[KSLOTS][3];
+	const char *slots[KSLOTS][2];
 };
 
 static const struct kind_def defs[] = {
     {KEV_SCHED_SWITCH,
      {"sched_switch"},
      {{"prev_comm"},
-      {"prev_tid", "prev_pid"},
+      {"prev_pid"},
       {"prev_prio"},
       {"prev_state"},
       {"next_comm"},
-      {"next_tid", "next_pid"},
+      {"next_pid"},
       {"next_prio"}}},
     {KEV_SCHED_WAKEUP,
      {"sched_wakeup", "sched_wakeup_new"},
-     {{"comm"}, {"tid", "pid"}, {"prio"}, {"target_cpu"}}},
-    {KEV_SCHED_WAKING, {"sched_waking"}, {{"comm"}, {"tid", "pid"}, {"prio"}, {"target_cpu"}}},
+     {{"comm"}, {"pid"}, {"prio"}, {"target_cpu"}}},
+    {KEV_SCHED_WAKING, {"sched_waking"}, {{"comm"}, {"pid"}, {"prio"}, {"target_cpu"}}},
     {KEV_PROCESS_FORK,
      {"sched_process_fork"},
-     {{"parent_tid", "parent_pid"}, {"child_comm"}, {"child_tid", "child_pid"}, {"child_pid"}}},
-    {KEV_PROCESS_EXEC, {"sched_process_exec"}, {{"filename"}, {"tid", "pid"}}},
-    {KEV_PROCESS_EXIT, {"sched_process_exit"}, {{"comm"}, {"tid", "pid"}}},
-    {KEV_TASK_RENAME, {"task_rename"}, {{"tid", "pid"}, {"newcomm"}}},
-    {KEV_STATEDUMP,
-     {"statedump_process", "lttng_statedump_process_state"},
-     {{"tid"}, {"pid"}, {"ppid"}, {"name"}}},
+     {{"parent_pid"}, {"child_comm"}, {"child_pid"}, {"=child_pid"}}},
+    {KEV_PROCESS_EXEC, {"sched_process_exec"}, {{"filename"}, {"pid"}}},
+    {KEV_PROCESS_EXIT, {"sched_process_exit"}, {{"comm"}, {"pid"}}},
+    {KEV_TASK_RENAME, {"task_rename"}, {{"=tid", "pid"}, {"newcomm"}}},
+    {KEV_STATEDUMP, {"statedump_process"}, {{"tid"}, {"pid"}, {"ppid"}, {"name"}}},
     {KEV_IRQ_ENTRY, {"irq_handler_entry"}, {{"irq"}, {"name"}}},
     {KEV_IRQ_EXIT, {"irq_handler_exit"}, {{"irq"}, {"ret"}}},
-    {KEV_SOFTIRQ_RAISE, {"softirq_raise", "irq_softirq_raise"}, {{"vec"}}},
-    {KEV_SOFTIRQ_ENTRY, {"softirq_entry", "irq_softirq_entry"}, {{"vec"}}},
-    {KEV_SOFTIRQ_EXIT, {"softirq_exit", "irq_softirq_exit"}, {{"vec"}}},
+    {KEV_SOFTIRQ_RAISE, {"softirq_raise"}, {{"vec"}}},
+    {KEV_SOFTIRQ_ENTRY, {"softirq_entry"}, {{"vec"}}},
+    {KEV_SOFTIRQ_EXIT, {"softirq_exit"}, {{"vec"}}},
     {KEV_BLOCK_INSERT,
      {"block_rq_insert"},
      {{"dev"}, {"sector"}, {"nr_sector"}, {"bytes"}, {"rwbs"}}},
@@ -49,7 +51,7 @@ static const struct kind_def defs[] = {
      {{"dev"}, {"sector"}, {"nr_sector"}, {"bytes"}, {"rwbs"}}},
     {KEV_BLOCK_COMPLETE,
      {"block_rq_complete"},
-     {{"dev"}, {"sector"}, {"nr_sector"}, {"error", "errors"}, {"rwbs"}}},
+     {{"dev"}, {"sector"}, {"nr_sector"}, {"error", "=errors"}, {"rwbs"}}},
     {KEV_BLOCK_DEVICE, {"lttng_statedump_block_device"}, {{"dev"}, {"diskname"}}},
 };
 
@@ -81,13 +83,13 @@ const char *kvocab_record_hint(enum kev kind)
 	return kind < KEV_COUNT && hints[kind] ? hints[kind] : "";
 }
 
-/* A field in the payload, else in the contexts. */
+/* A field in the payload, else in the contexts: the first of names (NULL-ended) found. */
 static void find_slot(const struct spoor_event_class *ec, const char *const *names,
                       struct kclass_ref *out, int slot)
 {
 	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_PAYLOAD, SPOOR_SCOPE_EVENT_CONTEXT,
 	                                          SPOOR_SCOPE_STREAM_EVENT_CONTEXT};
-	for (int n = 0; n < 3 && names[n]; n++)
+	for (int n = 0; names[n]; n++)
 		for (int s = 0; s < 3; s++) {
 			int i = spoor_event_class_field_index(ec, scopes[s], names[n]);
 			if (i >= 0) {
@@ -98,12 +100,28 @@ static void find_slot(const struct spoor_event_class *ec, const char *const *nam
 		}
 }
 
+/* A slot's names to try: each of the def's, its LTTng rename (row's) first. */
 static void fill(const struct spoor_event_class *ec, const struct kind_def *d,
-                 struct kclass_ref *out)
+                 const struct vocab_event *row, struct kclass_ref *out)
 {
-	for (int s = 0; s < KSLOTS; s++)
-		if (d->slots[s][0])
-			find_slot(ec, d->slots[s], out, s);
+	for (int s = 0; s < KSLOTS; s++) {
+		const char *names[5];
+		int n = 0;
+		for (int k = 0; k < 2 && d->slots[s][k]; k++) {
+			const char *f = d->slots[s][k];
+			if (f[0] == '=') {
+				names[n++] = f + 1;
+				continue;
+			}
+			const char *l = vocab_field_lttng(row, f);
+			if (l && strcmp(l, f))
+				names[n++] = l;
+			names[n++] = f;
+		}
+		names[n] = NULL;
+		if (n)
+			find_slot(ec, names, out, s);
+	}
 }
 
 static const char *after_prefix(const char *name, const char *prefix)
@@ -120,15 +138,16 @@ static void find_places(const struct spoor_event_class *ec, struct kclass_ref *o
 			ctf_event_class_place(ec->ec, out->idx[s], &out->at[s]);
 }
 
-/* Whether name is one of d's events: then out is of its kind (and its fields, with fields). */
+/* Whether name (ftrace's) is one of d's events: then out is of its kind (and its fields,
+ * with fields; row: the event's in lib/vocab's table, or NULL). */
 static bool matches(const struct spoor_event_class *ec, const char *name, const struct kind_def *d,
-                    struct kclass_ref *out, bool fields)
+                    const struct vocab_event *row, struct kclass_ref *out, bool fields)
 {
 	for (int e = 0; e < 4 && d->events[e]; e++)
 		if (!strcmp(name, d->events[e])) {
 			out->kind = (uint8_t) d->kind;
 			if (fields)
-				fill(ec, d, out);
+				fill(ec, d, row, out);
 			return true;
 		}
 	return false;
@@ -148,12 +167,13 @@ struct call_prefix {
 	enum kev kind;
 };
 
-static const struct call_prefix ftrace_calls[] = {
-    {"sys_enter_", KEV_SYSCALL_ENTRY}, {"sys_exit_", KEV_SYSCALL_EXIT}, {NULL, KEV_NONE}};
-static const struct call_prefix lttng_calls[] = {{"syscall_entry_", KEV_SYSCALL_ENTRY},
-                                                 {"syscall_exit_", KEV_SYSCALL_EXIT},
-                                                 {"compat_syscall_entry_", KEV_SYSCALL_ENTRY},
-                                                 {"compat_syscall_exit_", KEV_SYSCALL_EXIT},
+static const struct call_prefix ftrace_calls[] = {{VOCAB_FTRACE_ENTRY, KEV_SYSCALL_ENTRY},
+                                                  {VOCAB_FTRACE_EXIT, KEV_SYSCALL_EXIT},
+                                                  {NULL, KEV_NONE}};
+static const struct call_prefix lttng_calls[] = {{VOCAB_LTTNG_ENTRY, KEV_SYSCALL_ENTRY},
+                                                 {VOCAB_LTTNG_EXIT, KEV_SYSCALL_EXIT},
+                                                 {"compat_" VOCAB_LTTNG_ENTRY, KEV_SYSCALL_ENTRY},
+                                                 {"compat_" VOCAB_LTTNG_EXIT, KEV_SYSCALL_EXIT},
                                                  {NULL, KEV_NONE}};
 /* LTTng up to 2.5: entries only (sys_unknown is the call "unknown", as for lttng-analyses) */
 static const struct call_prefix lttng_old_calls[] = {
@@ -216,17 +236,23 @@ static void resolve(const struct spoor_event_class *ec, enum ksyscalls scheme,
 			out->kind = (uint8_t) p->kind;
 			out->syscall = call;
 			if (fields && p->kind == KEV_SYSCALL_EXIT)
-				find_slot(ec, (const char *const[]){"ret", NULL, NULL}, out,
+				find_slot(ec, (const char *const[]){"ret", NULL}, out,
 				          KS_SYSCALL_RET);
 			return;
 		}
 	}
 	for (size_t i = 0; i < sizeof(unnamed_calls) / sizeof(unnamed_calls[0]); i++)
 		if (unnamed_calls[i].scheme == scheme &&
-		    matches(ec, name, &unnamed_calls[i].def, out, fields))
+		    matches(ec, name, &unnamed_calls[i].def, NULL, out, fields))
 			return;
+	/* an LTTng name read as ftrace's (the system calls' rule rows are done above) */
+	const struct vocab_event *row = vocab_by_lttng(name);
+	if (row && row->prefix)
+		row = NULL;
+	if (row)
+		name = row->ftrace;
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (matches(ec, name, &defs[i], out, fields))
+		if (matches(ec, name, &defs[i], row, out, fields))
 			return;
 }
 
