@@ -24,7 +24,7 @@ SKIP_TESTS=${SKIP_TESTS:-0}
 SKIP_FUZZ=${SKIP_FUZZ:-0}
 ASAN_DIR=build-asan
 FUZZ_DIR=build-fuzz
-FUZZERS=(metadata packets events elf analyses daemon timeline-cache)
+FUZZERS=(metadata packets events elf analyses daemon timeline-cache gentp)
 
 die() {
 	echo "run-sanitizers: $*" >&2
@@ -121,6 +121,7 @@ if [ "$SKIP_FUZZ" != 1 ]; then
 		seeds=$(find "$corpus" -type f | wc -l)
 		extra=()
 		[ -f tests/fuzz/tsdl.dict ] && [ "$name" = metadata ] && extra+=(-dict=tests/fuzz/tsdl.dict)
+		[ "$name" = gentp ] && extra+=(-dict=tests/fuzz/gentp.dict)
 		# the daemon logs what each input does: its stderr closed (libFuzzer's reports stay)
 		[ "$name" = daemon ] && extra+=(-close_fd_mask=2)
 		section "fuzz-$name: $seeds seeds, $FUZZ_SECONDS s"

@@ -74,7 +74,7 @@ fi
 
 # the commands, from spoor's own list, and each one's options from `spoor help CMD`:
 # "-e, --event=PATTERN" or "--begin=TIME", as the man page shows them
-commands=$("$bin" help | sed -n '/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
+commands=$("$bin" help | sed -n '/^commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 check "spoor help lists commands" test -n "$commands"
 option_tags() {
 	"$bin" help "$1" | sed -n -E 's/^  (-(.), |    )--([a-z][a-z-]*)(=([^ ]+))?.*/\1--\3\4/p' |
