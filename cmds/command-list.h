@@ -9,6 +9,7 @@
 COMMAND(record)
 COMMAND(dump)
 COMMAND(stats)
+COMMAND(graph)
 COMMAND(list)
 COMMAND(irq)
 COMMAND(sched)

@@ -191,6 +191,13 @@ int ftrace_format_event(struct ftrace_format *ff, struct outbuf *o, const struct
 	if (outbuf_str(o, head, (size_t) n) || outbuf_str(o, name, strlen(name)) ||
 	    outbuf_str(o, ":", 1))
 		return -1;
+	if (ftrace_format_fields(o, ev))
+		return -1;
+	return outbuf_str(o, "\n", 1);
+}
+
+int ftrace_format_fields(struct outbuf *o, const struct spoor_event *ev)
+{
 	struct spoor_field f;
 	for (int i = 0; spoor_event_field_at(ev, SPOOR_SCOPE_PAYLOAD, i, &f); i++) {
 		if (outbuf_str(o, " ", 1) ||
@@ -198,5 +205,5 @@ int ftrace_format_event(struct ftrace_format *ff, struct outbuf *o, const struct
 		    put_value(o, &f, 0))
 			return -1;
 	}
-	return outbuf_str(o, "\n", 1);
+	return 0;
 }

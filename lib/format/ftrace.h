@@ -23,5 +23,7 @@ void ftrace_format_free(struct ftrace_format *ff);
 void ftrace_format_note(struct ftrace_format *ff, const struct spoor_event *ev);
 /* One line; -1 when out of memory. */
 int ftrace_format_event(struct ftrace_format *ff, struct outbuf *o, const struct spoor_event *ev);
+/* The payload as ftrace shows it, ` name=value` each (spoor graph's comments too). */
+int ftrace_format_fields(struct outbuf *o, const struct spoor_event *ev);
 
 #endif

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-graph.c: `spoor graph TRACE...`: the function calls of a trace (entries and exits,
+ * lttng_ust_cyg_profile's and spoor record --calls's) in ftrace's function_graph layout,
+ * or, with --profile, ftrace's function profile. Two passes: the first counts, per thread,
+ * the calls already open when the trace (or --begin) starts, so that the second prints
+ * everything at its true depth.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/callprofile.h"
+#include "analysis/calls.h"
+#include "analysis/loadmap.h"
+#include "command.h"
+#include "format/graph.h"
+#include "graph-profile.h"
+#include "losses.h"
+#include "model/tasks.h"
+#include "reader/reader.h"
+
+enum {
+	OPT_TID,
+	OPT_BEGIN,
+	OPT_END,
+	OPT_DEPTH,
+	OPT_CPU,
+	OPT_PROFILE,
+	OPT_SORT,
+	OPT_JSON,
+	OPT_SYMBOLS,
+	OPT_DEBUG_DIR,
+	OPT_HELP
+};
+
+static const struct cmd_option graph_options[] = {
+    [OPT_TID] = {"tid", 't', "TID", "only the calls and events of thread TID"},
+    [OPT_BEGIN] = {"begin", 0, "TIME",
+                   "start at TIME (ns, or seconds.fraction, since the epoch); calls open "
+                   "then end with `} /* name */`"},
+    [OPT_END] = {"end", 0, "TIME", "stop after TIME"},
+    [OPT_DEPTH] = {"depth", 'D', "N", "show calls up to N deep (1: the outermost only)"},
+    [OPT_CPU] = {"cpu", 0, NULL, "add ftrace's CPU column"},
+    [OPT_PROFILE] = {"profile", 'p', NULL,
+                     "ftrace's function profile instead: per function hits, total, "
+                     "average, s^2 and self time"},
+    [OPT_SORT] = {"sort", 's', "KEY",
+                  "the profile's order: total (default), hits, avg, self "
+                  "or name"},
+    [OPT_JSON] = {"json", 'j', NULL, "the profile as JSON"},
+    [OPT_SYMBOLS] = {"symbols", 0, "FILE",
+                     "nm's output of the program, for traces without a load map (absolute "
+                     "addresses)"},
+    [OPT_DEBUG_DIR] = {"debug-dir", 0, "DIR",
+                       "where separate debug files are (DIR/.build-id/xx/rest.debug; "
+                       "default /usr/lib/debug)"},
+    [OPT_HELP] = {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+struct graph_args {
+	int64_t tid;
+	bool has_tid, has_begin, has_end, cpu, profile, json;
+	int64_t begin, end;
+	uint32_t depth;
+	enum callprofile_sort sort;
+	const char *symbols, *debug_dir;
+};
+
+static int parse_args(const struct command *cmd, int argc, char **argv, struct graph_args *a,
+                      int *first)
+{
+	static const char *const sorts[] = {[CP_TOTAL] = "total",
+	                                    [CP_HITS] = "hits",
+	                                    [CP_AVG] = "avg",
+	                                    [CP_SELF] = "self",
+	                                    [CP_NAME] = "name"};
+	const char *arg;
+	char *end;
+	int row;
+
+	optind = 1;
+	while ((row = cmd_getopt(cmd, argc, argv, &arg, first)) != -1) {
+		switch (row) {
+		case OPT_TID:
+			a->tid = strtoll(arg, &end, 10);
+			if (*end || end == arg || a->tid < 0)
+				return cmd_usage_error(cmd, "invalid thread id '%s'", arg);
+			a->has_tid = true;
+			break;
+		case OPT_BEGIN:
+		case OPT_END:
+			if (cmd_parse_time(arg, row == OPT_BEGIN ? &a->begin : &a->end))
+				return cmd_usage_error(cmd, "invalid time '%s'", arg);
+			*(row == OPT_BEGIN ? &a->has_begin : &a->has_end) = true;
+			break;
+		case OPT_DEPTH: {
+			long long d = strtoll(arg, &end, 10);
+			if (*end || end == arg || d < 1 || d > CALLS_MAX_DEPTH)
+				return cmd_usage_error(cmd, "invalid depth '%s' (1 to %d)", arg,
+				                       CALLS_MAX_DEPTH);
+			a->depth = (uint32_t) d;
+			break;
+		}
+		case OPT_CPU: a->cpu = true; break;
+		case OPT_PROFILE: a->profile = true; break;
+		case OPT_SORT: {
+			size_t i = 0;
+			while (i < sizeof(sorts) / sizeof(sorts[0]) && strcmp(sorts[i], arg))
+				i++;
+			if (i == sizeof(sorts) / sizeof(sorts[0]))
+				return cmd_usage_error(
+				    cmd, "unknown sort key '%s' (total, hits, avg, self or name)",
+				    arg);
+			a->sort = (enum callprofile_sort) i;
+			break;
+		}
+		case OPT_JSON: a->json = true; break;
+		case OPT_SYMBOLS: a->symbols = arg; break;
+		case OPT_DEBUG_DIR: a->debug_dir = arg; break;
+		case OPT_HELP: cmd_help(cmd, stdout); exit(0);
+		default: return 2;
+		}
+	}
+	if (*first >= argc)
+		return cmd_usage_error(cmd, "no trace given");
+	if ((a->json || a->sort != CP_TOTAL) && !a->profile)
+		return cmd_usage_error(cmd, "--json and --sort are the profile's (--profile)");
+	return 0;
+}
+
+static int open_reader(const struct command *cmd, const struct graph_args *a, char **paths,
+                       size_t n, struct spoor_reader **r)
+{
+	char *err = NULL;
+	int rc = spoor_reader_open((const char *const *) paths, n, r, &err);
+	if (rc) {
+		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
+		free(err);
+		return rc;
+	}
+	if (a->has_begin || a->has_end)
+		spoor_reader_set_range(*r, a->has_begin ? a->begin : INT64_MIN,
+		                       a->has_end ? a->end : INT64_MAX);
+	return 0;
+}
+
+/* The event's thread, when it is one --tid keeps. */
+static bool thread_of(struct tasks *t, const struct graph_args *a, const struct spoor_event *ev,
+                      int64_t *tid)
+{
+	if (!tasks_tid(t, ev, tid))
+		*tid = -1;
+	return !a->has_tid || *tid == a->tid;
+}
+
+/* The first pass: the calls open at the start, per thread, into c; and the load map as it
+ * stood at --begin, into lm (its events before it: a state dump comes at the start). Only
+ * the calls' and the load map's classes are read. */
+static int prepass(const struct command *cmd, const struct graph_args *a, char **paths, size_t n,
+                   struct calls *c, struct loadmap *lm)
+{
+	struct spoor_reader *r;
+	struct graph_args whole = *a;
+	whole.has_begin = false;
+	int rc = open_reader(cmd, &whole, paths, n, &r);
+	if (rc)
+		return rc;
+	spoor_reader_set_warn(r, NULL, NULL);
+	struct calls *pre = calls_new(r, NULL, NULL);
+	struct tasks *t = tasks_new(r, false);
+	size_t nc = spoor_reader_event_class_count(r);
+	bool *pass = calloc(nc + 1, 1);
+	rc = -ENOMEM;
+	if (!pre || !t || !pass)
+		goto out;
+	for (size_t i = 0; i < nc; i++)
+		pass[i] = !calls_reads(pre, i) && !loadmap_reads(lm, i);
+	reader_pass_over(r, pass, nc, INT64_MIN, a->has_end ? a->end : INT64_MAX);
+	const struct spoor_event *ev;
+	int64_t tid;
+	while ((rc = spoor_reader_next(r, &ev)) > 0) {
+		size_t ci = reader_event_class_index(ev);
+		bool before = a->has_begin && spoor_event_timestamp(ev) < a->begin;
+		if (before && loadmap_reads(lm, ci) && (rc = loadmap_update(lm, ev)) < 0)
+			break;
+		if (!before && calls_reads(pre, ci) && thread_of(t, a, ev, &tid) &&
+		    (rc = calls_event(pre, ev, tid, loadmap_process(lm, ev))) < 0)
+			break;
+	}
+	if (rc >= 0)
+		rc = calls_seed(c, pre);
+out:
+	free(pass);
+	tasks_free(t);
+	calls_free(pre);
+	spoor_reader_close(r);
+	return rc;
+}
+
+static void warn_line(void *data, const char *msg)
+{
+	fprintf(stderr, "spoor %s: warning: %s\n", ((const struct command *) data)->name, msg);
+}
+
+static const char *name_of(void *lm, uint64_t proc, uint64_t addr, int64_t ts)
+{
+	return loadmap_name(lm, proc, addr, ts);
+}
+
+/* The second pass: every event, in time order. */
+static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct tasks *tk,
+                    struct loadmap *lm, struct calls *c, struct graph *g, uint64_t *seen)
+{
+	const struct spoor_event *ev;
+	int64_t tid, last = -2;
+	int rc;
+	while ((rc = spoor_reader_next(r, &ev)) > 0) {
+		size_t ci = reader_event_class_index(ev);
+		seen[spoor_event_stream(ev)]++;
+		tasks_update(tk, ev);
+		if (loadmap_reads(lm, ci)) {
+			if ((rc = loadmap_update(lm, ev)) < 0)
+				return rc;
+			continue;
+		}
+		if (!thread_of(tk, a, ev, &tid))
+			continue;
+		bool call = calls_reads(c, ci);
+		if (!call && (!g || !graph_knows(g, tid)))
+			continue;
+		if (g && (tid != last || a->cpu)) {
+			size_t len = 0;
+			const char *comm = tasks_comm(tk, ev, tid, &len);
+			graph_thread(g, tid, comm, len, reader_event_cpu(ev));
+			last = tid;
+		}
+		if (!call)
+			graph_comment(g, ev);
+		else if ((rc = calls_event(c, ev, tid, loadmap_process(lm, ev))) < 0)
+			return rc;
+		if (g && graph_error(g))
+			return graph_error(g);
+	}
+	return rc < 0 ? rc : calls_finish(c);
+}
+
+static int run_graph(const struct command *cmd, int argc, char **argv)
+{
+	struct graph_args a = {0};
+	struct spoor_reader *r = NULL;
+	struct tasks *tk = NULL;
+	struct loadmap *lm = NULL;
+	struct calls *c = NULL;
+	struct graph *g = NULL;
+	struct callprofile *prof = NULL;
+	uint64_t *seen = NULL;
+	int first, rc = parse_args(cmd, argc, argv, &a, &first);
+	if (rc)
+		return rc;
+	char **paths = argv + first;
+	size_t npaths = (size_t) (argc - first);
+	if (open_reader(cmd, &a, paths, npaths, &r))
+		return 1;
+	tk = tasks_new(r, true);
+	lm = loadmap_new(r, a.debug_dir);
+	seen = calloc(spoor_reader_stream_count(r) + 1, sizeof(*seen));
+	if (!tk || !lm || !seen) {
+		rc = cmd_error(cmd, "out of memory");
+		goto out;
+	}
+	loadmap_set_warn(lm, warn_line, (void *) cmd);
+	char err[4200];
+	if (a.symbols && loadmap_add_nm(lm, a.symbols, err, sizeof(err))) {
+		rc = cmd_error(cmd, "%s", err);
+		goto out;
+	}
+	tasks_read_dump_ahead(tk);
+	struct graph_opts go = {a.cpu, a.depth, name_of, lm};
+	struct calls_ops ops = {graph_enter, graph_leave};
+	if (a.profile) {
+		ops = (struct calls_ops){NULL, callprofile_leave};
+		prof = callprofile_new(lm);
+	} else {
+		g = graph_new(STDOUT_FILENO, &go);
+	}
+	c = calls_new(r, &ops, a.profile ? (void *) prof : (void *) g);
+	if (!c || (a.profile ? !prof : !g)) {
+		rc = cmd_error(cmd, "out of memory");
+		goto out;
+	}
+	if ((rc = prepass(cmd, &a, paths, npaths, c, lm))) {
+		rc = rc == -ENOMEM ? cmd_error(cmd, "out of memory") : 1;
+		goto out;
+	}
+	rc = run_pass(&a, r, tk, lm, c, g, seen);
+	int frc = g ? graph_free(g) : 0;
+	g = NULL;
+	if (rc >= 0 && prof && !(rc = callprofile_error(prof)))
+		rc = graph_profile_print(prof, a.sort, a.json);
+	if (rc < 0 || frc < 0) {
+		rc = cmd_error(cmd, "%s", spoor_strerror(rc < 0 ? rc : frc));
+		goto out;
+	}
+	if (!calls_events(c))
+		fprintf(
+		    stderr,
+		    "spoor graph: warning: no function entries or exits in %s: record a program "
+		    "with spoor record --calls (built with -finstrument-functions or -pg), or "
+		    "LTTng-UST's liblttng-ust-cyg-profile\n",
+		    a.has_tid || a.has_begin || a.has_end ? "the part read" : "the trace");
+	cmd_warn_losses(cmd, r, seen);
+	rc = cmd_read_status(cmd, r, 0, "the calls before the damage were printed");
+out:
+	graph_free(g);
+	calls_free(c);
+	callprofile_free(prof);
+	loadmap_free(lm);
+	tasks_free(tk);
+	free(seen);
+	spoor_reader_close(r);
+	return rc;
+}
+
+const struct command cmd_graph = {
+    .name = "graph",
+    .summary = "print a trace's function calls as ftrace's function_graph, or their profile",
+    .description =
+        "Prints the function entries and exits of a trace (spoor record --calls, or "
+        "LTTng-UST's liblttng-ust-cyg-profile) as ftrace's function_graph tracer does: one "
+        "line per call, `func() {` ... `}` around the calls it makes, `func();` for a call "
+        "that makes none, its duration with ftrace's marks (+ over 10 us, ! over 100 us), "
+        "the thread's other events as comments. Names come from the load map the trace "
+        "holds and the programs' and libraries' symbols (.symtab, .dynsym, debug files by "
+        "build-id); a stripped or missing file leaves addresses. With --profile, ftrace's "
+        "function profile: per function the calls, their total, average and s^2, and the "
+        "time spent in the function itself.",
+    .usage = "[options] TRACE...",
+    .options = graph_options,
+    .run = run_graph,
+};
