@@ -37,7 +37,9 @@ void sdl_file_descriptors(struct sdl *d, const struct proc_task *t, int64_t file
 /* The machine's (statedump-sys.c). */
 void sdl_interrupts(struct sdl *d);
 void sdl_network_interfaces(struct sdl *d);
-void sdl_block_devices(struct sdl *d);
+/* The devices of a file in /proc/partitions' format: ROOTS->proc/NAME, or NAME itself
+ * when roots->proc is "". */
+void sdl_block_devices(struct sdl *d, const char *name);
 void sdl_cpu_topology(struct sdl *d);
 
 #endif

@@ -17,7 +17,7 @@
 #define STR(n)   {.name = n, .kind = SPOOR_FK_STRING}
 #define TABLE(n) {.name = n, .kind = SPOOR_FK_INT, .size = 8, .base = 16}
 
-static const struct spoor_field_desc process_state[] = {
+static const struct spoor_field_desc process_state_fields[] = {
     I32("tid"),   I32("pid"),     I32("ppid"),
     {.name = "name", .kind = SPOOR_FK_ARRAY, .size = 1, .text = 1, .length = 16},
     I32("type"),  I32("mode"),    I32("submode"),
@@ -52,7 +52,7 @@ static const struct spoor_field_desc cpu_topology[] = {
 const struct sdl_class_def sdl_classes[SDL_NCLASSES] = {
     [SDL_START] = {"lttng_statedump_start", NULL, 0},
     [SDL_END] = {"lttng_statedump_end", NULL, 0},
-    [SDL_PROCESS_STATE] = CLASS("lttng_statedump_process_state", process_state),
+    [SDL_PROCESS_STATE] = CLASS("lttng_statedump_process_state", process_state_fields),
     [SDL_PID_NS] = CLASS("lttng_statedump_process_pid_ns", pid_ns),
     [SDL_USER_NS] = CLASS("lttng_statedump_process_user_ns", user_ns),
     [SDL_CGROUP_NS] = CLASS("lttng_statedump_process_cgroup_ns", other_ns),
@@ -132,12 +132,8 @@ static void note_irq_thread(struct sdl *d, const struct proc_task *t)
 	snprintf(it->comm, sizeof(it->comm), "%s", t->comm);
 }
 
-static int dump_thread(const struct proc_task *t, void *data)
+static void process_state(struct sdl *d, const struct proc_task *t, int64_t table)
 {
-	struct sdl *d = data;
-	int status = sdl_status_of(t->state);
-	/* the threads of a process share their descriptor table (a zombie has none) */
-	int64_t table = status == SDL_ZOMBIE || status == SDL_DEAD ? 0 : t->pid;
 	union ksynth_val v[] = {
 	    {.i = t->tid},
 	    {.i = t->pid},
@@ -146,11 +142,25 @@ static int dump_thread(const struct proc_task *t, void *data)
 	    {.i = t->flags & PROC_PF_KTHREAD ? SDL_KERNEL_THREAD : SDL_USER_THREAD},
 	    {.i = SDL_MODE_UNKNOWN},
 	    {.i = SDL_SUBMODE_NONE},
-	    {.i = status},
+	    {.i = sdl_status_of(t->state)},
 	    {.i = t->cpu < 0 ? 0 : t->cpu},
 	    {.i = table},
 	};
 	sdl_emit(d, SDL_PROCESS_STATE, t->tid, v);
+}
+
+/* The threads of a process share their descriptor table; a zombie has none. */
+static int64_t file_table(const struct proc_task *t)
+{
+	int status = sdl_status_of(t->state);
+	return status == SDL_ZOMBIE || status == SDL_DEAD ? 0 : t->pid;
+}
+
+static int dump_thread(const struct proc_task *t, void *data)
+{
+	struct sdl *d = data;
+	int64_t table = file_table(t);
+	process_state(d, t, table);
 	sdl_namespaces(d, t);
 	if (t->first && table)
 		sdl_file_descriptors(d, t, table);
@@ -171,9 +181,32 @@ long statedump_lttng_write(struct kpacket *p, const struct kclasses *cs, const s
 	long n = proc_walk(roots->proc, dump_thread, &d);
 	sdl_interrupts(&d);
 	sdl_network_interfaces(&d);
-	sdl_block_devices(&d);
+	sdl_block_devices(&d, "partitions");
 	sdl_cpu_topology(&d);
 	sdl_emit(&d, SDL_END, 0, NULL);
 	free(d.irqt);
 	return n;
+}
+
+void statedump_lttng_emit(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
+                          enum sdl_class c, uint64_t ts)
+{
+	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts};
+	sdl_emit(&d, c, 0, NULL);
+}
+
+void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs,
+                            const struct sdl_ids *ids, uint64_t ts, const struct proc_task *t)
+{
+	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts};
+	process_state(&d, t, file_table(t));
+}
+
+void statedump_lttng_block_devices(struct kpacket *p, const struct kclasses *cs,
+                                   const struct sdl_ids *ids, uint64_t ts,
+                                   const char *partitions)
+{
+	struct sdl_roots roots = {"", ""};
+	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts, .roots = &roots};
+	sdl_block_devices(&d, partitions);
 }

@@ -91,7 +91,21 @@ struct sdl_roots {
 long statedump_lttng_write(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
                            uint64_t ts, const struct sdl_roots *roots);
 
-/* The status /proc's state letter means (docs/kernel.md). */
+/* The status /proc's state letter means (docs/kernel.md); UNNAMED for one not known. */
 int sdl_status_of(char state);
+
+/* A dump rebuilt from a recorded trace (spoor convert), a piece at a time: one event of
+ * class c (lttng_statedump_start, _end), the process_state of a thread known only by what
+ * t's ids, comm, state, cpu and flags say (no namespaces, no files), the block devices of
+ * a file in /proc/partitions' format. */
+union ksynth_val;
+void statedump_lttng_emit(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
+                          enum sdl_class c, uint64_t ts);
+struct proc_task;
+void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs,
+                            const struct sdl_ids *ids, uint64_t ts, const struct proc_task *t);
+void statedump_lttng_block_devices(struct kpacket *p, const struct kclasses *cs,
+                                   const struct sdl_ids *ids, uint64_t ts,
+                                   const char *partitions);
 
 #endif

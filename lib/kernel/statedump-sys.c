@@ -123,10 +123,13 @@ void sdl_network_interfaces(struct sdl *d)
 	freeifaddrs(all);
 }
 
-void sdl_block_devices(struct sdl *d)
+void sdl_block_devices(struct sdl *d, const char *file)
 {
-	char path[600], line[512], name[256];
-	snprintf(path, sizeof(path), "%s/partitions", d->roots->proc);
+	char path[4200], line[512], name[256];
+	if (d->roots->proc[0])
+		snprintf(path, sizeof(path), "%s/%s", d->roots->proc, file);
+	else
+		snprintf(path, sizeof(path), "%s", file);
 	FILE *f = fopen(path, "re");
 	unsigned int major, minor;
 	while (f && fgets(line, sizeof(line), f))
