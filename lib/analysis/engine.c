@@ -29,8 +29,7 @@ struct eclass {
 	int32_t tid_index; /* common_pid / tid context index, -1 none */
 	int8_t tid_scope;
 	/* its events show the task running on their CPU: tid_index is common_pid or a tid
-	 * context (a vtid is a namespace's), and the class is not a state dump, whose events
-	 * spoor writes with the dumped task's common_pid */
+	 * context (a vtid is a namespace's), and the class is not a state dump's */
 	bool shows_task;
 	bool threads;  /* the thread model reads its events (want_threads, threads_update) */
 	bool resolved; /* fields looked up and hooks gathered (at its first event) */
@@ -143,7 +142,10 @@ static __attribute__((noinline)) int resolve_class(struct an_engine *e, size_t c
 	kvocab_resolve(ec, (enum ksyscalls) e->schemes[ec->trace], ref);
 	e->seen[ref->kind] = true;
 	int tid_index;
-	k->shows_task = resolve_tid(ec, &tid_index, &k->tid_scope) && ref->kind != KEV_STATEDUMP;
+	/* a state dump's events say nothing of the running task (spoor's carry the dumped
+	 * thread's common_pid; LTTng's layout written by spoor, 0 or the dumped thread) */
+	k->shows_task = resolve_tid(ec, &tid_index, &k->tid_scope) && ref->kind != KEV_STATEDUMP &&
+	                strncmp(spoor_event_class_name(ec), "lttng_statedump_", 16);
 	k->tid_index = tid_index;
 	k->threads = e->want_threads;
 	size_t nkind = e->nhooks[ref->kind], nown = e->class_hooks ? e->nclass_hooks[c] : 0;

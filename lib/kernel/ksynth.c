@@ -7,19 +7,15 @@
 static size_t size_of(const struct spoor_field_desc *f, const union ksynth_val *v)
 {
 	switch (f->kind) {
-	case SPOOR_FK_INT:
-		return f->size;
-	case SPOOR_FK_ARRAY:
-		return f->text && f->size == 1 ? f->length : SIZE_MAX;
-	case SPOOR_FK_STRING:
-		return (v->s ? strlen(v->s) : 0) + 1;
-	default:
-		return SIZE_MAX;
+	case SPOOR_FK_INT: return f->size;
+	case SPOOR_FK_ARRAY: return f->text && f->size == 1 ? f->length : SIZE_MAX;
+	case SPOOR_FK_STRING: return (v->s ? strlen(v->s) : 0) + 1;
+	default: return SIZE_MAX;
 	}
 }
 
-int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint64_t ts,
-                int32_t tid, const union ksynth_val *v)
+int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint64_t ts, int32_t tid,
+                const union ksynth_val *v)
 {
 	if (id >= cs->n)
 		return -1;
@@ -51,7 +47,7 @@ int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint6
 		} else if (f->kind == SPOOR_FK_STRING) {
 			memcpy(o, s, n);
 		} else {
-			size_t len = strnlen(s, n);
+			size_t len = strnlen(s, n - 1); /* a C string: its NUL kept */
 			memcpy(o, s, len);
 			memset(o + len, 0, n - len);
 		}

@@ -4,7 +4,8 @@
  * kernel streams' layout (kclass.h): the event context (common_pid: the task it is about,
  * the other members 0), then the payload packed, field by field as its class declares:
  *   SPOOR_FK_INT   the value's low `size` bytes (a big_endian field: given in network order)
- *   text ARRAY     the string, cut or padded with NULs to `length` bytes
+ *   text ARRAY     the string, cut to `length` - 1 bytes (a task's comm: the kernel's 15
+ *                  and its NUL; /proc says more of a kworker's) and padded with NULs
  *   SPOOR_FK_STRING the string and its NUL
  * Other kinds are not written (-1).
  */
@@ -22,7 +23,7 @@ union ksynth_val {
 };
 
 /* Event `id` of cs (its values in field order) at ts. 0, or -1 (not written). */
-int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint64_t ts,
-                int32_t tid, const union ksynth_val *v);
+int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint64_t ts, int32_t tid,
+                const union ksynth_val *v);
 
 #endif

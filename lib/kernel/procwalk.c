@@ -104,8 +104,7 @@ static long walk_process(const char *proc_root, long pid,
 	return count;
 }
 
-long proc_walk(const char *proc_root, int (*fn)(const struct proc_task *t, void *data),
-               void *data)
+long proc_walk(const char *proc_root, int (*fn)(const struct proc_task *t, void *data), void *data)
 {
 	size_t n;
 	long *pids = numbers(proc_root, &n);

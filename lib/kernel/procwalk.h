@@ -23,7 +23,6 @@ struct proc_task {
 
 /* fn for each thread under proc_root ("/proc"); a thread gone meanwhile is left out.
  * Returns how many calls returned 0, or -1 when proc_root cannot be read. */
-long proc_walk(const char *proc_root, int (*fn)(const struct proc_task *t, void *data),
-               void *data);
+long proc_walk(const char *proc_root, int (*fn)(const struct proc_task *t, void *data), void *data);
 
 #endif

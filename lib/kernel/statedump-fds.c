@@ -40,12 +40,9 @@ static unsigned int fmode_of(unsigned int flags)
 	if (flags & O_PATH)
 		return FMODE_PATH;
 	switch (flags & O_ACCMODE) {
-	case O_RDONLY:
-		return FMODE_READ;
-	case O_WRONLY:
-		return FMODE_WRITE;
-	default:
-		return FMODE_READ | FMODE_WRITE;
+	case O_RDONLY: return FMODE_READ;
+	case O_WRONLY: return FMODE_WRITE;
+	default: return FMODE_READ | FMODE_WRITE;
 	}
 }
 
@@ -89,7 +86,7 @@ void sdl_file_descriptors(struct sdl *d, const struct proc_task *t, int64_t file
 			continue; /* closed meanwhile */
 		target[len] = '\0';
 		unsigned int flags = read_flags(d->roots->proc, t->pid, fds[i]);
-		union ksynth_val v[] = {{.i = file_table}, {.i = fds[i]},     {.i = flags},
+		union ksynth_val v[] = {{.i = file_table},      {.i = fds[i]}, {.i = flags},
 		                        {.i = fmode_of(flags)}, {.s = target}, {.i = t->pid}};
 		sdl_emit(d, SDL_FILE_DESCRIPTOR, t->tid, v);
 	}

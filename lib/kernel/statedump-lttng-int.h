@@ -23,9 +23,9 @@ struct sdl {
 	const struct sdl_roots *roots;
 	struct sdl_irq_thread *irqt; /* met in the walk, for lttng_statedump_interrupt's tid */
 	size_t nirqt, capirqt;
-	int parent;                  /* the last parent whose tgids (parent_tgid) were read */
-	int parent_tgid[8];          /* its tgid in each pid namespace level (0: none) */
-	unsigned int own_user_ns;    /* the initial user namespace's inode: the reader's */
+	int parent;               /* the last parent whose tgids (parent_tgid) were read */
+	int parent_tgid[8];       /* its tgid in each pid namespace level (0: none) */
+	unsigned int own_user_ns; /* the initial user namespace's inode: the reader's */
 };
 
 /* One event of class c (if declared). */

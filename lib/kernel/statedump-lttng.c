@@ -10,22 +10,40 @@
 
 /* Types as lttng-modules 2.13 declares them: pid_t and int: signed 32 bits; unsigned int,
  * dev_t, uid_t, gid_t, fmode_t: unsigned 32 bits; a pointer: 64 bits in hex. */
-#define I32(n)   {.name = n, .kind = SPOOR_FK_INT, .size = 4, .is_signed = 1, .base = 10}
-#define U32(n)   {.name = n, .kind = SPOOR_FK_INT, .size = 4, .base = 10}
-#define U16(n)   {.name = n, .kind = SPOOR_FK_INT, .size = 2, .base = 10}
-#define U8(n)    {.name = n, .kind = SPOOR_FK_INT, .size = 1, .base = 10}
-#define STR(n)   {.name = n, .kind = SPOOR_FK_STRING}
-#define TABLE(n) {.name = n, .kind = SPOOR_FK_INT, .size = 8, .base = 16}
+#define I32(n)                                                                                     \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_INT, .size = 4, .is_signed = 1, .base = 10             \
+	}
+#define U32(n)                                                                                     \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_INT, .size = 4, .base = 10                             \
+	}
+#define U16(n)                                                                                     \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_INT, .size = 2, .base = 10                             \
+	}
+#define U8(n)                                                                                      \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_INT, .size = 1, .base = 10                             \
+	}
+#define STR(n)                                                                                     \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_STRING                                                 \
+	}
+#define TABLE(n)                                                                                   \
+	{                                                                                          \
+		.name = n, .kind = SPOOR_FK_INT, .size = 8, .base = 16                             \
+	}
 
 static const struct spoor_field_desc process_state_fields[] = {
-    I32("tid"),   I32("pid"),     I32("ppid"),
-    {.name = "name", .kind = SPOOR_FK_ARRAY, .size = 1, .text = 1, .length = 16},
-    I32("type"),  I32("mode"),    I32("submode"),
-    I32("status"), U32("cpu"),    TABLE("file_table_address"),
+    I32("tid"),     I32("pid"),
+    I32("ppid"),    {.name = "name", .kind = SPOOR_FK_ARRAY, .size = 1, .text = 1, .length = 16},
+    I32("type"),    I32("mode"),
+    I32("submode"), I32("status"),
+    U32("cpu"),     TABLE("file_table_address"),
 };
-static const struct spoor_field_desc pid_ns[] = {I32("tid"),      I32("vtid"), I32("vpid"),
-                                                 I32("vppid"),    I32("ns_level"),
-                                                 U32("ns_inum")};
+static const struct spoor_field_desc pid_ns[] = {I32("tid"),   I32("vtid"),     I32("vpid"),
+                                                 I32("vppid"), I32("ns_level"), U32("ns_inum")};
 static const struct spoor_field_desc user_ns[] = {I32("tid"), U32("vuid"), U32("vgid"),
                                                   I32("ns_level"), U32("ns_inum")};
 static const struct spoor_field_desc other_ns[] = {I32("tid"), U32("ns_inum")};
@@ -48,7 +66,10 @@ static const struct spoor_field_desc cpu_topology[] = {
     STR("architecture"), U16("cpu_id"),      STR("vendor"),  U8("family"), U8("model"),
     STR("model_name"),   U16("physical_id"), U16("core_id"), U16("cores")};
 
-#define CLASS(n, f) {n, f, sizeof(f) / sizeof(f[0])}
+#define CLASS(n, f)                                                                                \
+	{                                                                                          \
+		n, f, sizeof(f) / sizeof(f[0])                                                     \
+	}
 const struct sdl_class_def sdl_classes[SDL_NCLASSES] = {
     [SDL_START] = {"lttng_statedump_start", NULL, 0},
     [SDL_END] = {"lttng_statedump_end", NULL, 0},
@@ -100,18 +121,13 @@ void sdl_emit(struct sdl *d, enum sdl_class c, int32_t tid, const union ksynth_v
 int sdl_status_of(char state)
 {
 	switch (state) {
-	case 'R':
-		return SDL_WAIT_CPU;
+	case 'R': return SDL_WAIT_CPU;
 	case 'S':
 	case 'D':
-	case 'I':
-		return SDL_WAIT;
-	case 'Z':
-		return SDL_ZOMBIE;
-	case 'X':
-		return SDL_DEAD;
-	default:
-		return SDL_UNNAMED;
+	case 'I': return SDL_WAIT;
+	case 'Z': return SDL_ZOMBIE;
+	case 'X': return SDL_DEAD;
+	default: return SDL_UNNAMED;
 	}
 }
 
@@ -195,16 +211,15 @@ void statedump_lttng_emit(struct kpacket *p, const struct kclasses *cs, const st
 	sdl_emit(&d, c, 0, NULL);
 }
 
-void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs,
-                            const struct sdl_ids *ids, uint64_t ts, const struct proc_task *t)
+void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
+                            uint64_t ts, const struct proc_task *t)
 {
 	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts};
 	process_state(&d, t, file_table(t));
 }
 
 void statedump_lttng_block_devices(struct kpacket *p, const struct kclasses *cs,
-                                   const struct sdl_ids *ids, uint64_t ts,
-                                   const char *partitions)
+                                   const struct sdl_ids *ids, uint64_t ts, const char *partitions)
 {
 	struct sdl_roots roots = {"", ""};
 	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts, .roots = &roots};

@@ -102,10 +102,9 @@ union ksynth_val;
 void statedump_lttng_emit(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
                           enum sdl_class c, uint64_t ts);
 struct proc_task;
-void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs,
-                            const struct sdl_ids *ids, uint64_t ts, const struct proc_task *t);
+void statedump_lttng_thread(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
+                            uint64_t ts, const struct proc_task *t);
 void statedump_lttng_block_devices(struct kpacket *p, const struct kclasses *cs,
-                                   const struct sdl_ids *ids, uint64_t ts,
-                                   const char *partitions);
+                                   const struct sdl_ids *ids, uint64_t ts, const char *partitions);
 
 #endif

@@ -95,9 +95,12 @@ static void pid_namespaces(struct sdl *d, const struct proc_task *t, const struc
 	ns_chain(path, inum, st->levels);
 	const int *ptgid = parent_tgids(d, t->ppid);
 	for (int level = st->levels - 1; level >= 0; level--) {
-		union ksynth_val v[] = {{.i = t->tid},          {.i = st->nspid[level]},
-		                        {.i = st->nstgid[level]}, {.i = ptgid[level]},
-		                        {.i = level},           {.i = inum[st->levels - 1 - level]}};
+		union ksynth_val v[] = {{.i = t->tid},
+		                        {.i = st->nspid[level]},
+		                        {.i = st->nstgid[level]},
+		                        {.i = ptgid[level]},
+		                        {.i = level},
+		                        {.i = inum[st->levels - 1 - level]}};
 		sdl_emit(d, SDL_PID_NS, t->tid, v);
 	}
 }

@@ -135,7 +135,8 @@ void sdl_block_devices(struct sdl *d, const char *file)
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, " %u %u %*u %255s", &major, &minor, name) == 3) {
 			/* the kernel's dev_t: 12 bits of major, 20 of minor */
-			union ksynth_val v[] = {{.i = (int64_t) ((major << 20) | minor)}, {.s = name}};
+			union ksynth_val v[] = {{.i = (int64_t) ((major << 20) | minor)},
+			                        {.s = name}};
 			sdl_emit(d, SDL_BLOCK_DEVICE, 0, v);
 		}
 	if (f)

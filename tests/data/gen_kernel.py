@@ -289,13 +289,87 @@ def analyses(outdir):
     return write(outdir, ev, losses={c: [(i, 0) for i in range(250, 4000, 250)] for c in (0, 1)})
 
 
-USAGE = "usage: gen_kernel.py [--busy | --analyses] [OUTDIR]  (default /tmp/gen-kernel-demo)\n"
+def spoor(outdir):
+    """A kernel trace as `spoor record -k` writes one (style "ftrace": ftrace's event and
+    field names, the context common_pid, a statedump_process dump, priorities as the
+    kernel's 120, __syscall_nr in the per-call events), for spoor convert: 2 CPUs, about
+    3,000 events, and a file .partitions as the recorder saves /proc/partitions.
+
+    - Process app (pid 100; threads 100 and 101) and kworker/0:1 (tid 30, a child of
+      kthreadd, 2) in the dump; 30 runs on CPU 0 first, then 100 and calls read and write; every 4th round
+      it sleeps and 101 wakes it from CPU 1; irq 40 "nvme0q1" on CPU 0 every 3rd round, a
+      softirq (raised, entered, left) after it; a block request of 8 sectors on nvme0n1
+      (259:0) every 5th round; 100 forks 300, which execs /bin/ls.
+    - CPU 1 lost 5 events before its 100th.
+    Returns the trace's path."""
+    ev = []
+    comm = {0: "swapper", 2: "kthreadd", 30: "kworker/0:1", 100: "app", 101: "app", 300: "app"}
+
+    def add(ts, cpu, event, running, **f):
+        ev.append((ts, cpu, event, dict(f, common_pid=running)))
+
+    def sw(ts, cpu, prev, nxt, state=1):
+        add(ts, cpu, "sched_switch", prev, prev_comm=comm[prev], prev_pid=prev, prev_prio=120,
+            prev_state=state, next_comm=comm[nxt], next_pid=nxt, next_prio=120)
+
+    def call(ts, cpu, tid, name, nr, ret, dur, **args):
+        # readers drop one leading underscore: spoor's metadata says ___syscall_nr
+        add(ts, cpu, "sys_enter_" + name, tid, ___syscall_nr=nr, **args)
+        add(ts + dur, cpu, "sys_exit_" + name, tid, ___syscall_nr=nr, ret=ret)
+
+    for tid, pid, ppid in ((2, 2, 0), (30, 30, 2), (100, 100, 1), (101, 100, 1)):
+        add(10, 0, "statedump_process", tid, tid=tid, pid=pid, ppid=ppid, name=comm[tid])
+    # CPU 0 runs the kworker when the trace begins: its dump's events say nothing of that
+    sw(100, 0, 30, 100)
+    sw(100, 1, 0, 101)
+    for r in range(150):
+        t = 1000 + r * 10000
+        call(t, 0, 100, "read", 0, 64 if r % 7 else -11, 100 + r % 9 * 10, fd=3,
+             buf=0x7F0000001000, count=64)
+        call(t + 300, 0, 100, "write", 1, 8, 50 + r % 4, fd=1, buf=0x7F0000002000, count=8)
+        if r % 4 == 3:
+            sw(t + 1000, 0, 100, 0)
+            add(t + 1500 + r, 1, "sched_waking", 101, comm="app", pid=100, prio=120,
+                target_cpu=0)
+            add(t + 1550 + r, 1, "sched_wakeup", 101, comm="app", pid=100, prio=120,
+                target_cpu=0)
+            sw(t + 1600 + 2 * r, 0, 0, 100)
+        if r % 3 == 0:
+            add(t + 4000, 0, "irq_handler_entry", 100, irq=40, name="nvme0q1")
+            add(t + 4010, 0, "softirq_raise", 100, vec=4)
+            add(t + 4040 + r % 5, 0, "irq_handler_exit", 100, irq=40, ret=1)
+            add(t + 4100, 0, "softirq_entry", 100, vec=4)
+            add(t + 4160 + r % 11, 0, "softirq_exit", 100, vec=4)
+        if r % 5 == 0:
+            add(t + 2000, 1, "block_rq_issue", 101, dev=259 << 20, sector=r * 8, nr_sector=8,
+                bytes=4096, ioprio=0, rwbs="R", comm="app")
+            add(t + 6000, 1, "block_rq_complete", 101, dev=259 << 20, sector=r * 8,
+                nr_sector=8, error=0, ioprio=0, rwbs="R")
+        if r == 50:
+            add(t + 3000, 0, "sched_process_fork", 100, parent_comm="app", parent_pid=100,
+                child_comm="app", child_pid=300)
+            add(t + 3100, 1, "sched_wakeup_new", 101, comm="app", pid=300, prio=120,
+                target_cpu=1)
+            sw(t + 3200, 1, 101, 300, state=0)
+            add(t + 3300, 1, "sched_process_exec", 300, filename="/bin/ls", pid=300,
+                old_pid=300)
+            comm[300] = "ls"
+            sw(t + 3800, 1, 300, 101, state=16)
+    write(outdir, ev, style="ftrace", losses={1: [(100, 5)]})
+    with open(os.path.join(outdir, ".partitions"), "w") as f:
+        f.write("major minor  #blocks  name\n\n 259        0   2000 nvme0n1\n"
+                " 259        1   1000 nvme0n1p1\n")
+    return outdir
+
+
+USAGE = ("usage: gen_kernel.py [--busy | --analyses | --spoor] [OUTDIR]  "
+         "(default /tmp/gen-kernel-demo)\n")
 
 
 def main(argv):
     args = argv[1:]
     which = None
-    if args and args[0] in ("--busy", "--analyses"):
+    if args and args[0] in ("--busy", "--analyses", "--spoor"):
         which, args = args[0], args[1:]
     # an OUTDIR starting with '-' is an option mistyped (--help): never a trace named so
     if len(args) > 1 or (args and args[0].startswith("-")) or (which and not args):
@@ -305,6 +379,8 @@ def main(argv):
         print(busy(args[0]))
     elif which == "--analyses":
         print(analyses(args[0]))
+    elif which == "--spoor":
+        print(spoor(args[0]))
     else:
         # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
         print(write(args[0] if args else "/tmp/gen-kernel-demo", [

@@ -57,8 +57,9 @@ static void thread(int pid, int tid, const char *comm, char state, int ppid, uns
 	snprintf(text + n, sizeof(text) - (size_t) n, " %d 0 0\n", cpu);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/stat", pid, tid);
 	put(rel, text);
-	snprintf(text, sizeof(text), "Name:\t%s\nNStgid:\t%s\nNSpid:\t%s\nUid:\t7\t7\t7\t7\nGid:\t8\t8\t8\t8\n",
-	         comm, nstgid, nspid);
+	snprintf(text, sizeof(text),
+	         "Name:\t%s\nNStgid:\t%s\nNSpid:\t%s\nUid:\t7\t7\t7\t7\nGid:\t8\t8\t8\t8\n", comm,
+	         nstgid, nspid);
 	snprintf(rel, sizeof(rel), "proc/%d/task/%d/status", pid, tid);
 	put(rel, text);
 	if (tid == pid) {
@@ -190,51 +191,69 @@ static void from_tree(void)
 		return;
 	snprintf(ns[0], sizeof(ns[0]), "ns_level = 0, ns_inum = %lu }",
 	         inode_of("proc/1/task/1/ns/pid"));
-	snprintf(ns[1], sizeof(ns[1]), "{ tid = 1, vuid = 7, vgid = 8, ns_level = 0, ns_inum = %lu }",
+	snprintf(ns[1], sizeof(ns[1]),
+	         "{ tid = 1, vuid = 7, vgid = 8, ns_level = 0, ns_inum = %lu }",
 	         inode_of("proc/1/task/1/ns/user"));
 	snprintf(ns[2], sizeof(ns[2]), "{ tid = 1, ns_inum = %lu }",
 	         inode_of("proc/1/task/1/ns/uts"));
-	snprintf(ns[3], sizeof(ns[3]), "{ tid = 200, vtid = 5, vpid = 5, vppid = 0, ns_level = 1, ns_inum = %lu }",
+	snprintf(ns[3], sizeof(ns[3]),
+	         "{ tid = 200, vtid = 5, vpid = 5, vppid = 0, ns_level = 1, ns_inum = %lu }",
 	         inode_of("proc/200/task/200/ns/pid"));
-	const char *const want[] = {
-	    "lttng_statedump_start: { cpu_id = 0 }, { common_pid = 0 }, { }",
-	    /* pid 1: its state, namespaces, descriptors (in number order) */
-	    "lttng_statedump_process_state: { cpu_id = 0 }, { common_pid = 1 }, { tid = 1, pid = 1, ppid = 0, name = \"init (x)\", type = 0, mode = 5, submode = 0, status = 5, cpu = 0, file_table_address = 0x1 }",
-	    "lttng_statedump_process_pid_ns: { cpu_id = 0 }, { common_pid = 1 }, { tid = 1, vtid = 1, vpid = 1, vppid = 0, ",
-	    ns[0],
-	    ns[1],
-	    "lttng_statedump_process_cgroup_ns",
-	    "lttng_statedump_process_ipc_ns",
-	    "lttng_statedump_process_mnt_ns",
-	    "lttng_statedump_process_net_ns",
-	    ns[2],
-	    "lttng_statedump_file_descriptor: { cpu_id = 0 }, { common_pid = 1 }, { file_table_address = 0x1, fd = 0, flags = 0100002, fmode = 0x3, filename = \"/dev/null\", pid = 1 }",
-	    "{ file_table_address = 0x1, fd = 9, flags = 02102001, fmode = 0x2, filename = \"/var/log/a log\", pid = 1 }",
-	    "{ file_table_address = 0x1, fd = 10, flags = 02, fmode = 0x3, filename = \"socket:[123]\", pid = 1 }",
-	    /* process 200: the deepest pid namespace first, then the initial one */
-	    "{ tid = 200, pid = 200, ppid = 1, name = \"app\", type = 0, mode = 5, submode = 0, status = 2, cpu = 1, file_table_address = 0xC8 }",
-	    ns[3],
-	    "{ tid = 200, vtid = 200, vpid = 200, vppid = 1, ns_level = 0, ",
-	    "{ tid = 201, pid = 200, ppid = 1, name = \"app worker\", type = 0, mode = 5, submode = 0, status = 4, cpu = 0, file_table_address = 0x0 }",
-	    "{ tid = 201, vtid = 6, vpid = 5, vppid = 0, ns_level = 1, ",
-	    /* the machine's, in interrupt number order, one per action */
-	    "lttng_statedump_interrupt: { cpu_id = 0 }, { common_pid = 0 }, { irq = 9, name = \"IO-APIC\", action = \"acpi\", tid = 0 }",
-	    "{ irq = 16, name = \"IO-APIC\", action = \"i801_smbus\", tid = 30 }",
-	    "{ irq = 120, name = \"unnamed_irq_chip\", action = \"eth0-rx\", tid = 0 }",
-	    "{ irq = 120, name = \"unnamed_irq_chip\", action = \"eth0-tx\", tid = 0 }",
-	    "lttng_statedump_network_interface: { cpu_id = 0 }, { common_pid = 0 }, { name = \"lo\", address_ipv4 = ",
-	    "lttng_statedump_block_device: { cpu_id = 0 }, { common_pid = 0 }, { dev = 8388608, diskname = \"sda\" }",
-	    "{ dev = 8388609, diskname = \"sda1\" }",
-	    "{ dev = 271581184, diskname = \"nvme0n1\" }",
+	const char *const want[] =
+	{ "lttng_statedump_start: { cpu_id = 0 }, { common_pid = 0 }, { }",
+	  /* pid 1: its state, namespaces, descriptors (in number order) */
+	  "lttng_statedump_process_state: { cpu_id = 0 }, { common_pid = 1 }, { tid = 1, pid = 1, "
+	  "ppid = 0, name = \"init (x)\", type = 0, mode = 5, submode = 0, status = 5, cpu = 0, "
+	  "file_table_address = 0x1 }",
+	  "lttng_statedump_process_pid_ns: { cpu_id = 0 }, { common_pid = 1 }, { tid = 1, vtid = "
+	  "1, vpid = 1, vppid = 0, ",
+	  ns[0],
+	  ns[1],
+	  "lttng_statedump_process_cgroup_ns",
+	  "lttng_statedump_process_ipc_ns",
+	  "lttng_statedump_process_mnt_ns",
+	  "lttng_statedump_process_net_ns",
+	  ns[2],
+	  "lttng_statedump_file_descriptor: { cpu_id = 0 }, { common_pid = 1 }, { "
+	  "file_table_address = 0x1, fd = 0, flags = 0100002, fmode = 0x3, filename = "
+	  "\"/dev/null\", pid = 1 }",
+	  "{ file_table_address = 0x1, fd = 9, flags = 02102001, fmode = 0x2, filename = "
+	  "\"/var/log/a log\", pid = 1 }",
+	  "{ file_table_address = 0x1, fd = 10, flags = 02, fmode = 0x3, filename = "
+	  "\"socket:[123]\", pid = 1 }",
+	  /* process 200: the deepest pid namespace first, then the initial one */
+	  "{ tid = 200, pid = 200, ppid = 1, name = \"app\", type = 0, mode = 5, submode = 0, "
+	  "status = 2, cpu = 1, file_table_address = 0xC8 }",
+	  ns[3],
+	  "{ tid = 200, vtid = 200, vpid = 200, vppid = 1, ns_level = 0, ",
+	  "{ tid = 201, pid = 200, ppid = 1, name = \"app worker\", type = 0, mode = 5, submode = "
+	  "0, status = 4, cpu = 0, file_table_address = 0x0 }",
+	  "{ tid = 201, vtid = 6, vpid = 5, vppid = 0, ns_level = 1, ",
+	  /* the machine's, in interrupt number order, one per action */
+	  "lttng_statedump_interrupt: { cpu_id = 0 }, { common_pid = 0 }, { irq = 9, name = "
+	  "\"IO-APIC\", action = \"acpi\", tid = 0 }",
+	  "{ irq = 16, name = \"IO-APIC\", action = \"i801_smbus\", tid = 30 }",
+	  "{ irq = 120, name = \"unnamed_irq_chip\", action = \"eth0-rx\", tid = 0 }",
+	  "{ irq = 120, name = \"unnamed_irq_chip\", action = \"eth0-tx\", tid = 0 }",
+	  "lttng_statedump_network_interface: { cpu_id = 0 }, { common_pid = 0 }, { name = \"lo\", "
+	  "address_ipv4 = ",
+	  "lttng_statedump_block_device: { cpu_id = 0 }, { common_pid = 0 }, { dev = 8388608, "
+	  "diskname = \"sda\" }",
+	  "{ dev = 8388609, diskname = \"sda1\" }",
+	  "{ dev = 271581184, diskname = \"nvme0n1\" }",
 #if defined(__x86_64__) || defined(__i386__)
-	    "lttng_statedump_cpu_topology: { cpu_id = 0 }, { common_pid = 0 }, { architecture = \"x86\", cpu_id = 0, vendor = \"GenuineIntel\", family = 6, model = 158, model_name = \"Intel(R) Core(TM) i7\", physical_id = 0, core_id = 0, cores = 2 }",
-	    "{ architecture = \"x86\", cpu_id = 1, vendor = \"GenuineIntel\", family = 6, model = 158, model_name = \"Intel(R) Core(TM) i7\", physical_id = 0, core_id = 1, cores = 2 }",
+	  "lttng_statedump_cpu_topology: { cpu_id = 0 }, { common_pid = 0 }, { architecture = "
+	  "\"x86\", cpu_id = 0, vendor = \"GenuineIntel\", family = 6, model = 158, model_name = "
+	  "\"Intel(R) Core(TM) i7\", physical_id = 0, core_id = 0, cores = 2 }",
+	  "{ architecture = \"x86\", cpu_id = 1, vendor = \"GenuineIntel\", family = 6, model = "
+	  "158, model_name = \"Intel(R) Core(TM) i7\", physical_id = 0, core_id = 1, cores = 2 }",
 #endif
-	    "lttng_statedump_end: { cpu_id = 0 }, { common_pid = 0 }, { }",
+	  "lttng_statedump_end: { cpu_id = 0 }, { common_pid = 0 }, { }",
 	};
 	in_order(out, want, sizeof(want) / sizeof(want[0]));
 	CHECK_CTX("kthreadd: a kernel thread, idle (waiting)");
-	CHECK(strstr(out, "{ tid = 2, pid = 2, ppid = 0, name = \"kthreadd\", type = 1, mode = 5, submode = 0, status = 5, cpu = 1, file_table_address = 0x2 }") != NULL);
+	CHECK(strstr(out, "{ tid = 2, pid = 2, ppid = 0, name = \"kthreadd\", type = 1, mode = 5, "
+	                  "submode = 0, status = 5, cpu = 1, file_table_address = 0x2 }") != NULL);
 	CHECK_CTX("no time namespace where the kernel has none");
 	CHECK(strstr(out, "time_ns") == NULL);
 	free(out);
@@ -252,7 +271,9 @@ static void from_machine(void)
 	char *out = bt2(dir);
 	if (!out)
 		return;
-	snprintf(want, sizeof(want), "{ tid = %d, pid = %d, ppid = %d, name = \"test-statedump\", type = 0, mode = 5, submode = 0, status = 2, ",
+	snprintf(want, sizeof(want),
+	         "{ tid = %d, pid = %d, ppid = %d, name = \"test-statedump\", type = 0, mode = 5, "
+	         "submode = 0, status = 2, ",
 	         getpid(), getpid(), getppid());
 	CHECK_CTX("this process, running: %s", want);
 	CHECK(strstr(out, want) != NULL);
@@ -295,8 +316,8 @@ static void from_machine(void)
 		return;
 	while (spoor_reader_next(r, &ev) == 1)
 		if (!strcmp(spoor_event_name(ev), "lttng_statedump_process_state") &&
-		    spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "tid", &f) && spoor_field_int(&f, &v) &&
-		    v == getpid())
+		    spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "tid", &f) &&
+		    spoor_field_int(&f, &v) && v == getpid())
 			self = true;
 	CHECK(self);
 	spoor_reader_close(r);

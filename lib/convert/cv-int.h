@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* cv-int.h: what the files of spoor convert share (kconvert.c: the trace and its classes;
+ * cvstream.c: a stream's events written again). */
+#ifndef CONVERT_CV_INT_H
+#define CONVERT_CV_INT_H
+
+#include <stdbool.h>
+
+#include "ctf/trace.h"
+#include "kconvert.h"
+#include "kernel/kclass.h"
+#include "kernel/statedump-lttng.h"
+
+/* The most fields a class may have (more: refused) */
+#define CV_MAX_FIELDS 512
+
+/* An input class and what it becomes. */
+struct cv_class {
+	struct spoor_field_desc *in; /* its fields (cvfields.h) */
+	uint32_t nin;
+	struct spoor_enum_entry *entries;
+	struct spoor_field_desc *out; /* the LTTng layout's */
+	uint32_t nout;
+	uint32_t *from; /* per output field: its input field */
+	int16_t *delta; /* per output field: added to an integer's value */
+	char *name;     /* the LTTng layout's */
+	uint32_t id;    /* its id in the output */
+	int dump[4];    /* spoor's statedump_process: its tid, pid, ppid, name fields */
+	bool is_dump;
+};
+
+struct cv {
+	struct ctf_trace *in;
+	const struct ctf_stream_class *sc;
+	struct spoor_field_desc *ctx; /* the event context: integers, copied as they are */
+	uint32_t nctx;
+	struct spoor_enum_entry *ctx_entries;
+	size_t ctx_bytes;
+	struct cv_class **by_id; /* by input id; NULL: not declared */
+	size_t nids;
+	struct kclasses out; /* the output's classes, for kpacket and ksynth */
+	struct sdl_ids dump;
+	uint8_t uuid[16];
+	char partitions[4100]; /* the input's .partitions ("": none) */
+};
+
+/* The input's stream file `index` (in->stream_paths) as out_path. 0, or < 0 with err set. */
+int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_totals *t,
+              char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/* kconvert.c: a spoor kernel trace in the LTTng layout (see kconvert.h): the input checked,
+ * its classes renamed through the vocabulary table, the metadata, then each stream. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctf/meta-write.h"
+#include "cv-int.h"
+#include "cvfields.h"
+#include "record/outdir.h"
+#include "spoor/spoor.h"
+#include "util/writeall.h"
+#include "vocab/lttng-kernel.h"
+
+#define MAX_IDS (1u << 20)
+
+static const struct ctf_env_entry *env(const struct ctf_trace *t, const char *key)
+{
+	for (unsigned i = 0; i < t->meta.nenv; i++)
+		if (!strcmp(t->meta.env[i].key, key))
+			return &t->meta.env[i];
+	return NULL;
+}
+
+static bool env_is(const struct ctf_trace *t, const char *key, const char *value)
+{
+	const struct ctf_env_entry *e = env(t, key);
+	return e && e->is_string && !strcmp(e->text, value);
+}
+
+/* Only what spoor's kernel recorder wrote: its env, one stream class with a cpu_id. */
+static int check_input(const char *dir, struct cv *c, char *err, size_t errlen)
+{
+	const struct ctf_trace *t = c->in;
+	const struct ctf_env_entry *tracer = env(t, "tracer_name");
+	if (!env_is(t, "domain", "kernel") || !tracer || !tracer->is_string) {
+		snprintf(err, errlen, "%s: not a kernel trace (its env has no domain = \"kernel\")",
+		         dir);
+		return -SPOOR_EUNSUPPORTED;
+	}
+	if (strcmp(tracer->text, "spoor") || env_is(t, "spoor_layout", "lttng")) {
+		snprintf(err, errlen,
+		         "%s: not a kernel trace in spoor's layout (tracer_name \"%s\"): spoor "
+		         "convert reads what `spoor record -k` writes",
+		         dir, tracer->text);
+		return -SPOOR_EUNSUPPORTED;
+	}
+	if (t->meta.nstreams != 1 || !t->meta.streams[0]->clock) {
+		snprintf(err, errlen,
+		         "%s: %u stream classes: spoor's kernel traces have one, with a clock", dir,
+		         t->meta.nstreams);
+		return -SPOOR_EUNSUPPORTED;
+	}
+	c->sc = t->meta.streams[0];
+	return 0;
+}
+
+/* The event context, copied byte for byte: integers only. */
+static int context_of(struct cv *c, char *err, size_t errlen)
+{
+	if (cv_fields(c->sc->event_context, &c->ctx, &c->nctx, &c->ctx_entries, err, errlen))
+		return -SPOOR_EUNSUPPORTED;
+	for (uint32_t i = 0; i < c->nctx; i++) {
+		if (c->ctx[i].kind != SPOOR_FK_INT ||
+		    i >= sizeof(c->out.context) / sizeof(c->out.context[0])) {
+			snprintf(err, errlen, "event context member %s: not one of spoor's",
+			         c->ctx[i].name);
+			return -SPOOR_EUNSUPPORTED;
+		}
+		c->ctx_bytes += c->ctx[i].size;
+		c->out.context[i] = c->ctx[i];
+	}
+	c->out.ncontext = c->nctx;
+	return 0;
+}
+
+static int index_of(const struct cv_class *k, const char *name)
+{
+	for (uint32_t i = 0; i < k->nin; i++)
+		if (!strcmp(k->in[i].name, name))
+			return (int) i;
+	return -1;
+}
+
+/* spoor's dump: tid, pid, ppid and name, integers and text, become LTTng's dump. */
+static int dump_class(struct cv_class *k)
+{
+	static const char *const names[4] = {"tid", "pid", "ppid", "name"};
+	for (int i = 0; i < 4; i++) {
+		int at = index_of(k, names[i]);
+		if (at < 0 || (i < 3 ? k->in[at].kind != SPOOR_FK_INT
+		                     : k->in[at].kind != SPOOR_FK_STRING &&
+		                           !(k->in[at].kind == SPOOR_FK_ARRAY && k->in[at].text)))
+			return -1;
+		k->dump[i] = at;
+	}
+	k->is_dump = true;
+	return 0;
+}
+
+/* Its LTTng name and fields through the vocabulary: renamed, left out, values moved. */
+static int lttng_class(struct cv_class *k, const char *in_name)
+{
+	char system[128] = "", buf[512];
+	const char *name = in_name, *colon = strchr(in_name, ':');
+	if (colon && (size_t) (colon - in_name) < sizeof(system)) { /* SYSTEM:NAME */
+		memcpy(system, in_name, (size_t) (colon - in_name));
+		system[colon - in_name] = '\0';
+		name = colon + 1;
+	}
+	const struct vocab_event *e = vocab_by_ftrace(system[0] ? system : NULL, name);
+	const char *lname = vocab_lttng_name(e, name, buf, sizeof(buf));
+	k->name = strdup(lname ? lname : in_name);
+	k->out = calloc(k->nin + 1, sizeof(*k->out));
+	k->from = calloc(k->nin + 1, sizeof(*k->from));
+	k->delta = calloc(k->nin + 1, sizeof(*k->delta));
+	if (!k->name || !k->out || !k->from || !k->delta)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < k->nin; i++) {
+		const struct vocab_field *f = vocab_field_by_ftrace(e, k->in[i].name);
+		if (f && !f->lttng)
+			continue; /* LTTng has no such field */
+		k->out[k->nout] = k->in[i];
+		if (f)
+			k->out[k->nout].name = f->lttng;
+		k->from[k->nout] = i;
+		k->delta[k->nout++] = f ? f->delta : 0;
+	}
+	return 0;
+}
+
+static void free_classes(struct cv *c)
+{
+	for (size_t i = 0; i < c->nids; i++) {
+		struct cv_class *k = c->by_id[i];
+		if (!k)
+			continue;
+		free(k->in);
+		free(k->entries);
+		free(k->out);
+		free(k->from);
+		free(k->delta);
+		free(k->name);
+		free(k);
+	}
+	free(c->by_id);
+	free(c->ctx);
+	free(c->ctx_entries);
+	kclasses_free(&c->out);
+}
+
+static int build_classes(struct cv *c, char *err, size_t errlen)
+{
+	struct kevent_list none = {0};
+	int rc = kclasses_build(NULL, &none, &c->out, err, errlen);
+	if (rc || (rc = context_of(c, err, errlen)))
+		return rc;
+	for (unsigned i = 0; i < c->sc->nevents; i++)
+		if (c->sc->events[i]->id >= c->nids)
+			c->nids = c->sc->events[i]->id + 1;
+	if (c->nids > MAX_IDS) {
+		snprintf(err, errlen, "event ids up to %zu: not one of spoor's kernel traces",
+		         c->nids);
+		return -SPOOR_EUNSUPPORTED;
+	}
+	c->by_id = calloc(c->nids + 1, sizeof(*c->by_id));
+	if (!c->by_id)
+		return -ENOMEM;
+	for (unsigned i = 0; i < c->sc->nevents; i++) {
+		const struct ctf_event_class *ec = c->sc->events[i];
+		struct cv_class *k = calloc(1, sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		c->by_id[ec->id] = k;
+		char why[300] = "";
+		if (ec->context ||
+		    cv_fields(ec->fields, &k->in, &k->nin, &k->entries, why, sizeof(why)) ||
+		    k->nin > CV_MAX_FIELDS) {
+			snprintf(err, errlen, "event %s: %s", ec->name,
+			         why[0]        ? why
+			         : ec->context ? "an event context of its own"
+			                       : "too many fields");
+			return -SPOOR_EUNSUPPORTED;
+		}
+		if (!strcmp(ec->name, "statedump_process") && !dump_class(k))
+			continue; /* its class is LTTng's dump's, declared below */
+		if ((rc = lttng_class(k, ec->name)))
+			return rc;
+		int id = kclasses_add_synthetic(&c->out, k->name, k->out, k->nout);
+		if (id < 0)
+			return -ENOMEM;
+		k->id = (uint32_t) id;
+	}
+	return statedump_lttng_classes(&c->out, &c->dump) ? -ENOMEM : 0;
+}
+
+/* The input's env but for the tracer's entries, which say LTTng's, and what says the truth. */
+static int write_metadata(struct cv *c, const char *dir, char *err, size_t errlen)
+{
+	const struct ctf_meta *m = &c->in->meta;
+	struct meta_env *e = calloc(m->nenv + 8, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	size_t n = 0;
+	for (unsigned i = 0; i < m->nenv; i++)
+		if (strncmp(m->env[i].key, "tracer_", 7) && strncmp(m->env[i].key, "spoor_", 6))
+			e[n++] = (struct meta_env){m->env[i].key,
+			                           m->env[i].is_string ? m->env[i].text : NULL,
+			                           m->env[i].value, m->env[i].is_string};
+	e[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
+	e[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
+	e[n++] = (struct meta_env){"tracer_minor", NULL, 13, 0};
+	e[n++] = (struct meta_env){"tracer_patchlevel", NULL, 0, 0};
+	e[n++] = (struct meta_env){"spoor_layout", "lttng", 0, 1};
+	e[n++] = (struct meta_env){"spoor_version", SPOOR_VERSION, 0, 1};
+	e[n++] = (struct meta_env){"spoor_converted", "spoor convert", 0, 1};
+	const struct ctf_clock *ck = c->sc->clock;
+	static const char *const cpu_id[] = {"cpu_id"};
+	struct meta_trace t = {
+	    .env = e,
+	    .nenv = n,
+	    .clock = {ck->name, ck->description, {0}, ck->freq, ck->offset_s, ck->offset},
+	    .packed = 1,
+	    .packet_u32 = cpu_id,
+	    .npacket_u32 = 1,
+	    .event_context = c->out.context,
+	    .nevent_context = c->out.ncontext};
+	memcpy(t.clock.uuid, ck->uuid, 16);
+	memcpy(t.uuid, c->uuid, 16);
+	const struct spoor_event_desc **descs = calloc(c->out.n + 1, sizeof(*descs));
+	char *text = NULL, path[4100];
+	size_t len = 0;
+	int rc = descs ? 0 : -ENOMEM;
+	for (size_t i = 0; !rc && i < c->out.n; i++)
+		descs[i] = &c->out.v[i].desc;
+	if (!rc && (rc = ctf_meta_write(&t, descs, c->out.n, &text, &len)))
+		snprintf(err, errlen, "cannot describe the converted events in CTF: %s",
+		         strerror(-rc));
+	free(descs);
+	free(e);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	int fd = rc ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (!rc && (fd < 0 || (rc = write_all(fd, text, len)) || close(fd))) {
+		rc = rc ? rc : -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	}
+	free(text);
+	return rc;
+}
+
+/* The recording's directory holds the trace in kernel/: OUT gets it there too. */
+static int find_trace(const char *in, const char *out, char *in_dir, char *out_dir, size_t cap)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/metadata", in);
+	bool sub = stat(path, &st) != 0;
+	snprintf(path, sizeof(path), "%s/kernel/metadata", in);
+	sub = sub && stat(path, &st) == 0;
+	int a = snprintf(in_dir, cap, sub ? "%s/kernel" : "%s", in);
+	int b = snprintf(out_dir, cap, sub ? "%s/kernel" : "%s", out);
+	return a < 0 || b < 0 || (size_t) a >= cap || (size_t) b >= cap ? -ENAMETOOLONG : 0;
+}
+
+static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct kconvert_totals *t,
+                   char *err, size_t errlen)
+{
+	int rc = build_classes(c, err, errlen);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (rc)
+		return rc;
+	if (getrandom(c->uuid, 16, 0) != 16)
+		return -EIO;
+	c->uuid[6] = (uint8_t) ((c->uuid[6] & 0x0f) | 0x40); /* version 4, random */
+	c->uuid[8] = (uint8_t) ((c->uuid[8] & 0x3f) | 0x80);
+	snprintf(c->partitions, sizeof(c->partitions), "%s/.partitions", in_dir);
+	if (access(c->partitions, R_OK))
+		c->partitions[0] = '\0';
+	if ((rc = outdir_mkdirs(out_dir)) || (rc = write_metadata(c, out_dir, err, errlen))) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: %s", out_dir, strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; !rc && i < c->in->nstream_paths; i++) {
+		const char *in_path = c->in->stream_paths[i], *base = strrchr(in_path, '/');
+		char out_path[4300];
+		snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, base ? base + 1 : in_path);
+		rc = cv_stream(c, i, out_path, t, err, errlen);
+	}
+	return rc;
+}
+
+int kconvert_lttng(const char *in, const char *out, struct kconvert_totals *t, char *err,
+                   size_t errlen)
+{
+	char in_dir[4000], out_dir[4000];
+	struct cv c = {0};
+	struct outdir od;
+	*t = (struct kconvert_totals){0};
+	err[0] = '\0';
+	if (find_trace(in, out, in_dir, out_dir, sizeof(in_dir))) {
+		snprintf(err, errlen, "%s: path too long", in);
+		return -ENAMETOOLONG;
+	}
+	int rc = ctf_trace_open(in_dir, &c.in, err, errlen);
+	if (!rc)
+		rc = ctf_trace_ready_all(c.in, err, errlen);
+	if (rc && !err[0])
+		snprintf(err, errlen, "%s: %s", in_dir, spoor_strerror(rc));
+	if (!rc)
+		rc = check_input(in_dir, &c, err, errlen);
+	if (!rc && (rc = outdir_claim(out, false, &od, err, errlen)) == 0) {
+		rc = convert(&c, in_dir, out_dir, t, err, errlen);
+		if (rc)
+			outdir_undo(out, &od);
+		else
+			outdir_started(out, &od);
+	}
+	free_classes(&c);
+	if (c.in)
+		ctf_trace_free(c.in);
+	return rc;
+}
