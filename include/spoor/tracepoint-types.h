@@ -21,7 +21,7 @@ enum spoor_fk {
 	SPOOR_FK_FLOAT,    /* size 4 or 8 */
 	SPOOR_FK_STRING,   /* NUL-terminated */
 	SPOOR_FK_ARRAY,    /* length elements of an integer of size bytes (text: chars) */
-	SPOOR_FK_SEQUENCE, /* a uint32 length, then that many elements */
+	SPOOR_FK_SEQUENCE, /* a length (uint32, or length_size bytes), then that many elements */
 	SPOOR_FK_ENUM,     /* an integer shown through entries */
 };
 
@@ -41,6 +41,12 @@ struct spoor_field_desc {
 	uint32_t length;    /* SPOOR_FK_ARRAY */
 	const struct spoor_enum_entry *entries;
 	uint32_t nentries;
+	/* SPOOR_FK_SEQUENCE: the length's integer, written before the elements: its size in
+	 * bytes, 0 for spoor's own uint32, and its sign (LTTng-UST's length type). These sit
+	 * in what was the struct's tail padding: its size, an array's stride, is unchanged,
+	 * and descriptors compiled before them hold zeros there. */
+	uint8_t length_size;
+	uint8_t length_signed;
 };
 
 struct spoor_event_desc {

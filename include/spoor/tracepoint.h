@@ -177,12 +177,29 @@ spoor__inline_commit(const struct spoor__inline *in)
 #define spoor_field_hex(T, name, expr) (INT, T, name, (expr), 16)
 /* The value is already in network (big-endian) byte order, as in a sockaddr. */
 #define spoor_field_network(T, name, expr)         (NET, T, name, (expr), 10)
+#define spoor_field_network_hex(T, name, expr)     (NET, T, name, (expr), 16)
 #define spoor_field_float(T, name, expr)           (FLOAT, T, name, (expr), 0)
 #define spoor_field_string(name, expr)             (STRING, char, name, (expr), 0)
 #define spoor_field_array(T, name, expr, n)        (ARRAY, T, name, (expr), n)
 #define spoor_field_array_text(name, expr, n)      (ARRAY_TEXT, char, name, (expr), n)
+/* Arrays of integers shown in hex, or stored in network byte order (each element). */
+#define spoor_field_array_hex(T, name, expr, n)         (ARRAY_X, T, name, (expr), (n, 16, 0))
+#define spoor_field_array_network(T, name, expr, n)     (ARRAY_X, T, name, (expr), (n, 10, 1))
+#define spoor_field_array_network_hex(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 16, 1))
 #define spoor_field_sequence(T, name, expr, len)   (SEQ, T, name, (expr), (len))
 #define spoor_field_sequence_text(name, expr, len) (SEQ_TEXT, char, name, (expr), (len))
+/* Sequences whose length is an integer of type LT (LTTng-UST's ctf_sequence*): written
+ * before the elements, shown as the field `_NAME_length`. A negative length counts as 0. */
+#define spoor_field_sequence_lt(T, name, expr, LT, len)                                            \
+	(SEQ_LT, T, name, (expr), (LT, (len), 10, 0, 0))
+#define spoor_field_sequence_lt_hex(T, name, expr, LT, len)                                        \
+	(SEQ_LT, T, name, (expr), (LT, (len), 16, 0, 0))
+#define spoor_field_sequence_lt_network(T, name, expr, LT, len)                                    \
+	(SEQ_LT, T, name, (expr), (LT, (len), 10, 1, 0))
+#define spoor_field_sequence_lt_network_hex(T, name, expr, LT, len)                                \
+	(SEQ_LT, T, name, (expr), (LT, (len), 16, 1, 0))
+#define spoor_field_sequence_lt_text(name, expr, LT, len)                                          \
+	(SEQ_LT, char, name, (expr), (LT, (len), 10, 0, 1))
 /* entries: a `static const struct spoor_enum_entry NAME[]` visible where the event is. */
 #define spoor_field_enum(T, name, expr, entries) (ENUM, T, name, (expr), entries)
 
@@ -199,6 +216,12 @@ spoor__inline_commit(const struct spoor__inline *in)
 #define SPOOR__END_(...) __VA_ARGS__##_END
 /* -1 shifted right stays -1 only in a signed type (no compare, so no warning) */
 #define SPOOR__SIGNED(T) (((T) ~(T) 0 >> 1) == (T) ~(T) 0)
+/* The members of a parenthesised `extra`: `SPOOR__X2 x` is x's second. */
+#define SPOOR__X1(a, ...)             a
+#define SPOOR__X2(a, b, ...)          b
+#define SPOOR__X3(a, b, c, ...)       c
+#define SPOOR__X4(a, b, c, d, ...)    d
+#define SPOOR__X5(a, b, c, d, e, ...) e
 
 /* Pass 1: payload size. `spoor__s` is the running size. */
 #define SPOOR__SIZE(kind, T, name, expr, extra) SPOOR__SIZE_##kind(T, name, expr, extra)
@@ -214,12 +237,17 @@ spoor__inline_commit(const struct spoor__inline *in)
 	spoor__s += spoor__len_##n;
 #define SPOOR__SIZE_ARRAY(T, n, e, x)      spoor__s += sizeof(T) * (x);
 #define SPOOR__SIZE_ARRAY_TEXT(T, n, e, x) spoor__s += (x);
+#define SPOOR__SIZE_ARRAY_X(T, n, e, x)    spoor__s += sizeof(T) * (SPOOR__X1 x);
 #define SPOOR__SIZE_SEQ(T, n, e, x)                                                                \
 	uint32_t spoor__len_##n = (uint32_t) (x);                                                  \
 	spoor__s += 4 + sizeof(T) * (size_t) spoor__len_##n;
 #define SPOOR__SIZE_SEQ_TEXT(T, n, e, x)                                                           \
 	uint32_t spoor__len_##n = (uint32_t) (x);                                                  \
 	spoor__s += 4 + (size_t) spoor__len_##n;
+#define SPOOR__SIZE_SEQ_LT(T, n, e, x)                                                             \
+	SPOOR__X1 x spoor__len_##n = (SPOOR__X1 x) (SPOOR__X2 x);                                  \
+	spoor__len_##n = spoor__len_##n > 0 ? spoor__len_##n : 0;                                  \
+	spoor__s += sizeof(SPOOR__X1 x) + sizeof(T) * (size_t) spoor__len_##n;
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
 #define SPOOR__SIZE_B(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_A
 #define SPOOR__SIZE_A_END
@@ -252,6 +280,7 @@ spoor__inline_commit(const struct spoor__inline *in)
 		memcpy(spoor__p + spoor__o, (e), (x));                                             \
 		spoor__o += (x);                                                                   \
 	}
+#define SPOOR__WRITE_ARRAY_X(T, n, e, x) SPOOR__WRITE_ARRAY(T, n, e, SPOOR__X1 x)
 #define SPOOR__WRITE_SEQ(T, n, e, x)                                                               \
 	{                                                                                          \
 		memcpy(spoor__p + spoor__o, &spoor__len_##n, 4);                                   \
@@ -264,6 +293,13 @@ spoor__inline_commit(const struct spoor__inline *in)
 		memcpy(spoor__p + spoor__o + 4, (e), spoor__len_##n);                              \
 		spoor__o += 4 + spoor__len_##n;                                                    \
 	}
+#define SPOOR__WRITE_SEQ_LT(T, n, e, x)                                                            \
+	{                                                                                          \
+		size_t spoor__n = sizeof(T) * (size_t) spoor__len_##n;                             \
+		memcpy(spoor__p + spoor__o, &spoor__len_##n, sizeof(SPOOR__X1 x));                 \
+		memcpy(spoor__p + spoor__o + sizeof(SPOOR__X1 x), (e), spoor__n);                  \
+		spoor__o += sizeof(SPOOR__X1 x) + spoor__n;                                        \
+	}
 #define SPOOR__WRITE_A(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_B
 #define SPOOR__WRITE_B(...) SPOOR__WRITE(__VA_ARGS__) SPOOR__WRITE_A
 #define SPOOR__WRITE_A_END
@@ -272,15 +308,30 @@ spoor__inline_commit(const struct spoor__inline *in)
 /* Pass 3: field descriptors (static data for the metadata). */
 #define SPOOR__DESC(kind, T, name, expr, extra) SPOOR__DESC_##kind(T, name, expr, extra)
 #define SPOOR__FD(n, k, T, base, be, text, len, ent, nent)                                         \
-	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent},
+	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent, 0, 0},
 #define SPOOR__DESC_INT(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 0, 0, 0, NULL, 0)
 #define SPOOR__DESC_NET(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 1, 0, 0, NULL, 0)
-#define SPOOR__DESC_FLOAT(T, n, e, x)      {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0},
-#define SPOOR__DESC_STRING(T, n, e, x)     {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_FLOAT(T, n, e, x)      {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0, 0, 0},
+#define SPOOR__DESC_STRING(T, n, e, x)     {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0, 0, 0},
 #define SPOOR__DESC_ARRAY(T, n, e, x)      SPOOR__FD(n, SPOOR_FK_ARRAY, T, 10, 0, 0, x, NULL, 0)
-#define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0},
+#define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0, 0, 0},
 #define SPOOR__DESC_SEQ(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_SEQUENCE, T, 10, 0, 0, 0, NULL, 0)
-#define SPOOR__DESC_SEQ_TEXT(T, n, e, x)   {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0},
+#define SPOOR__DESC_SEQ_TEXT(T, n, e, x)   {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0, 0, 0},
+#define SPOOR__DESC_ARRAY_X(T, n, e, x)                                                            \
+	SPOOR__FD(n, SPOOR_FK_ARRAY, T, SPOOR__X2 x, SPOOR__X3 x, 0, SPOOR__X1 x, NULL, 0)
+#define SPOOR__DESC_SEQ_LT(T, n, e, x)                                                             \
+	{#n,                                                                                       \
+	 SPOOR_FK_SEQUENCE,                                                                        \
+	 sizeof(T),                                                                                \
+	 !(SPOOR__X5 x) && SPOOR__SIGNED(T),                                                       \
+	 SPOOR__X3 x,                                                                              \
+	 SPOOR__X4 x,                                                                              \
+	 SPOOR__X5 x,                                                                              \
+	 0,                                                                                        \
+	 NULL,                                                                                     \
+	 0,                                                                                        \
+	 sizeof(SPOOR__X1 x),                                                                      \
+	 SPOOR__SIGNED(SPOOR__X1 x)},
 #define SPOOR__DESC_ENUM(T, n, e, x)                                                               \
 	SPOOR__FD(n, SPOOR_FK_ENUM, T, 10, 0, 0, 0, x, (uint32_t) (sizeof(x) / sizeof((x)[0])))
 #define SPOOR__DESC_A(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_B
@@ -296,41 +347,44 @@ spoor__inline_commit(const struct spoor__inline *in)
 /* ---- the declaration ---- */
 
 #ifdef SPOOR_CREATE_PROBES
-/* The one translation unit that owns the descriptors. */
-#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
-	static const struct spoor_field_desc SPOOR__FIELDS_NAME(prov, ev)[] = {                    \
-	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0}};                 \
+/* The one translation unit that owns the descriptors. A field list may serve several
+ * events (LTTng-UST's event classes): the fields go in an array of their own. */
+#define SPOOR__DEFINE_FIELDS(fname, fields)                                                        \
+	static const struct spoor_field_desc fname[] = {                                           \
+	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0}};
+#define SPOOR__DEFINE_DESC_OF(prov, ev, fname)                                                     \
 	struct spoor_event_desc SPOOR__DESC_NAME(                                                  \
 	    prov, ev) __attribute__((section("spoor_events"), used, aligned(8))) = {               \
 	    sizeof(struct spoor_event_desc),                                                       \
 	    0,                                                                                     \
 	    #prov,                                                                                 \
 	    #ev,                                                                                   \
-	    SPOOR__FIELDS_NAME(prov, ev),                                                          \
-	    (uint32_t) (sizeof(SPOOR__FIELDS_NAME(prov, ev)) / sizeof(struct spoor_field_desc)) -  \
-	        1,                                                                                 \
+	    fname,                                                                                 \
+	    (uint32_t) (sizeof(fname) / sizeof(struct spoor_field_desc)) - 1,                      \
 	    0,                                                                                     \
 	    1, /* packed payload: byte-aligned */                                                  \
 	    NULL,                                                                                  \
 	};
 #else
-#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
+#define SPOOR__DEFINE_FIELDS(fname, fields)
+#define SPOOR__DEFINE_DESC_OF(prov, ev, fname)                                                     \
 	extern struct spoor_event_desc SPOOR__DESC_NAME(prov, ev);
 #endif
+#define SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
+	SPOOR__DEFINE_FIELDS(SPOOR__FIELDS_NAME(prov, ev), fields)                                 \
+	SPOOR__DEFINE_DESC_OF(prov, ev, SPOOR__FIELDS_NAME(prov, ev))
 
-#define SPOOR_EVENT(prov, ev, args, fields)                                                        \
-	SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
-	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args  \
+/* The body of an emit function: the event of descriptor `desc` from the fields. */
+#define SPOOR__EMIT_BODY(desc, fields)                                                             \
 	{                                                                                          \
 		size_t spoor__s = 0, spoor__o = 0;                                                 \
 		struct spoor_reservation spoor__r;                                                 \
 		struct spoor__inline spoor__in;                                                    \
 		char *spoor__p;                                                                    \
 		SPOOR__END(SPOOR__SIZE_A fields)                                                   \
-		int spoor__fast = spoor__inline_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s,     \
-		                                        &spoor__in, &spoor__p);                    \
+		int spoor__fast = spoor__inline_reserve(desc, spoor__s, &spoor__in, &spoor__p);    \
 		if (!spoor__fast) {                                                                \
-			if (!spoor_reserve(&SPOOR__DESC_NAME(prov, ev), spoor__s, &spoor__r))      \
+			if (!spoor_reserve(desc, spoor__s, &spoor__r))                             \
 				return;                                                            \
 			spoor__p = spoor__r.payload;                                               \
 		}                                                                                  \
@@ -342,6 +396,11 @@ spoor__inline_commit(const struct spoor__inline *in)
 		else                                                                               \
 			spoor_commit(&spoor__r);                                                   \
 	}
+
+#define SPOOR_EVENT(prov, ev, args, fields)                                                        \
+	SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
+	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args  \
+	    SPOOR__EMIT_BODY(&SPOOR__DESC_NAME(prov, ev), fields)
 
 /* Is the event being recorded? One load, one predictable branch. */
 #define spoor_enabled(prov, ev)                                                                    \

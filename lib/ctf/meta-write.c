@@ -204,8 +204,12 @@ static int check_field(const struct spoor_field_desc *f)
 	case SPOOR_FK_INT: return int_size_ok(f->size) ? 0 : -EINVAL;
 	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8 ? 0 : -EINVAL;
 	case SPOOR_FK_STRING: return 0;
-	case SPOOR_FK_ARRAY:
 	case SPOOR_FK_SEQUENCE:
+		if (f->length_size ? !int_size_ok(f->length_size) || f->length_signed > 1
+		                   : f->length_signed != 0)
+			return -EINVAL;
+		/* fall through */
+	case SPOOR_FK_ARRAY:
 		if (!int_size_ok(f->size) || (f->text && f->size != 1))
 			return -EINVAL;
 		return 0;
@@ -358,7 +362,10 @@ static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
 		tb_printf(b, " _%s[%" PRIu32 "];\n", f->name, f->length);
 		break;
 	case SPOOR_FK_SEQUENCE:
-		put_integer(b, 4, false, 10, false, false);
+		if (f->length_size)
+			put_integer(b, f->length_size, f->length_signed, 10, false, false);
+		else
+			put_integer(b, 4, false, 10, false, false);
 		tb_printf(b, " __%s_length;\n\t\t", f->name);
 		put_integer(b, f->size, f->is_signed, base_of(f), f->big_endian, f->text);
 		tb_printf(b, " _%s[ __%s_length ];\n", f->name, f->name);

@@ -78,7 +78,10 @@ bool event_field_valid(const struct spoor_field_desc *f)
 	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8;
 	case SPOOR_FK_STRING: return true;
 	case SPOOR_FK_ARRAY: return int_size && f->length <= (1u << 20);
-	case SPOOR_FK_SEQUENCE: return int_size;
+	case SPOOR_FK_SEQUENCE:
+		return int_size && (f->length_size == 0 || f->length_size == 1 || f->length_size == 2 ||
+		                    f->length_size == 4 || f->length_size == 8) &&
+		       f->length_signed <= (f->length_size != 0);
 	default: return false;
 	}
 }
@@ -112,20 +115,33 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 	d->fields = fields;
 	for (uint32_t f = 0; f < nfields; f++) {
 		struct spoor_field_desc *fd = &fields[f];
-		unsigned kind, size, sig, base, be, text, length, nent;
+		unsigned kind, size, sig, base, be, text, length, nent, lsize = 0, lsig = 0;
+		int end = 0, more = 0;
 		d->nfields = f + 1;
 		if (!next_line(c, line, sizeof(line), &too_long) || too_long ||
-		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u", name, &kind, &size, &sig,
-		           &base, &be, &text, &length, &nent) != 9 ||
-		    !valid_name(name) || nent > MAX_ENTRIES || sig > 1 || be > 1 || text > 1) {
+		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u%n", name, &kind, &size, &sig,
+		           &base, &be, &text, &length, &nent, &end) != 9 ||
+		    (line[end] && (sscanf(line + end, " %u %u%n", &lsize, &lsig, &more) != 2 ||
+		                   line[end + more])) ||
+		    !valid_name(name) || nent > MAX_ENTRIES || sig > 1 || be > 1 || text > 1 ||
+		    lsize > 8 || lsig > 1) {
 			snprintf(err, errlen, "line %u: invalid field line", c->line);
 			goto fail;
 		}
-		*fd = (struct spoor_field_desc){
-		    strdup(name), (uint8_t) kind, (uint8_t) size, (uint8_t) sig, (uint8_t) base,
-		    (uint8_t) be, (uint8_t) text, length,         NULL,          0};
+		*fd = (struct spoor_field_desc){strdup(name),
+		                                (uint8_t) kind,
+		                                (uint8_t) size,
+		                                (uint8_t) sig,
+		                                (uint8_t) base,
+		                                (uint8_t) be,
+		                                (uint8_t) text,
+		                                length,
+		                                NULL,
+		                                0,
+		                                (uint8_t) lsize,
+		                                (uint8_t) lsig};
 		if (kind > 255 || size > 255 || base > 255 || !event_field_valid(fd) ||
-		    (nent && kind != SPOOR_FK_ENUM)) {
+		    (nent && kind != SPOOR_FK_ENUM) || (lsize && kind != SPOOR_FK_SEQUENCE)) {
 			snprintf(err, errlen, "line %u: invalid field '%s'", c->line, name);
 			goto fail;
 		}

@@ -119,9 +119,12 @@ static void describe(FILE *out, const struct spoor_event_desc *d)
 	        d->nfields);
 	for (uint32_t f = 0; f < d->nfields; f++) {
 		const struct spoor_field_desc *fd = &d->fields[f];
-		fprintf(out, "field %s %u %u %u %u %u %u %u %u\n", fd->name, fd->kind, fd->size,
+		fprintf(out, "field %s %u %u %u %u %u %u %u %u", fd->name, fd->kind, fd->size,
 		        fd->is_signed, fd->base, fd->big_endian, fd->text, fd->length,
 		        fd->nentries);
+		if (fd->length_size) /* only then: what an older recorder can read stays so */
+			fprintf(out, " %u %u", fd->length_size, fd->length_signed);
+		fputc('\n', out);
 		for (uint32_t e = 0; e < fd->nentries; e++) {
 			const struct spoor_enum_entry *en = &fd->entries[e];
 			fprintf(out, "enum %lld %lld ", (long long) en->lo, (long long) en->hi);

@@ -547,6 +547,46 @@ static void test_parse(void)
 	CHECK_CTX("%s", "");
 }
 
+/* A sequence's length of its own type (LTTng-UST's ctf_sequence), read back as written. */
+static void test_sequence_length(void)
+{
+	struct spoor_field_desc f[2] = {FSEQ("wide", 2, 1, 10, 0, 0), FSEQ("small", 1, 0, 10, 0, 1)};
+	f[0].length_size = 8;
+	f[0].length_signed = 1;
+	f[1].length_size = 1;
+	struct spoor_event_desc d = EVENT("p", "seqs", f, 3);
+	const struct spoor_event_desc *evs[] = {&d};
+	char *text = NULL, err[400] = "";
+	size_t len = 0;
+
+	CHECK_CTX("sequence length types");
+	if (!CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, &len), 0))
+		return;
+	CHECK(strstr(text, "\t\tinteger { size = 64; align = 64; signed = 1; encoding = none; "
+	                   "base = 10; } __wide_length;\n") != NULL);
+	CHECK(strstr(text, "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; "
+	                   "base = 10; } __small_length;\n") != NULL);
+	struct ctf_trace *tr = calloc(1, sizeof(*tr));
+	if (CHECK(tr != NULL)) {
+		int rc = ctf_trace_load_metadata(tr, text, len, err, sizeof(err));
+		if (!rc)
+			rc = ctf_trace_ready_all(tr, err, sizeof(err));
+		if (!CHECK_EQ_S64(rc, 0))
+			printf("  %s\n", err);
+		ctf_trace_free(tr);
+	}
+	free(text);
+	/* sizes a length cannot have; a sign without a size */
+	f[0].length_size = 3;
+	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
+	f[0].length_size = 0;
+	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
+	f[0].length_size = 4;
+	f[0].length_signed = 2;
+	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
+	CHECK_CTX("%s", "");
+}
+
 /* ---- part 2: what the format cannot carry ---- */
 
 static int write_one(const struct spoor_event_desc *d)
@@ -1249,6 +1289,7 @@ static void test_end_to_end(void)
 int main(void)
 {
 	test_parse();
+	test_sequence_length();
 	test_invalid();
 	test_end_to_end();
 	return check_done();

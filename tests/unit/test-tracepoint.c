@@ -37,6 +37,26 @@ SPOOR_EVENT(t, every,
 			 spoor_field_network(uint32_t, net, net)))
 /* clang-format on */
 
+/* The kinds LTTng-UST's ctf_* macros need beyond those: hex and network arrays, network
+ * hex integers, sequences with a length of their own type. */
+/* clang-format off */
+SPOOR_EVENT(t, lttng,
+	    SPOOR_ARGS(uint32_t nh, const uint16_t *a, const int16_t *seq, long n, const char *txt,
+		       size_t ntxt),
+	    SPOOR_FIELDS(spoor_field_network_hex(uint32_t, nh, nh)
+			 spoor_field_array_hex(uint16_t, ah, a, 2)
+			 spoor_field_array_network(uint16_t, an, a, 2)
+			 spoor_field_array_network_hex(uint16_t, anh, a, 2)
+			 spoor_field_sequence_lt(int16_t, s, seq, uint8_t, n)
+			 spoor_field_sequence_lt_hex(int16_t, sh, seq, long, n)
+			 spoor_field_sequence_lt_network(int16_t, sn, seq, uint16_t, n)
+			 spoor_field_sequence_lt_network_hex(int16_t, snh, seq, uint64_t, n)
+			 spoor_field_sequence_lt_text(st, txt, size_t, ntxt)))
+/* clang-format on */
+
+SPOOR_EVENT(t, neg, SPOOR_ARGS(const int16_t *seq, int n),
+            SPOOR_FIELDS(spoor_field_sequence_lt(int16_t, s, seq, int, n)))
+
 /* clang-format off */
 SPOOR_EVENT(t, pair, SPOOR_ARGS(uint64_t x, uint64_t y),
 	    SPOOR_FIELDS(spoor_field_int(uint64_t, x, x) spoor_field_int(uint64_t, y, y)))
@@ -124,6 +144,79 @@ static void test_probe_payload(void)
 	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, every), probe, &s), -ENOENT);
 }
 
+static void test_lttng_kinds(void)
+{
+	const struct spoor_event_desc *d = spoor_event_desc(t, lttng);
+	static const struct {
+		uint8_t kind, size, is_signed, base, be, text, lsize, lsigned;
+		uint32_t length;
+	} want[] = {
+	    {SPOOR_FK_INT, 4, 0, 16, 1, 0, 0, 0, 0},      {SPOOR_FK_ARRAY, 2, 0, 16, 0, 0, 0, 0, 2},
+	    {SPOOR_FK_ARRAY, 2, 0, 10, 1, 0, 0, 0, 2},    {SPOOR_FK_ARRAY, 2, 0, 16, 1, 0, 0, 0, 2},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 0, 0, 1, 0, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 0, 0, 8, 1, 0},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 1, 0, 2, 0, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 1, 0, 8, 0, 0},
+	    {SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 8, 0, 0},
+	};
+
+	if (!CHECK_EQ_U64(d->nfields, 9))
+		return;
+	for (unsigned i = 0; i < 9; i++) {
+		const struct spoor_field_desc *f = &d->fields[i];
+		CHECK_CTX("field %s", f->name);
+		CHECK_EQ_U64(f->kind, want[i].kind);
+		CHECK_EQ_U64(f->size, want[i].size);
+		CHECK_EQ_U64(f->is_signed, want[i].is_signed);
+		CHECK_EQ_U64(f->base, want[i].base);
+		CHECK_EQ_U64(f->big_endian, want[i].be);
+		CHECK_EQ_U64(f->text, want[i].text);
+		CHECK_EQ_U64(f->length, want[i].length);
+		CHECK_EQ_U64(f->length_size, want[i].lsize);
+		CHECK_EQ_U64(f->length_signed, want[i].lsigned);
+	}
+	CHECK_CTX("%s", "");
+
+	struct seen s = {0};
+	uint16_t a[2] = {0x0102, 0x0304};
+	int16_t seq[3] = {-1, 2, -3};
+	CHECK_EQ_S64(spoor_probe_register(spoor_event_desc(t, lttng), probe, &s), 0);
+	spoor_trace(t, lttng, 0xa1b2c3d4, a, seq, 3, "hey", 3);
+	/* the lengths in their own types, before their elements: nh@0 ah@4 an@8 anh@12
+	 * s: len u8 @16, 6 bytes @17; sh: len long @23, @31; sn: len u16 @37, @39;
+	 * snh: len u64 @45, @53; st: len size_t @59, "hey" @67; 70 bytes */
+	const unsigned char *p = s.payload;
+	uint32_t nh;
+	int64_t lsh;
+	uint16_t lsn;
+	uint64_t lsnh, lst;
+	int16_t v;
+	memcpy(&nh, p, 4);
+	memcpy(&lsh, p + 23, 8);
+	memcpy(&lsn, p + 37, 2);
+	memcpy(&lsnh, p + 45, 8);
+	memcpy(&lst, p + 59, 8);
+	memcpy(&v, p + 21, 2);
+	CHECK_EQ_U64(nh, 0xa1b2c3d4);
+	CHECK_EQ_U64(p[16], 3);
+	CHECK_EQ_S64(v, -3);
+	CHECK_EQ_S64(lsh, 3);
+	CHECK_EQ_U64(lsn, 3);
+	CHECK_EQ_U64(lsnh, 3);
+	CHECK_EQ_U64(lst, 3);
+	CHECK(!memcmp(p + 67, "hey", 3));
+	CHECK_EQ_U64(s.size, 70);
+	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, lttng), probe, &s), 0);
+
+	/* a negative length is an empty sequence */
+	struct seen z = {0};
+	int32_t len;
+	CHECK_EQ_S64(spoor_probe_register(spoor_event_desc(t, neg), probe, &z), 0);
+	spoor_trace(t, neg, seq, -2);
+	memcpy(&len, z.payload, 4);
+	CHECK_EQ_S64(len, 0);
+	CHECK_EQ_U64(z.size, 4);
+	CHECK_EQ_S64(spoor_probe_unregister(spoor_event_desc(t, neg), probe, &z), 0);
+}
+
 static atomic_int stop;
 
 static void *emitter(void *arg)
@@ -170,6 +263,7 @@ int main(void)
 {
 	test_descriptors();
 	test_probe_payload();
+	test_lttng_kinds();
 	test_concurrent_unregister();
 	return check_done();
 }
