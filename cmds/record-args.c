@@ -158,6 +158,11 @@ int record_take_option(const struct command *cmd, struct record_args *a, int row
 		a->k.buffer_kb = (unsigned long) (bytes >> 10);
 		return 0;
 	}
+	case OPT_LAYOUT:
+		if (klayout_parse(arg, &a->k.layout))
+			return cmd_usage_error(cmd, "unknown layout '%s' (spoor or lttng)", arg);
+		a->layout = true;
+		return 0;
 	case OPT_SUBBUFFERS: {
 		char *end;
 		unsigned long n = strtoul(arg, &end, 10);
@@ -191,8 +196,9 @@ int record_check_args(const struct command *cmd, struct record_args *a, int firs
 	if (rc)
 		return rc;
 	bool kernel = a->nkevents || a->nfunctions;
-	if ((a->nfilters || a->npids || a->k.buffer_kb) && !kernel)
-		return cmd_usage_error(cmd, "--filter, --pid and --kernel-buffer need -k or -F");
+	if ((a->nfilters || a->npids || a->k.buffer_kb || a->layout) && !kernel)
+		return cmd_usage_error(
+		    cmd, "--filter, --pid, --kernel-buffer and --layout need -k or -F");
 	if (a->all && !kernel)
 		return cmd_usage_error(cmd, "-a records the kernel: give -k EVENTS (or -F)");
 	if (first >= argc && !a->all)

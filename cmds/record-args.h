@@ -26,6 +26,7 @@ enum {
 	OPT_BUFFER_SIZE,
 	OPT_SUBBUFFERS,
 	OPT_KERNEL_BUFFER,
+	OPT_LAYOUT,
 	OPT_HELP,
 	OPT_RECORD_COUNT /* a command's own options follow */
 };
@@ -90,6 +91,9 @@ enum {
 	               "the recording has started)"},                                              \
 	[OPT_OVERWRITE] = ROW_OVERWRITE, [OPT_BUFFER_SIZE] = ROW_BUFFER_SIZE,                      \
 	[OPT_SUBBUFFERS] = ROW_SUBBUFFERS, [OPT_KERNEL_BUFFER] = ROW_KERNEL_BUFFER,                \
+	[OPT_LAYOUT] = {"layout", 0, "NAME",                                                       \
+	                "names of the kernel trace: spoor (ftrace's, the default) or lttng "       \
+	                "(lttng-modules 2.13's, for Trace Compass and lttng-analyses)"},           \
 	[OPT_HELP] = ROW_HELP,
 
 struct record_args {
@@ -102,6 +106,7 @@ struct record_args {
 	size_t ncopies;
 	bool all;
 	bool force;        /* --force */
+	bool layout;       /* --layout given */
 	struct outdir out; /* the output directory, as claimed */
 	uint64_t buffer_total;
 };

@@ -158,7 +158,7 @@ static void free_classes(struct cv *c)
 static int build_classes(struct cv *c, char *err, size_t errlen)
 {
 	struct kevent_list none = {0};
-	int rc = kclasses_build(NULL, &none, &c->out, err, errlen);
+	int rc = kclasses_build(NULL, &none, KLAYOUT_LTTNG, &c->out, err, errlen);
 	if (rc || (rc = context_of(c, err, errlen)))
 		return rc;
 	for (unsigned i = 0; i < c->sc->nevents; i++)

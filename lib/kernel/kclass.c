@@ -9,6 +9,7 @@
 #include <traceevent/event-parse.h>
 
 #include "kclass.h"
+#include "vocab/lttng-kernel.h"
 
 static bool is_char_type(const struct tep_format_field *f)
 {
@@ -80,9 +81,12 @@ static void plan_field(const struct tep_format_field *f, struct kop *ops, uint32
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		bool str = is_char_type(f) || (f->flags & TEP_FIELD_IS_STRING);
 		unsigned elem = int_size(f->elementsize) ? f->elementsize : 1;
-		ops[(*nops)++] = (struct kop){str ? KOP_STRING : KOP_SEQ, (uint8_t) elem,
+		ops[(*nops)++] = (struct kop){str ? KOP_STRING : KOP_SEQ,
+		                              (uint8_t) elem,
 		                              (f->flags & TEP_FIELD_IS_RELATIVE) != 0,
-		                              (uint16_t) f->offset, (uint16_t) f->size};
+		                              (uint16_t) f->offset,
+		                              (uint16_t) f->size,
+		                              0};
 		return;
 	}
 	struct kop *last = *nops ? &ops[*nops - 1] : NULL;
@@ -90,7 +94,7 @@ static void plan_field(const struct tep_format_field *f, struct kop *ops, uint32
 		last->len = (uint16_t) (last->len + f->size);
 		return;
 	}
-	ops[(*nops)++] = (struct kop){KOP_COPY, 0, 0, (uint16_t) f->offset, (uint16_t) f->size};
+	ops[(*nops)++] = (struct kop){KOP_COPY, 0, 0, (uint16_t) f->offset, (uint16_t) f->size, 0};
 }
 
 /* The events the kernel's pid filter keeps when either task in them is traced. */
@@ -106,7 +110,25 @@ static bool names_other(const struct tep_event *ev)
 	return false;
 }
 
-static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *err, size_t errlen)
+/* Whether a common field is in the event context: all but common_type (the event id);
+ * in the LTTng layout common_pid alone, as LTTng's tid context. */
+static bool context_kept(enum klayout layout, const char *name)
+{
+	return layout == KLAYOUT_LTTNG ? !strcmp(name, "common_pid") : strcmp(name, "common_type");
+}
+
+/* The LTTng layout's name of ev when it is not the kernel's: *name malloc'd. */
+static int lttng_name(const struct vocab_event *row, const struct tep_event *ev, char **name)
+{
+	size_t cap = strlen(row->lttng) + strlen(ev->name) + 1;
+	if (!(*name = malloc(cap)))
+		return -ENOMEM;
+	vocab_lttng_name(row, ev->name, *name, cap);
+	return 0;
+}
+
+static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum klayout layout,
+                     char *err, size_t errlen)
 {
 	size_t nf = 0, nc = 0;
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
@@ -116,6 +138,10 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *
 	c->fields = calloc(nf ? nf : 1, sizeof(*c->fields));
 	c->ops = calloc(nf + nc + 1, sizeof(*c->ops));
 	if (!c->fields || !c->ops)
+		return -ENOMEM;
+	const struct vocab_event *row =
+	    layout == KLAYOUT_LTTNG ? vocab_by_ftrace(ev->system, ev->name) : NULL;
+	if (row && lttng_name(row, ev, &c->name))
 		return -ENOMEM;
 	uint32_t fixed_end = 0;
 	struct tep_format_field *all[2] = {ev->format.common_fields, ev->format.fields};
@@ -128,8 +154,12 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *
 			}
 			if ((uint32_t) (f->offset + f->size) > fixed_end)
 				fixed_end = (uint32_t) (f->offset + f->size);
-			if (part == 0 && !strcmp(f->name, "common_type"))
+			if (part == 0 && !context_kept(layout, f->name))
 				continue;
+			const struct vocab_field *vf =
+			    part ? vocab_field_by_ftrace(row, f->name) : NULL;
+			if (vf && !vf->lttng)
+				continue; /* a field LTTng has not */
 			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 				/* a string gains its NUL, a sequence its uint32 length */
 				c->extra += 4 + 1;
@@ -139,16 +169,27 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, char *
 					return -EINVAL;
 				}
 			}
-			plan_field(f, c->ops, &c->nops);
-			if (part == 1)
-				describe(f, &c->fields[c->desc.nfields++]);
+			if (vf && vf->delta && f->size == 4 &&
+			    !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)))
+				c->ops[c->nops++] = (struct kop){.kind = KOP_ADD32,
+				                                 .off = (uint16_t) f->offset,
+				                                 .len = 4,
+				                                 .delta = vf->delta};
+			else
+				plan_field(f, c->ops, &c->nops);
+			if (part == 1) {
+				describe(f, &c->fields[c->desc.nfields]);
+				if (vf)
+					c->fields[c->desc.nfields].name = vf->lttng;
+				c->desc.nfields++;
+			}
 		}
 	c->min_size = fixed_end;
 	c->kernel_id = ev->id;
 	c->names_other = names_other(ev);
 	c->desc.struct_size = sizeof(c->desc);
 	c->desc.provider = "";
-	c->desc.name = ev->name;
+	c->desc.name = c->name ? c->name : ev->name;
 	c->desc.fields = c->fields;
 	c->desc.id = id;
 	c->desc.max_align = 1;
@@ -160,7 +201,7 @@ static int build_context(struct tep_event *ev, struct kclasses *cs, char *err, s
 {
 	cs->ncontext = 0;
 	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next) {
-		if (!strcmp(f->name, "common_type"))
+		if (!context_kept(cs->layout, f->name))
 			continue;
 		if (cs->ncontext == sizeof(cs->context) / sizeof(cs->context[0]) ||
 		    !int_size((unsigned) f->size) || (f->flags & TEP_FIELD_IS_ARRAY)) {
@@ -170,7 +211,10 @@ static int build_context(struct tep_event *ev, struct kclasses *cs, char *err, s
 		}
 		if (!strcmp(f->name, "common_pid") && f->size == 4 && f->offset > 0)
 			cs->pid_off = (uint16_t) f->offset;
-		describe(f, &cs->context[cs->ncontext++]);
+		describe(f, &cs->context[cs->ncontext]);
+		if (cs->layout == KLAYOUT_LTTNG)
+			cs->context[cs->ncontext].name = "tid"; /* common_pid: LTTng's context */
+		cs->ncontext++;
 	}
 	return 0;
 }
@@ -202,12 +246,12 @@ static struct tep_event *find_event(struct tep_handle *tep, const struct kevent_
 	return ev;
 }
 
-int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
-                   char *err, size_t errlen)
+int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, enum klayout layout,
+                   struct kclasses *out, char *err, size_t errlen)
 {
 	int rc = 0;
 
-	*out = (struct kclasses){0};
+	*out = (struct kclasses){.layout = layout};
 	out->cap = events->n + 8;
 	out->v = calloc(out->cap, sizeof(*out->v));
 	out->by_kernel_id = calloc(65536, sizeof(*out->by_kernel_id));
@@ -223,7 +267,7 @@ int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, str
 		}
 		if (i == 0 && (rc = build_context(ev, out, err, errlen)))
 			break;
-		rc = build_one(ev, &out->v[out->n], (uint32_t) out->n, err, errlen);
+		rc = build_one(ev, &out->v[out->n], (uint32_t) out->n, layout, err, errlen);
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		out->n++;
@@ -253,10 +297,11 @@ int kclasses_append(struct tep_handle *tep, const struct kevent_ref *event, stru
 	}
 	struct kclass *c = &cs->v[cs->n];
 	*c = (struct kclass){0};
-	int rc = build_one(ev, c, (uint32_t) cs->n, err, errlen);
+	int rc = build_one(ev, c, (uint32_t) cs->n, cs->layout, err, errlen);
 	if (rc) {
 		free(c->fields);
 		free(c->ops);
+		free(c->name);
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		return rc;
@@ -292,6 +337,7 @@ void kclasses_free(struct kclasses *cs)
 	for (size_t i = 0; cs->v && i < cs->n; i++) {
 		free(cs->v[i].fields);
 		free(cs->v[i].ops);
+		free(cs->v[i].name);
 	}
 	free(cs->v);
 	free(cs->by_kernel_id);
@@ -312,6 +358,16 @@ long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uin
 				return -2;
 			memcpy(o, rec + op->off, op->len);
 			o += op->len;
+			continue;
+		}
+		if (op->kind == KOP_ADD32) {
+			int32_t v;
+			if (end - o < 4)
+				return -2;
+			memcpy(&v, rec + op->off, 4);
+			v = (int32_t) ((uint32_t) v + (uint32_t) op->delta);
+			memcpy(o, &v, 4);
+			o += 4;
 			continue;
 		}
 		uint32_t loc;

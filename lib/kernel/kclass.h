@@ -15,6 +15,10 @@
  *   __data_loc TYPE[] NAME                a sequence (uint32 length, then the elements)
  *   anything else (odd sizes)             an array of bytes
  * Padding between fields is left out.
+ *
+ * In the LTTng layout (klayout.h) the names are lib/vocab's, the event context is common_pid
+ * alone, named tid (LTTng's context of that name), the fields LTTng has not are left out
+ * (__syscall_nr) and priorities are written less 100, as LTTng writes them.
  */
 #ifndef KERNEL_KCLASS_H
 #define KERNEL_KCLASS_H
@@ -23,13 +27,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "klayout.h"
 #include "select.h"
 #include "spoor/tracepoint-types.h"
 
 struct tep_handle;
 struct tep_event;
 
-enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ };
+/* KOP_ADD32: a 32-bit integer copied with delta added (LTTng's priorities) */
+enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32 };
 
 struct kop {
 	uint8_t kind;     /* enum kop_kind */
@@ -37,12 +43,14 @@ struct kop {
 	uint8_t relative; /* __rel_loc: the offset counts from the end of the field */
 	uint16_t off;     /* in the record */
 	uint16_t len;     /* KOP_COPY: bytes; else the field's own size (4) */
+	int16_t delta;    /* KOP_ADD32 */
 };
 
 struct kclass {
 	struct spoor_event_desc desc; /* id = CTF id; names point into the tep handle */
 	struct spoor_field_desc *fields;
 	struct kop *ops;
+	char *name; /* the LTTng layout's name when it is not the kernel's (desc.name) */
 	uint32_t nops;
 	uint32_t min_size; /* the record's fixed part */
 	uint32_t extra;    /* what a well-formed record's CTF bytes can exceed its size by */
@@ -58,12 +66,13 @@ struct kclasses {
 	size_t ncontext;
 	uint16_t pid_off; /* common_pid's offset in a record (0: none) */
 	int32_t self_pid; /* the recorder's own records are left out (0: none is) */
+	enum klayout layout;
 };
 
 /* Classes for the listed events (their formats must be in tep), CTF ids 0, 1, ... in
- * list order. -1 with err set when a format cannot be described. */
-int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, struct kclasses *out,
-                   char *err, size_t errlen);
+ * list order, named in layout. -1 with err set when a format cannot be described. */
+int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, enum klayout layout,
+                   struct kclasses *out, char *err, size_t errlen);
 /* One more event's class, declared while recording (its format must be in tep): the next
  * CTF id. Named SYSTEM:NAME when another class has its name. 0, or -errno with err set. */
 int kclasses_append(struct tep_handle *tep, const struct kevent_ref *event, struct kclasses *cs,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctf/meta-write.h"
@@ -14,28 +15,68 @@
 #include "spoor/spoor.h"
 #include "util/writeall.h"
 
+/* The trace's name as LTTng's env gives it: its directory's (DIR/kernel's DIR). */
+static void trace_name(const char *dir, char *out, size_t cap)
+{
+	char copy[4096];
+	snprintf(copy, sizeof(copy), "%s", dir);
+	char *slash = strrchr(copy, '/');
+	if (slash && !strcmp(slash, "/kernel"))
+		*slash = '\0';
+	for (size_t n = strlen(copy); n > 1 && copy[n - 1] == '/'; n--)
+		copy[n - 1] = '\0';
+	slash = strrchr(copy, '/');
+	snprintf(out, cap, "%s", slash ? slash + 1 : copy);
+}
+
+/* The env: spoor's, or in the LTTng layout lttng-modules 2.13's keys (src/lttng-events.c)
+ * and spoor's own that say what wrote it. */
+static size_t fill_env(const char *dir, enum klayout layout, const struct rec_clock *clock,
+                       const struct utsname *u, struct meta_env *env, char *host, char *name,
+                       char *created)
+{
+	gethostname(host, 255);
+	size_t n = 0;
+	env[n++] = (struct meta_env){"hostname", host, 0, 1};
+	env[n++] = (struct meta_env){"domain", "kernel", 0, 1};
+	env[n++] = (struct meta_env){"sysname", u->sysname, 0, 1};
+	env[n++] = (struct meta_env){"kernel_release", u->release, 0, 1};
+	env[n++] = (struct meta_env){"kernel_version", u->version, 0, 1};
+	if (layout == KLAYOUT_LTTNG) {
+		time_t now = time(NULL);
+		struct tm tm;
+		strftime(created, 32, "%Y%m%dT%H%M%S%z", localtime_r(&now, &tm));
+		trace_name(dir, name, 256);
+		env[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
+		env[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
+		env[n++] = (struct meta_env){"tracer_minor", NULL, 13, 0};
+		env[n++] = (struct meta_env){"tracer_patchlevel", NULL, 0, 0};
+		env[n++] = (struct meta_env){"trace_buffering_scheme", "global", 0, 1};
+		env[n++] = (struct meta_env){"trace_name", name, 0, 1};
+		env[n++] = (struct meta_env){"trace_creation_datetime", created, 0, 1};
+		env[n++] = (struct meta_env){"spoor_layout", "lttng", 0, 1};
+		env[n++] = (struct meta_env){"spoor_version", SPOOR_VERSION, 0, 1};
+	} else {
+		env[n++] = (struct meta_env){"tracer_name", "spoor", 0, 1};
+		env[n++] = (struct meta_env){"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0};
+		env[n++] = (struct meta_env){"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0};
+		env[n++] = (struct meta_env){"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0};
+	}
+	env[n++] = (struct meta_env){"trace_clock", rec_clock_kernel_name(clock), 0, 1};
+	return n;
+}
+
 int kmeta_write(const char *dir, const struct kclasses *cs, const uint8_t uuid[16],
                 const struct rec_clock *clock, int *meta_fd, char *err, size_t errlen)
 {
-	char host[256] = "";
+	char host[256] = "", name[256] = "", created[32] = "";
+	struct meta_env env[16];
 	struct utsname u;
 	uname(&u);
-	gethostname(host, sizeof(host) - 1);
-	const struct meta_env env[] = {
-	    {"hostname", host, 0, 1},
-	    {"domain", "kernel", 0, 1},
-	    {"sysname", u.sysname, 0, 1},
-	    {"kernel_release", u.release, 0, 1},
-	    {"kernel_version", u.version, 0, 1},
-	    {"tracer_name", "spoor", 0, 1},
-	    {"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0},
-	    {"tracer_minor", NULL, SPOOR_VERSION_MINOR, 0},
-	    {"tracer_patchlevel", NULL, SPOOR_VERSION_PATCH, 0},
-	    {"trace_clock", rec_clock_kernel_name(clock), 0, 1},
-	};
+	size_t nenv = fill_env(dir, cs->layout, clock, &u, env, host, name, created);
 	static const char *const cpu_id[] = {"cpu_id"};
 	struct meta_trace t = {.env = env,
-	                       .nenv = sizeof(env) / sizeof(env[0]),
+	                       .nenv = nenv,
 	                       .packed = 1,
 	                       .packet_u32 = cpu_id,
 	                       .npacket_u32 = 1,

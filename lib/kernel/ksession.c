@@ -296,7 +296,7 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	kinstance_write(k->inst, "buffer_percent", BUFFER_PERCENT, false, err, errlen);
 	if ((rc = build_events(k, o, err, errlen)) || (rc = load_formats(k, err, errlen)))
 		return rc;
-	if ((rc = kclasses_build(k->tep, &k->events, &k->classes, err, errlen)))
+	if ((rc = kclasses_build(k->tep, &k->events, o->layout, &k->classes, err, errlen)))
 		return rc;
 	/* Not spoor's own system calls: left out as the records are converted (kclass_is_own),
 	 * not by the instance's set_event_notrace_pid, which slows every switch and wake-up of

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "klayout.h"
+
 struct rec_clock;
 
 struct kernel_opts {
@@ -31,9 +33,10 @@ struct kernel_opts {
 	size_t nfunctions;
 	const pid_t *pids; /* limit events and functions to these pids; none: all */
 	size_t npids;
-	bool overwrite;   /* flight recorder: the ring overwrites, nothing is read until
-	                   * ksession_snapshot (ksession_stop writes what it holds then) */
-	const char *name; /* the instance is spoor-PID-N-NAME (a daemon's session), or NULL */
+	bool overwrite;      /* flight recorder: the ring overwrites, nothing is read until
+	                      * ksession_snapshot (ksession_stop writes what it holds then) */
+	const char *name;    /* the instance is spoor-PID-N-NAME (a daemon's session), or NULL */
+	enum klayout layout; /* the names the trace is written under (klayout.h) */
 };
 
 struct kernel_totals {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ksynth.c: events of spoor's own kernel classes, from values (see ksynth.h). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "ksynth.h"
@@ -34,7 +35,9 @@ int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint6
 		return -1;
 	for (size_t i = 0; i < cs->ncontext; i++) {
 		const struct spoor_field_desc *f = &cs->context[i];
-		int64_t x = !strcmp(f->name, "common_pid") ? tid : 0;
+		/* common_pid, or the LTTng layout's tid */
+		bool is_tid = !strcmp(f->name, "common_pid") || !strcmp(f->name, "tid");
+		int64_t x = is_tid ? tid : 0;
 		memcpy(o, &x, f->size); /* little-endian: the low bytes */
 		o += f->size;
 	}

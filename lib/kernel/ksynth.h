@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ksynth.h: one event of a class spoor writes itself (a state dump's), from values, in the
- * kernel streams' layout (kclass.h): the event context (common_pid: the task it is about,
- * the other members 0), then the payload packed, field by field as its class declares:
+ * kernel streams' layout (kclass.h): the event context (common_pid, or the LTTng layout's
+ * tid: the task it is about, the other members 0), then the payload packed, field by field as
+ * its class declares:
  *   SPOOR_FK_INT   the value's low `size` bytes (a big_endian field: given in network order)
  *   text ARRAY     the string, cut to `length` - 1 bytes (a task's comm: the kernel's 15
  *                  and its NUL; /proc says more of a kworker's) and padded with NULs

@@ -222,6 +222,9 @@ static void resolve(struct threads *t, const struct spoor_event_class *ec, struc
 		c->scope[3] = SPOOR_SCOPE_STREAM_EVENT_CONTEXT;
 		c->idx[3] = spoor_event_class_field_index(ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
 		                                          "common_pid");
+		if (c->idx[3] < 0) /* spoor's LTTng layout: common_pid as LTTng's tid context */
+			c->idx[3] = spoor_event_class_field_index(
+			    ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "tid");
 	} else if (!strcmp(name, "sched_process_exec")) {
 		c->kind = K_EXEC;
 		want(ec, c, 0, "tid", "pid");

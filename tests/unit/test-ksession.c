@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "ktracefs.h"
 #include "kernel/instance.h"
 #include "kernel/ksession.h"
 #include "record/clock.h"
@@ -692,22 +693,11 @@ static void owner_rights(void)
 	CHECK(rmdir(trap) == 0); /* nothing was written there */
 }
 
-static int skip(const char *why)
-{
-	printf("SKIP: %s\n", why);
-	return 77;
-}
-
 int main(void)
 {
-	char err[700];
-	if (geteuid() != 0)
-		return skip("kernel tracing needs root (run the tests as root)");
-	if (kinstance_find_tracefs(tracefs, sizeof(tracefs), err, sizeof(err)))
-		return skip(err);
-	snprintf(err, sizeof(err), "%s/instances", tracefs);
-	if (access(err, W_OK))
-		return skip("tracefs's instances/ is not writable here");
+	int skip = ktracefs_require(tracefs, sizeof(tracefs));
+	if (skip)
+		return skip;
 	snprintf(tmp, sizeof(tmp), "/tmp/test-ksession-XXXXXX");
 	if (!mkdtemp(tmp))
 		return 1;
@@ -727,12 +717,6 @@ int main(void)
 	snapshots();
 	owner_rights();
 	stop_child();
-	if (!check_failed && !getenv("SPOOR_TEST_KEEP")) {
-		snprintf(err, sizeof(err), "rm -rf '%s'", tmp);
-		if (system(err))
-			printf("note: %s failed\n", err);
-	} else {
-		printf("traces left in %s\n", tmp);
-	}
+	ktracefs_cleanup(tmp, check_failed > 0);
 	return check_done();
 }

@@ -124,7 +124,7 @@ static long write_dump(const char *dir, const struct sdl_roots *roots)
 	char err[300] = "", path[600];
 	uint8_t uuid[16] = {1, 2, 3};
 	mkdir(dir, 0755);
-	if (!CHECK(kclasses_build(NULL, &none, &cs, err, sizeof(err)) == 0))
+	if (!CHECK(kclasses_build(NULL, &none, KLAYOUT_SPOOR, &cs, err, sizeof(err)) == 0))
 		return -1;
 	cs.context[0] = (struct spoor_field_desc){
 	    .name = "common_pid", .kind = SPOOR_FK_INT, .size = 4, .is_signed = 1, .base = 10};
