@@ -41,12 +41,11 @@ struct spoor_field_desc {
 	uint32_t length;    /* SPOOR_FK_ARRAY */
 	const struct spoor_enum_entry *entries;
 	uint32_t nentries;
-	/* SPOOR_FK_SEQUENCE: the length's integer, written before the elements: its size in
-	 * bytes, 0 for spoor's own uint32, and its sign (LTTng-UST's length type). These sit
-	 * in what was the struct's tail padding: its size, an array's stride, is unchanged,
-	 * and descriptors compiled before them hold zeros there. */
+	/* SPOOR_FK_SEQUENCE: the size in bytes of the length, an unsigned integer written
+	 * before the elements; 0 for spoor's own uint32 (LTTng-UST's length type). It sits in
+	 * what was the struct's tail padding: its size, an array's stride, is unchanged, and
+	 * descriptors compiled before it hold a zero there. */
 	uint8_t length_size;
-	uint8_t length_signed;
 };
 
 struct spoor_event_desc {

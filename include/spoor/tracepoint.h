@@ -183,13 +183,16 @@ spoor__inline_commit(const struct spoor__inline *in)
 #define spoor_field_array(T, name, expr, n)        (ARRAY, T, name, (expr), n)
 #define spoor_field_array_text(name, expr, n)      (ARRAY_TEXT, char, name, (expr), n)
 /* Arrays of integers shown in hex, or stored in network byte order (each element). */
-#define spoor_field_array_hex(T, name, expr, n)         (ARRAY_X, T, name, (expr), (n, 16, 0))
-#define spoor_field_array_network(T, name, expr, n)     (ARRAY_X, T, name, (expr), (n, 10, 1))
-#define spoor_field_array_network_hex(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 16, 1))
+#define spoor_field_array_hex(T, name, expr, n)         (ARRAY_X, T, name, (expr), (n, 16, 0, 0))
+#define spoor_field_array_network(T, name, expr, n)     (ARRAY_X, T, name, (expr), (n, 10, 1, 0))
+#define spoor_field_array_network_hex(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 16, 1, 0))
 #define spoor_field_sequence(T, name, expr, len)   (SEQ, T, name, (expr), (len))
 #define spoor_field_sequence_text(name, expr, len) (SEQ_TEXT, char, name, (expr), (len))
 /* Sequences whose length is an integer of type LT (LTTng-UST's ctf_sequence*): written
- * before the elements, shown as the field `_NAME_length`. A negative length counts as 0. */
+ * before the elements, shown as the field `_NAME_length`, and declared unsigned as CTF
+ * wants it (LTTng-UST declares a signed LT signed, which babeltrace2 refuses to read): a
+ * negative length records no element.
+ * The text one's bytes are chars, signed or not as the compiler has them (as LTTng's). */
 #define spoor_field_sequence_lt(T, name, expr, LT, len)                                            \
 	(SEQ_LT, T, name, (expr), (LT, (len), 10, 0, 0))
 #define spoor_field_sequence_lt_hex(T, name, expr, LT, len)                                        \
@@ -308,30 +311,29 @@ spoor__inline_commit(const struct spoor__inline *in)
 /* Pass 3: field descriptors (static data for the metadata). */
 #define SPOOR__DESC(kind, T, name, expr, extra) SPOOR__DESC_##kind(T, name, expr, extra)
 #define SPOOR__FD(n, k, T, base, be, text, len, ent, nent)                                         \
-	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent, 0, 0},
+	{#n, k, sizeof(T), SPOOR__SIGNED(T), base, be, text, len, ent, nent, 0},
 #define SPOOR__DESC_INT(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 0, 0, 0, NULL, 0)
 #define SPOOR__DESC_NET(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_INT, T, x, 1, 0, 0, NULL, 0)
-#define SPOOR__DESC_FLOAT(T, n, e, x)      {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0, 0, 0},
-#define SPOOR__DESC_STRING(T, n, e, x)     {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0, 0, 0},
+#define SPOOR__DESC_FLOAT(T, n, e, x)      {#n, SPOOR_FK_FLOAT, sizeof(T), 1, 10, 0, 0, 0, NULL, 0, 0},
+#define SPOOR__DESC_STRING(T, n, e, x)     {#n, SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0, 0},
 #define SPOOR__DESC_ARRAY(T, n, e, x)      SPOOR__FD(n, SPOOR_FK_ARRAY, T, 10, 0, 0, x, NULL, 0)
-#define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0, 0, 0},
+#define SPOOR__DESC_ARRAY_TEXT(T, n, e, x) {#n, SPOOR_FK_ARRAY, 1, 0, 10, 0, 1, x, NULL, 0, 0},
 #define SPOOR__DESC_SEQ(T, n, e, x)        SPOOR__FD(n, SPOOR_FK_SEQUENCE, T, 10, 0, 0, 0, NULL, 0)
-#define SPOOR__DESC_SEQ_TEXT(T, n, e, x)   {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0, 0, 0},
+#define SPOOR__DESC_SEQ_TEXT(T, n, e, x)   {#n, SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 0, NULL, 0, 0},
 #define SPOOR__DESC_ARRAY_X(T, n, e, x)                                                            \
-	SPOOR__FD(n, SPOOR_FK_ARRAY, T, SPOOR__X2 x, SPOOR__X3 x, 0, SPOOR__X1 x, NULL, 0)
+	SPOOR__FD(n, SPOOR_FK_ARRAY, T, SPOOR__X2 x, SPOOR__X3 x, SPOOR__X4 x, SPOOR__X1 x, NULL, 0)
 #define SPOOR__DESC_SEQ_LT(T, n, e, x)                                                             \
 	{#n,                                                                                       \
 	 SPOOR_FK_SEQUENCE,                                                                        \
 	 sizeof(T),                                                                                \
-	 !(SPOOR__X5 x) && SPOOR__SIGNED(T),                                                       \
+	 SPOOR__SIGNED(T),                                                                         \
 	 SPOOR__X3 x,                                                                              \
 	 SPOOR__X4 x,                                                                              \
 	 SPOOR__X5 x,                                                                              \
 	 0,                                                                                        \
 	 NULL,                                                                                     \
 	 0,                                                                                        \
-	 sizeof(SPOOR__X1 x),                                                                      \
-	 SPOOR__SIGNED(SPOOR__X1 x)},
+	 sizeof(SPOOR__X1 x)},
 #define SPOOR__DESC_ENUM(T, n, e, x)                                                               \
 	SPOOR__FD(n, SPOOR_FK_ENUM, T, 10, 0, 0, 0, x, (uint32_t) (sizeof(x) / sizeof((x)[0])))
 #define SPOOR__DESC_A(...) SPOOR__DESC(__VA_ARGS__) SPOOR__DESC_B
@@ -351,7 +353,7 @@ spoor__inline_commit(const struct spoor__inline *in)
  * events (LTTng-UST's event classes): the fields go in an array of their own. */
 #define SPOOR__DEFINE_FIELDS(fname, fields)                                                        \
 	static const struct spoor_field_desc fname[] = {                                           \
-	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0}};
+	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0}};
 #define SPOOR__DEFINE_DESC_OF(prov, ev, fname)                                                     \
 	struct spoor_event_desc SPOOR__DESC_NAME(                                                  \
 	    prov, ev) __attribute__((section("spoor_events"), used, aligned(8))) = {               \

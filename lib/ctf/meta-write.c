@@ -205,8 +205,7 @@ static int check_field(const struct spoor_field_desc *f)
 	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8 ? 0 : -EINVAL;
 	case SPOOR_FK_STRING: return 0;
 	case SPOOR_FK_SEQUENCE:
-		if (f->length_size ? !int_size_ok(f->length_size) || f->length_signed > 1
-		                   : f->length_signed != 0)
+		if (f->length_size && !int_size_ok(f->length_size))
 			return -EINVAL;
 		/* fall through */
 	case SPOOR_FK_ARRAY:
@@ -363,7 +362,7 @@ static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
 		break;
 	case SPOOR_FK_SEQUENCE:
 		if (f->length_size)
-			put_integer(b, f->length_size, f->length_signed, 10, false, false);
+			put_integer(b, f->length_size, false, 10, false, false);
 		else
 			put_integer(b, 4, false, 10, false, false);
 		tb_printf(b, " __%s_length;\n\t\t", f->name);

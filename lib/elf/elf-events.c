@@ -54,7 +54,6 @@ enum {
 	FD_ENTRIES = 24,
 	FD_NENTRIES = 32,
 	FD_LENGTH_SIZE = 36, /* in what older versions left as tail padding: 0 there */
-	FD_LENGTH_SIGNED = 37,
 	FD_STRIDE = 40,
 	EN_LABEL = 0,
 	EN_LO = 8,
@@ -73,7 +72,6 @@ _Static_assert(offsetof(struct spoor_field_desc, text) == FD_TEXT &&
                    offsetof(struct spoor_field_desc, entries) == FD_ENTRIES &&
                    offsetof(struct spoor_field_desc, nentries) == FD_NENTRIES &&
                    offsetof(struct spoor_field_desc, length_size) == FD_LENGTH_SIZE &&
-                   offsetof(struct spoor_field_desc, length_signed) == FD_LENGTH_SIGNED &&
                    sizeof(struct spoor_field_desc) == FD_STRIDE,
                "tracepoint-types.h changed: update the field layout here");
 _Static_assert(offsetof(struct spoor_enum_entry, hi) == EN_HI &&
@@ -226,7 +224,6 @@ static int read_field(struct ctx *c, const unsigned char *p, uint64_t vaddr,
 	fd->text = p[FD_TEXT];
 	fd->length = (uint32_t) elf_rd(p + FD_LENGTH, 4);
 	fd->length_size = p[FD_LENGTH_SIZE];
-	fd->length_signed = p[FD_LENGTH_SIGNED];
 	if (!valid_field(fd))
 		return fail(
 		    c, -SPOOR_EDECODE,

@@ -23,7 +23,7 @@
  *
  * EVENTS text, one line each, fields separated by one space, names [A-Za-z0-9_]:
  *   event ID PROVIDER NAME MAX_ALIGN NFIELDS
- *   field NAME KIND SIZE SIGNED BASE BIG_ENDIAN TEXT LENGTH NENTRIES [LENGTH_SIZE LENGTH_SIGNED]
+ *   field NAME KIND SIZE SIGNED BASE BIG_ENDIAN TEXT LENGTH NENTRIES [LENGTH_SIZE]
  *                               (a sequence's length integer, when not spoor's own uint32)
  *   enum LO HI LABEL            (LABEL: the rest of the line)
  *

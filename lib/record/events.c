@@ -80,8 +80,7 @@ bool event_field_valid(const struct spoor_field_desc *f)
 	case SPOOR_FK_ARRAY: return int_size && f->length <= (1u << 20);
 	case SPOOR_FK_SEQUENCE:
 		return int_size && (f->length_size == 0 || f->length_size == 1 || f->length_size == 2 ||
-		                    f->length_size == 4 || f->length_size == 8) &&
-		       f->length_signed <= (f->length_size != 0);
+		                    f->length_size == 4 || f->length_size == 8);
 	default: return false;
 	}
 }
@@ -115,16 +114,16 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 	d->fields = fields;
 	for (uint32_t f = 0; f < nfields; f++) {
 		struct spoor_field_desc *fd = &fields[f];
-		unsigned kind, size, sig, base, be, text, length, nent, lsize = 0, lsig = 0;
+		unsigned kind, size, sig, base, be, text, length, nent, lsize = 0;
 		int end = 0, more = 0;
 		d->nfields = f + 1;
 		if (!next_line(c, line, sizeof(line), &too_long) || too_long ||
 		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u%n", name, &kind, &size, &sig,
 		           &base, &be, &text, &length, &nent, &end) != 9 ||
-		    (line[end] && (sscanf(line + end, " %u %u%n", &lsize, &lsig, &more) != 2 ||
+		    (line[end] && (sscanf(line + end, " %u%n", &lsize, &more) != 1 ||
 		                   line[end + more])) ||
 		    !valid_name(name) || nent > MAX_ENTRIES || sig > 1 || be > 1 || text > 1 ||
-		    lsize > 8 || lsig > 1) {
+		    lsize > 8) {
 			snprintf(err, errlen, "line %u: invalid field line", c->line);
 			goto fail;
 		}
@@ -138,8 +137,7 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 		                                length,
 		                                NULL,
 		                                0,
-		                                (uint8_t) lsize,
-		                                (uint8_t) lsig};
+		                                (uint8_t) lsize};
 		if (kind > 255 || size > 255 || base > 255 || !event_field_valid(fd) ||
 		    (nent && kind != SPOOR_FK_ENUM) || (lsize && kind != SPOOR_FK_SEQUENCE)) {
 			snprintf(err, errlen, "line %u: invalid field '%s'", c->line, name);

@@ -662,7 +662,7 @@ void spoor_tracing_on(void)
 }
 
 static const struct spoor_field_desc printf_fields[] = {
-    {"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0, 0, 0},
+    {"msg", SPOOR_FK_STRING, 1, 0, 10, 0, 1, 0, NULL, 0, 0},
 };
 static struct spoor_event_desc printf_event = {
     sizeof(struct spoor_event_desc), 0, "spoor", "printf", printf_fields, 1, 0, 1, NULL,

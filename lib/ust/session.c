@@ -123,7 +123,7 @@ static void describe(FILE *out, const struct spoor_event_desc *d)
 		        fd->is_signed, fd->base, fd->big_endian, fd->text, fd->length,
 		        fd->nentries);
 		if (fd->length_size) /* only then: what an older recorder can read stays so */
-			fprintf(out, " %u %u", fd->length_size, fd->length_signed);
+			fprintf(out, " %u", fd->length_size);
 		fputc('\n', out);
 		for (uint32_t e = 0; e < fd->nentries; e++) {
 			const struct spoor_enum_entry *en = &fd->entries[e];

@@ -18,6 +18,7 @@ bin=$(installed bin/spoor)
 pc=$(installed pkgconfig/spoor-ust.pc)
 check "spoor is installed" test -x "$bin"
 check "spoor-ust.pc and spoor.pc are installed" test -f "$pc" -a -f "${pc%/*}/spoor.pc"
+check "spoor-lttng-ust.pc is installed" test -f "${pc%/*}/spoor-lttng-ust.pc"
 for h in spoor.h trace.h plugin.h tracepoint.h tracepoint-types.h; do
 	check "spoor/$h is installed" test -f "$(installed "include/spoor/$h")"
 done
@@ -39,6 +40,18 @@ check "the installed spoor reads it: 25 x 3 hello:request ($n)" test "$n" -eq 75
 if command -v babeltrace2 >/dev/null; then
 	check "babeltrace2 reads as many" test "$(babeltrace2 "$TMP/trace" | grep -c ' hello:request: ')" -eq 75
 fi
+
+# a program written for LTTng-UST builds unchanged with `pkg-config --cflags --libs
+# spoor-lttng-ust` and records its events
+$CC $CFLAGS -O2 -Wall -I"$root/tests/data/lttng-ust" -o "$TMP/fixture-app" \
+	"$root/tests/data/lttng-ust/fixture-app.c" "$root/tests/data/lttng-ust/fixture-tp.c" \
+	$(pkg-config --cflags --libs spoor-lttng-ust) 2>"$TMP/cc.log"
+check "the LTTng-UST fixture builds with pkg-config --cflags --libs spoor-lttng-ust" \
+	test $? -eq 0 -a ! -s "$TMP/cc.log"
+cat "$TMP/cc.log"
+LD_LIBRARY_PATH="$libdir" "$bin" record -o "$TMP/fx" -- "$TMP/fixture-app" 3 1 >"$TMP/record.log" 2>&1
+n=$("$bin" dump -e 'spoor_fixture:*' "$TMP/fx" | wc -l)
+check "the installed spoor records its 3 x 9 events ($n)" test "$n" -eq 27
 
 # a plug-in builds with `pkg-config --cflags spoor` and reports what the build's one does
 $CC $CFLAGS -shared -fPIC -Wall -o "$TMP/switches.so" "$root/examples/plugins/switches.c" \

@@ -23,19 +23,17 @@ static void test_length_type(void)
 {
 	struct rec_events e = {0};
 
-	CHECK_CTX("nine numbers, then eleven");
+	CHECK_CTX("nine numbers, then ten");
 	if (!CHECK_EQ_S64(parse("event 0 p a 1 2\n"
 	                        "field old 4 2 1 10 0 0 0 0\n"
-	                        "field wide 4 2 1 16 0 0 0 0 8 1\n",
+	                        "field wide 4 2 1 16 0 0 0 0 8\n",
 	                        &e),
 	                  0) ||
 	    !CHECK_EQ_U64(e.n, 1))
 		return;
 	const struct spoor_field_desc *f = e.evs[0]->fields;
 	CHECK_EQ_U64(f[0].length_size, 0);
-	CHECK_EQ_U64(f[0].length_signed, 0);
 	CHECK_EQ_U64(f[1].length_size, 8);
-	CHECK_EQ_U64(f[1].length_signed, 1);
 	CHECK_EQ_U64(f[1].base, 16);
 	rec_events_free(&e);
 	CHECK_CTX("%s", "");
@@ -44,12 +42,11 @@ static void test_length_type(void)
 static void test_refused(void)
 {
 	static const char *const bad[] = {
-	    "field s 4 2 1 10 0 0 0 0 8\n",        /* ten numbers */
-	    "field s 4 2 1 10 0 0 0 0 8 1 x\n",    /* something after the eleventh */
-	    "field s 4 2 1 10 0 0 0 0 3 0\n",      /* a length of 3 bytes */
-	    "field s 4 2 1 10 0 0 0 0 0 1\n",      /* a sign without a size */
-	    "field s 4 2 1 10 0 0 0 0 4 2\n",      /* a sign that is not a flag */
-	    "field i 0 4 1 10 0 0 0 0 4 0\n",      /* a length type on an integer */
+	    "field s 4 2 1 10 0 0 0 0 8 1\n", /* eleven numbers */
+	    "field s 4 2 1 10 0 0 0 0 8 x\n", /* something after the tenth */
+	    "field s 4 2 1 10 0 0 0 0 3\n",   /* a length of 3 bytes */
+	    "field s 4 2 1 10 0 0 0 0 16\n",  /* a length of 16 bytes */
+	    "field i 0 4 1 10 0 0 0 0 4\n",   /* a length type on an integer */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[128] = "event 0 p a 1 1\n";

@@ -552,7 +552,6 @@ static void test_sequence_length(void)
 {
 	struct spoor_field_desc f[2] = {FSEQ("wide", 2, 1, 10, 0, 0), FSEQ("small", 1, 0, 10, 0, 1)};
 	f[0].length_size = 8;
-	f[0].length_signed = 1;
 	f[1].length_size = 1;
 	struct spoor_event_desc d = EVENT("p", "seqs", f, 3);
 	const struct spoor_event_desc *evs[] = {&d};
@@ -562,7 +561,7 @@ static void test_sequence_length(void)
 	CHECK_CTX("sequence length types");
 	if (!CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, &len), 0))
 		return;
-	CHECK(strstr(text, "\t\tinteger { size = 64; align = 64; signed = 1; encoding = none; "
+	CHECK(strstr(text, "\t\tinteger { size = 64; align = 64; signed = 0; encoding = none; "
 	                   "base = 10; } __wide_length;\n") != NULL);
 	CHECK(strstr(text, "\t\tinteger { size = 8; align = 8; signed = 0; encoding = none; "
 	                   "base = 10; } __small_length;\n") != NULL);
@@ -576,13 +575,10 @@ static void test_sequence_length(void)
 		ctf_trace_free(tr);
 	}
 	free(text);
-	/* sizes a length cannot have; a sign without a size */
+	/* sizes a length cannot have */
 	f[0].length_size = 3;
 	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
-	f[0].length_size = 0;
-	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
-	f[0].length_size = 4;
-	f[0].length_signed = 2;
+	f[0].length_size = 16;
 	CHECK_EQ_S64(ctf_meta_write(&trace_desc, evs, 1, &text, NULL), -EINVAL);
 	CHECK_CTX("%s", "");
 }

@@ -148,14 +148,14 @@ static void test_lttng_kinds(void)
 {
 	const struct spoor_event_desc *d = spoor_event_desc(t, lttng);
 	static const struct {
-		uint8_t kind, size, is_signed, base, be, text, lsize, lsigned;
+		uint8_t kind, size, is_signed, base, be, text, lsize;
 		uint32_t length;
 	} want[] = {
-	    {SPOOR_FK_INT, 4, 0, 16, 1, 0, 0, 0, 0},      {SPOOR_FK_ARRAY, 2, 0, 16, 0, 0, 0, 0, 2},
-	    {SPOOR_FK_ARRAY, 2, 0, 10, 1, 0, 0, 0, 2},    {SPOOR_FK_ARRAY, 2, 0, 16, 1, 0, 0, 0, 2},
-	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 0, 0, 1, 0, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 0, 0, 8, 1, 0},
-	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 1, 0, 2, 0, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 1, 0, 8, 0, 0},
-	    {SPOOR_FK_SEQUENCE, 1, 0, 10, 0, 1, 8, 0, 0},
+	    {SPOOR_FK_INT, 4, 0, 16, 1, 0, 0, 0},      {SPOOR_FK_ARRAY, 2, 0, 16, 0, 0, 0, 2},
+	    {SPOOR_FK_ARRAY, 2, 0, 10, 1, 0, 0, 2},    {SPOOR_FK_ARRAY, 2, 0, 16, 1, 0, 0, 2},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 0, 0, 1, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 0, 0, 8, 0},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 1, 0, 2, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 1, 0, 8, 0},
+	    {SPOOR_FK_SEQUENCE, 1, (char) -1 < 0, 10, 0, 1, 8, 0},
 	};
 
 	if (!CHECK_EQ_U64(d->nfields, 9))
@@ -171,7 +171,6 @@ static void test_lttng_kinds(void)
 		CHECK_EQ_U64(f->text, want[i].text);
 		CHECK_EQ_U64(f->length, want[i].length);
 		CHECK_EQ_U64(f->length_size, want[i].lsize);
-		CHECK_EQ_U64(f->length_signed, want[i].lsigned);
 	}
 	CHECK_CTX("%s", "");
 

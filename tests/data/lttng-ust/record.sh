@@ -6,6 +6,11 @@
 # private lttng-sessiond and leaves a flat CTF trace in OUTDIR (OUTDIR holds
 # `metadata` and the stream files directly).  See README.md.
 #
+# Another program of this folder: SOURCES (its C files, default
+# "fixture-app.c fixture-tp.c") and EVENTS (the events to enable, comma-separated,
+# default 'spoor_fixture:*').  The sources are compiled from this folder by
+# their bare names, so that __FILE__ (tracelog's `file` field) is one.
+#
 # Isolation: a non-root session daemon keeps all of its state under
 # $LTTNG_HOME/.lttng, so pointing LTTNG_HOME at a private directory is enough.
 # A root session daemon however always uses /var/run/lttng and the global
@@ -106,9 +111,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---- build -----------------------------------------------------------------
-echo "$prog: building fixture-app"
-gcc -O2 -Wall -Wextra -I"$here" -o "$work/fixture-app" \
-	"$here/fixture-app.c" "$here/fixture-tp.c" -llttng-ust -ldl -lpthread ||
+sources=${SOURCES:-fixture-app.c fixture-tp.c}
+events=${EVENTS:-spoor_fixture:*}
+echo "$prog: building fixture-app from $sources"
+# shellcheck disable=SC2086 # the list of sources
+(cd "$here" && gcc -O2 -Wall -Wextra -I. -o "$work/fixture-app" $sources -llttng-ust -ldl -lpthread) ||
 	die "failed to build fixture-app (is liblttng-ust-dev installed?)"
 
 # ---- private session daemon ------------------------------------------------
@@ -134,7 +141,7 @@ if [ -n "$subbuf_size" ]; then
 	chan_opts+=(--subbuf-size="$subbuf_size" --num-subbuf="$num_subbuf")
 fi
 lttng enable-channel "${chan_opts[@]}" channel0 || die "lttng enable-channel failed"
-lttng enable-event --userspace --channel=channel0 'spoor_fixture:*' ||
+lttng enable-event --userspace --channel=channel0 "$events" ||
 	die "lttng enable-event failed"
 lttng add-context --userspace --channel=channel0 -t vpid -t vtid -t procname ||
 	die "lttng add-context failed"
