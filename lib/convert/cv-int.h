@@ -32,16 +32,18 @@ struct cv_class {
 struct cv {
 	struct ctf_trace *in;
 	const struct ctf_stream_class *sc;
-	struct spoor_field_desc *ctx; /* the event context: integers, copied as they are */
+	struct spoor_field_desc *ctx; /* the event context: integers */
 	uint32_t nctx;
 	struct spoor_enum_entry *ctx_entries;
 	size_t ctx_bytes;
+	size_t tid_at; /* where common_pid is in it: out.context[0], tid, when out.ncontext */
 	struct cv_class **by_id; /* by input id; NULL: not declared */
 	size_t nids;
 	struct kclasses out; /* the output's classes, for kpacket and ksynth */
 	struct sdl_ids dump;
 	uint8_t uuid[16];
 	char partitions[4100]; /* the input's .partitions ("": none) */
+	uint64_t end;          /* the trace's last timestamp_end: a dump's stream spans to it */
 };
 
 /* The input's stream file `index` (in->stream_paths) as out_path. 0, or < 0 with err set. */

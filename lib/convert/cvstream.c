@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cvstream.c: one stream of a spoor kernel trace written again in the LTTng layout: each
- * event with its timestamp, its event context as it was, its payload field by field as its
- * class's new layout says (a field left out, a priority's value moved); the losses the
- * packets counted, between the same events. spoor's statedump_process events become
+ * event with its timestamp, its event context's common_pid as tid, its payload field by field as
+ * its class's new layout says (a field left out, a priority's value moved); the losses the packets
+ * counted, between the same events. spoor's statedump_process events become
  * lttng_statedump_process_state ones, each dump (the events of one timestamp) between an
  * lttng_statedump_start and, after the recording's block devices, an lttng_statedump_end.
  */
@@ -43,14 +43,14 @@ static int reencode(struct kpacket *p, const struct cv *c, const struct cv_class
 	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
 	if (!locate(c, k, ev, len, at, size))
 		return -SPOOR_EDECODE;
-	size_t body = c->ctx_bytes;
+	size_t tid = c->out.ncontext ? c->out.context[0].size : 0, body = tid;
 	for (uint32_t i = 0; i < k->nout; i++)
 		body += size[k->from[i]];
 	uint8_t *o = kpacket_begin_event(p, k->id, ts, body);
 	if (!o)
 		return p->werr ? p->werr : -SPOOR_ELIMIT;
-	memcpy(o, ev, c->ctx_bytes);
-	o += c->ctx_bytes;
+	memcpy(o, ev + c->tid_at, tid); /* common_pid, as tid */
+	o += tid;
 	const uint8_t *pay = ev + c->ctx_bytes;
 	for (uint32_t i = 0; i < k->nout; i++) {
 		const struct spoor_field_desc *f = &k->in[k->from[i]];
@@ -122,7 +122,7 @@ int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_
 	if (rc)
 		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
 	uint64_t discarded = 0, dump_ts = 0;
-	bool in_dump = false;
+	bool in_dump = false, dump_only = true;
 	while (!rc && (rc = ctf_stream_next(&s)) == 1) {
 		rc = 0;
 		if (s.discarded != discarded) { /* lost before this packet */
@@ -141,6 +141,7 @@ int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_
 			end_dump(&p, c, dump_ts);
 			in_dump = false;
 		}
+		dump_only = dump_only && k->is_dump;
 		if (k->is_dump) {
 			if (!in_dump)
 				statedump_lttng_emit(&p, &c->out, &c->dump, SDL_START, s.ts_cycles);
@@ -164,6 +165,9 @@ int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_
 		if (s.discarded != discarded)
 			kpacket_add_discarded(&p, s.discarded - discarded);
 		t->discarded += s.discarded;
+		/* as the recorder writes it: the dump's stream spans the trace (kpacket_extend) */
+		if (dump_only && p.events)
+			rc = kpacket_extend(&p, c->end);
 	}
 	int wrc = p.fd >= 0 ? kpacket_close(&p) : 0;
 	if (!rc && wrc) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ctf/meta-write.h"
+#include "ctf/stream.h"
 #include "cv-int.h"
 #include "cvfields.h"
 #include "record/outdir.h"
@@ -61,22 +62,26 @@ static int check_input(const char *dir, struct cv *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* The event context, copied byte for byte: integers only. */
+/* The event context: integers only; the LTTng layout keeps common_pid alone, as tid. */
 static int context_of(struct cv *c, char *err, size_t errlen)
 {
 	if (cv_fields(c->sc->event_context, &c->ctx, &c->nctx, &c->ctx_entries, err, errlen))
 		return -SPOOR_EUNSUPPORTED;
+	c->out.ncontext = 0;
 	for (uint32_t i = 0; i < c->nctx; i++) {
-		if (c->ctx[i].kind != SPOOR_FK_INT ||
-		    i >= sizeof(c->out.context) / sizeof(c->out.context[0])) {
+		if (c->ctx[i].kind != SPOOR_FK_INT) {
 			snprintf(err, errlen, "event context member %s: not one of spoor's",
 			         c->ctx[i].name);
 			return -SPOOR_EUNSUPPORTED;
 		}
+		if (!strcmp(c->ctx[i].name, "common_pid")) {
+			c->tid_at = c->ctx_bytes;
+			c->out.context[0] = c->ctx[i];
+			c->out.context[0].name = "tid";
+			c->out.ncontext = 1;
+		}
 		c->ctx_bytes += c->ctx[i].size;
-		c->out.context[i] = c->ctx[i];
 	}
-	c->out.ncontext = c->nctx;
 	return 0;
 }
 
@@ -268,6 +273,21 @@ static int find_trace(const char *in, const char *out, char *in_dir, char *out_d
 	return a < 0 || b < 0 || (size_t) a >= cap || (size_t) b >= cap ? -ENAMETOOLONG : 0;
 }
 
+/* Where the trace ends: its streams' last packets' timestamp_end (damage is met later). */
+static uint64_t trace_end(struct ctf_trace *in)
+{
+	uint64_t end = 0;
+	for (size_t i = 0; i < in->nstream_paths; i++) {
+		struct ctf_stream s;
+		if (!ctf_stream_open(&s, in, in->stream_paths[i], i)) {
+			ctf_stream_scan_to_end(&s);
+			end = s.prev_end > end ? s.prev_end : end;
+		}
+		ctf_stream_close(&s);
+	}
+	return end;
+}
+
 static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct kconvert_totals *t,
                    char *err, size_t errlen)
 {
@@ -280,6 +300,7 @@ static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct
 		return -EIO;
 	c->uuid[6] = (uint8_t) ((c->uuid[6] & 0x0f) | 0x40); /* version 4, random */
 	c->uuid[8] = (uint8_t) ((c->uuid[8] & 0x3f) | 0x80);
+	c->end = trace_end(c->in);
 	snprintf(c->partitions, sizeof(c->partitions), "%s/.partitions", in_dir);
 	if (access(c->partitions, R_OK))
 		c->partitions[0] = '\0';

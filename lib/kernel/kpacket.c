@@ -106,6 +106,17 @@ void kpacket_end_event(struct kpacket *p, size_t body_len)
 	p->packet_events++;
 }
 
+int kpacket_extend(struct kpacket *p, uint64_t ts)
+{
+	int rc = kpacket_flush(p);
+	if (rc || ts <= p->last_ts)
+		return rc;
+	p->len = KPACKET_HEADER;
+	p->ts_begin = p->last_ts;
+	p->last_ts = ts;
+	return kpacket_flush(p);
+}
+
 void kpacket_add_discarded(struct kpacket *p, uint64_t n)
 {
 	kpacket_flush(p);

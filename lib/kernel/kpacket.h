@@ -45,6 +45,10 @@ void kpacket_end_event(struct kpacket *p, size_t body_len);
 /* Events the kernel lost before the next one: closes the packet so the loss shows between
  * the right packets. */
 void kpacket_add_discarded(struct kpacket *p, uint64_t n);
+/* Write the packet in progress, then an empty packet from the last event up to ts: a
+ * stream's packets then span as long as the others' (babeltrace 1 and lttng-analyses read
+ * only where every stream spans). Nothing when ts is not after the last event. */
+int kpacket_extend(struct kpacket *p, uint64_t ts);
 /* Write the packet in progress, if it has anything. */
 int kpacket_flush(struct kpacket *p);
 /* Flush and close; -errno of the first write error, or 0. */

@@ -199,8 +199,8 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		o.cpu[i].last_ts = c->pkt.last_ts;
 	}
 	o.dump.seq = k->dump.seq;
+	keep_error(&k->done, ksession_close_dump(k, &k->dump));
 	k->done.bytes += k->dump.bytes;
-	keep_error(&k->done, kpacket_close(&k->dump));
 	if (close(k->meta_fd))
 		keep_error(&k->done, -errno);
 	ksession_adopt_outputs(k, &o);
@@ -298,8 +298,8 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 	 * fork, exec or rename events the snapshot holds). */
 	uint64_t dump_ts = first != UINT64_MAX && first ? first - 1 : rec_clock_now(&k->clock);
 	t->statedump = ksession_statedump(k, &o.dump, dump_ts);
+	keep_error(t, ksession_close_dump(k, &o.dump));
 	t->bytes += o.dump.bytes;
-	keep_error(t, kpacket_close(&o.dump));
 	if (close(o.meta_fd))
 		keep_error(t, -errno);
 	if (t->write_error)

@@ -14,6 +14,7 @@
 #include "ksession.h"
 #include "record/clock.h"
 #include "select.h"
+#include "statedump-lttng.h"
 
 struct ksession {
 	struct kinstance *inst;
@@ -24,7 +25,8 @@ struct ksession {
 	struct kcpu *cpus;
 	int ncpus;
 	struct kpacket dump;
-	uint32_t dump_id;
+	uint32_t dump_id;          /* spoor's layout: statedump_process */
+	struct sdl_ids lttng_dump; /* the LTTng layout's: lttng_statedump_* */
 	uint64_t dumped;
 	char *dir;   /* the current chunk's DIR/kernel (it may have been renamed since) */
 	int meta_fd; /* its metadata, open for the classes declared later */
@@ -66,6 +68,9 @@ extern const char *const ksession_name_events[KSESSION_NNAME_EVENTS];
 int ksession_load_format(struct ksession *k, const struct kevent_ref *r, char *err, size_t errlen);
 /* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR" for an event of the session. */
 int ksession_apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen);
+/* Close a trace's dump stream (in the LTTng layout spanning up to now, as the CPUs'
+ * streams: kpacket_extend). 0 or -errno. */
+int ksession_close_dump(struct ksession *k, struct kpacket *dump);
 /* The threads alive now into dump, stamped ts; how many. */
 uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts);
 /* End CPU c's current stream: what the kernel's counters lost beyond the sub-buffers'

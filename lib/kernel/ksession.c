@@ -17,6 +17,7 @@
 #include "ksession-int.h"
 #include "partitions.h"
 #include "spoor/spoor.h"
+#include "statedump-lttng.h"
 #include "statedump.h"
 #include "upaths.h"
 
@@ -243,9 +244,21 @@ static int open_cpus(struct ksession *k, char *err, size_t errlen)
 
 uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts)
 {
-	long n = statedump_write(dump, &k->classes, k->dump_id, ts, "/proc");
+	static const struct sdl_roots roots = {"/proc", "/sys"};
+	long n = k->classes.layout == KLAYOUT_LTTNG
+	             ? statedump_lttng_write(dump, &k->classes, &k->lttng_dump, ts, &roots)
+	             : statedump_write(dump, &k->classes, k->dump_id, ts, "/proc");
 	kpacket_flush(dump);
 	return n > 0 ? (uint64_t) n : 0;
+}
+
+int ksession_close_dump(struct ksession *k, struct kpacket *dump)
+{
+	/* lttng-modules' dump is in the CPUs' streams, which span the whole trace */
+	int rc =
+	    k->classes.layout == KLAYOUT_LTTNG ? kpacket_extend(dump, rec_clock_now(&k->clock)) : 0;
+	int crc = kpacket_close(dump);
+	return rc ? rc : crc;
 }
 
 int ksession_new_uuid(uint8_t uuid[16])
@@ -302,8 +315,11 @@ static int setup(struct ksession *k, const struct kernel_opts *o, const struct r
 	 * not by the instance's set_event_notrace_pid, which slows every switch and wake-up of
 	 * the traced tasks down. */
 	k->classes.self_pid = (int32_t) getpid();
-	int dump_id = kclasses_add_synthetic(&k->classes, STATEDUMP_EVENT, statedump_fields,
-	                                     STATEDUMP_NFIELDS);
+	/* the state dump: spoor's statedump_process, or lttng-modules' lttng_statedump_* */
+	int dump_id = o->layout == KLAYOUT_LTTNG
+	                  ? statedump_lttng_classes(&k->classes, &k->lttng_dump)
+	                  : kclasses_add_synthetic(&k->classes, STATEDUMP_EVENT, statedump_fields,
+	                                           STATEDUMP_NFIELDS);
 	if (dump_id < 0)
 		return -ENOMEM;
 	k->dump_id = (uint32_t) dump_id;
@@ -523,8 +539,8 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 	}
 	t->cpus = (unsigned) k->ncpus;
 	t->statedump = k->dumped;
+	int rc = ksession_close_dump(k, &k->dump);
 	t->bytes += k->dump.bytes;
-	int rc = kpacket_close(&k->dump);
 	if (rc && !t->write_error)
 		t->write_error = rc;
 	if (k->meta_fd >= 0)

@@ -3,7 +3,8 @@
 trace and of its conversion (spoor convert --layout=lttng) hold the same events with the same
 values, only named as lttng-modules 2.13 names them. Checked:
 
-- every event but the state dump's, pairwise in order: the same time, CPU and context; the
+- every event but the state dump's, pairwise in order: the same time and CPU, the context's
+  common_pid as tid (its other members left out, as LTTng has none); the
   name as LTTng's (sys_enter_X: syscall_entry_X, sys_exit_X: syscall_exit_X, softirq_X:
   irq_softirq_X, the others alike); the same fields in the same order, with __syscall_nr
   left out, a *pid of the sched events as *tid, and their priorities less 100; the same
@@ -68,7 +69,9 @@ def main():
     renamed = 0
     for b, a in zip(b_events, a_events):
         where = "%s %s" % (b[0], b[1])
-        if (a[0], a[2], a[3]) != (b[0], b[2], b[3]):
+        # the context: common_pid alone, as LTTng's tid context
+        ctx = ["tid = " + v for k, v in FIELD.findall(b[3]) if k == "common_pid"]
+        if (a[0], a[2], a[3]) != (b[0], b[2], ", ".join(ctx)):
             bad.append("%s: time, CPU or context changed: %s" % (where, a[:4]))
         if a[1] != lttng_name(b[1]):
             bad.append("%s: named %s" % (where, a[1]))

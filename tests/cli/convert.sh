@@ -130,6 +130,12 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$T/instances" ]; then
 	same_events real "$TMP/real/kernel" "$TMP/real.lttng/kernel" \
 		"$(grep -c '^ ' "$TMP/real/kernel/.partitions")"
 	same_answers real "$TMP/real/kernel" "$TMP/real.lttng/kernel"
+	# lttng-analyses reads where every stream spans: the dump's stream spans the trace
+	if command -v lttng-irqstats >/dev/null; then
+		lttng-irqstats --no-progress "$TMP/real.lttng/kernel" >"$TMP/la.txt" 2>&1
+		check "lttng-analyses finds the streams' times intersect" \
+			bash -c "! grep -q 'no intersection' '$TMP/la.txt'"
+	fi
 else
 	echo "(a recording of this machine: skipped, it needs root and tracefs)"
 fi

@@ -6,17 +6,7 @@
 : "${MARKS:?}" "${HELLO:?}"
 here=$(dirname "$0")
 need babeltrace2 babeltrace2
-T=/sys/kernel/tracing
-skip() {
-	echo "SKIP: $*"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 77
-}
-[ "$(id -u)" -eq 0 ] || skip "kernel tracing needs root (run the tests as root)"
-if [ "$(stat -f -c %T "$T" 2>/dev/null)" != tracefs ]; then
-	mount -t tracefs nodev "$T" 2>/dev/null || skip "tracefs cannot be mounted at $T"
-fi
-[ -w "$T/instances" ] || skip "$T/instances is not writable here"
+need_tracefs
 
 # What spoor must never change: the global instance's settings.
 global_state() {

@@ -21,6 +21,19 @@ need() { # skip the whole file with a clear message when a tool is missing
 		exit 77
 	fi
 }
+skip() { # skip the whole file, saying why
+	echo "SKIP: $*"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 77
+}
+need_tracefs() { # skip the whole file without root and a tracefs at $T with instances
+	T=/sys/kernel/tracing
+	[ "$(id -u)" -eq 0 ] || skip "kernel tracing needs root (run the tests as root)"
+	if [ "$(stat -f -c %T "$T" 2>/dev/null)" != tracefs ]; then
+		mount -t tracefs nodev "$T" 2>/dev/null || skip "tracefs cannot be mounted at $T"
+	fi
+	[ -w "$T/instances" ] || skip "$T/instances is not writable here"
+}
 synth() { # generate the synthetic traces once per test file
 	if [ ! -d "$TMP/synth" ]; then
 		python3 "$SPOOR_TEST_DATA/gen-ctf.py" "$TMP/synth" >/dev/null &&
