@@ -18,6 +18,7 @@
 #include "analysis/calls.h"
 #include "analysis/loadmap.h"
 #include "command.h"
+#include "ctf/stream.h"
 #include "format/graph.h"
 #include "graph-profile.h"
 #include "losses.h"
@@ -150,12 +151,25 @@ static int open_reader(const struct command *cmd, const struct graph_args *a, ch
 	return 0;
 }
 
-/* The event's thread, when it is one --tid keeps. */
-static bool thread_of(struct tasks *t, const struct graph_args *a, const struct spoor_event *ev,
-                      int64_t *tid)
+/* The event's thread (kept for a packet's events when the packet context holds it). */
+struct tid_memo {
+	const void *stream;
+	uint64_t packet;
+	int64_t tid;
+};
+
+/* The event's thread, when it is one --tid keeps (per_packet: tasks_tid_per_packet). */
+static bool thread_of(struct tasks *t, struct tid_memo *m, const struct graph_args *a,
+                      const struct spoor_event *ev, bool per_packet, int64_t *tid)
 {
-	if (!tasks_tid(t, ev, tid))
-		*tid = -1;
+	if (per_packet && m->stream == ev->s && m->packet == ev->s->packets) {
+		*tid = m->tid;
+	} else {
+		if (!tasks_tid(t, ev, tid))
+			*tid = -1;
+		if (per_packet)
+			*m = (struct tid_memo){ev->s, ev->s->packets, *tid};
+	}
 	return !a->has_tid || *tid == a->tid;
 }
 
@@ -183,13 +197,15 @@ static int prepass(const struct command *cmd, const struct graph_args *a, char *
 		pass[i] = !calls_reads(pre, i) && !loadmap_reads(lm, i);
 	reader_pass_over(r, pass, nc, INT64_MIN, a->has_end ? a->end : INT64_MAX);
 	const struct spoor_event *ev;
+	struct tid_memo memo = {0};
 	int64_t tid;
 	while ((rc = spoor_reader_next(r, &ev)) > 0) {
 		size_t ci = reader_event_class_index(ev);
 		bool before = a->has_begin && spoor_event_timestamp(ev) < a->begin;
 		if (before && loadmap_reads(lm, ci) && (rc = loadmap_update(lm, ev)) < 0)
 			break;
-		if (!before && calls_reads(pre, ci) && thread_of(t, a, ev, &tid) &&
+		if (!before && calls_reads(pre, ci) &&
+		    thread_of(t, &memo, a, ev, tasks_tid_per_packet(t, ci), &tid) &&
 		    (rc = calls_event(pre, ev, tid, loadmap_process(lm, ev))) < 0)
 			break;
 	}
@@ -213,25 +229,50 @@ static const char *name_of(void *lm, uint64_t proc, uint64_t addr, int64_t ts)
 	return loadmap_name(lm, proc, addr, ts);
 }
 
+/* What the second pass does with a class's events, decided at its first; R_PER_PACKET
+ * added: its thread is the packet context's. */
+enum role { R_UNKNOWN, R_LOADMAP, R_CALL, R_CALL_OWN_TID, R_OTHER, R_PER_PACKET = 8 };
+
+static uint8_t role_of(struct tasks *tk, struct loadmap *lm, struct calls *c, size_t ci)
+{
+	uint8_t packet = tasks_tid_per_packet(tk, ci) ? R_PER_PACKET : 0;
+	if (loadmap_reads(lm, ci))
+		return R_LOADMAP;
+	if (calls_reads(c, ci)) /* a user-space event naming its thread: the model reads none */
+		return packet |
+		       (tasks_class_has_tid(tk, ci) && !tasks_reads(tk, ci) ? R_CALL_OWN_TID
+		                                                            : R_CALL);
+	return packet | R_OTHER;
+}
+
 /* The second pass: every event, in time order. */
 static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct tasks *tk,
                     struct loadmap *lm, struct calls *c, struct graph *g, uint64_t *seen)
 {
 	const struct spoor_event *ev;
+	struct tid_memo memo = {0};
 	int64_t tid, last = -2;
-	int rc;
-	while ((rc = spoor_reader_next(r, &ev)) > 0) {
+	size_t nclasses = spoor_reader_event_class_count(r);
+	uint8_t *roles = calloc(nclasses + 1, 1);
+	int rc = -ENOMEM;
+	while (roles && (rc = spoor_reader_next(r, &ev)) > 0) {
 		size_t ci = reader_event_class_index(ev);
 		seen[spoor_event_stream(ev)]++;
-		tasks_update(tk, ev);
-		if (loadmap_reads(lm, ci)) {
+		uint8_t role = ci < nclasses ? roles[ci] : R_OTHER;
+		if (!role)
+			role = roles[ci] = role_of(tk, lm, c, ci);
+		bool per_packet = role & R_PER_PACKET;
+		role &= ~R_PER_PACKET;
+		if (role != R_CALL_OWN_TID)
+			tasks_update(tk, ev);
+		if (role == R_LOADMAP) {
 			if ((rc = loadmap_update(lm, ev)) < 0)
-				return rc;
+				break;
 			continue;
 		}
-		if (!thread_of(tk, a, ev, &tid))
+		if (!thread_of(tk, &memo, a, ev, per_packet, &tid))
 			continue;
-		bool call = calls_reads(c, ci);
+		bool call = role != R_OTHER;
 		if (!call && (!g || !graph_knows(g, tid)))
 			continue;
 		if (g && (tid != last || a->cpu)) {
@@ -243,10 +284,11 @@ static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct t
 		if (!call)
 			graph_comment(g, ev);
 		else if ((rc = calls_event(c, ev, tid, loadmap_process(lm, ev))) < 0)
-			return rc;
-		if (g && graph_error(g))
-			return graph_error(g);
+			break;
+		if (g && (rc = graph_error(g)))
+			break;
 	}
+	free(roles);
 	return rc < 0 ? rc : calls_finish(c);
 }
 
@@ -282,9 +324,9 @@ static int run_graph(const struct command *cmd, int argc, char **argv)
 	}
 	tasks_read_dump_ahead(tk);
 	struct graph_opts go = {a.cpu, a.depth, name_of, lm};
-	struct calls_ops ops = {graph_enter, graph_leave};
+	struct calls_ops ops = {graph_enter, graph_leave, false};
 	if (a.profile) {
-		ops = (struct calls_ops){NULL, callprofile_leave};
+		ops = (struct calls_ops){NULL, callprofile_leave, false};
 		prof = callprofile_new(lm);
 	} else {
 		g = graph_new(STDOUT_FILENO, &go);

@@ -14,10 +14,13 @@
 enum kind { K_NONE, K_ENTRY, K_EXIT, K_EXIT_TOP, K_WHOLE };
 
 struct call_class {
-	bool resolved;
+	bool resolved, placed;
 	uint8_t kind;
-	int addr, site, duration; /* payload indices, -1: none */
+	int field[3];              /* addr, call_site, duration: payload indices, -1: none */
+	struct ctf_place place[3]; /* the same read as plain loads (found at the first event) */
 };
+
+enum { F_ADDR, F_SITE, F_DURATION };
 
 struct frame {
 	uint64_t addr, site;
@@ -41,6 +44,9 @@ struct thread {
 	uint32_t base;    /* calls open before the trace began, below fr (calls_seed) */
 	uint32_t orphans; /* exits without an entry nor anything to unwind: the pre-pass's answer */
 	uint32_t hidden;  /* entries beyond CALLS_MAX_DEPTH, not on fr */
+	bool lost;        /* its stream lost events: an exit without entry is not from before */
+	size_t stream;    /* its last event's stream, and that stream's discarded count then */
+	uint64_t discarded;
 	struct held *held;
 	size_t nheld, cap_held;
 	uint32_t *tops; /* the held subtrees' roots (indices into held), in time order */
@@ -117,10 +123,11 @@ static struct call_class *class_of(struct calls *c, size_t ci)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i].name))
 			k->kind = (uint8_t) names[i].kind;
-	k->addr = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "addr");
-	k->site = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "call_site");
-	k->duration = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "duration");
-	if ((k->kind != K_EXIT_TOP && k->addr < 0) || (k->kind == K_WHOLE && k->duration < 0))
+	static const char *const fields[] = {"addr", "call_site", "duration"};
+	for (int f = 0; f < 3; f++)
+		k->field[f] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, fields[f]);
+	if ((k->kind != K_EXIT_TOP && k->field[F_ADDR] < 0) ||
+	    (k->kind == K_WHOLE && k->field[F_DURATION] < 0))
 		k->kind = K_NONE; /* not the fields we know */
 	return k;
 }
@@ -139,7 +146,8 @@ static struct thread *thread_of(struct calls *c, int64_t tid, uint64_t proc)
 		if (grow_one(&c->threads, c->nthreads, &c->cap_threads, sizeof(*c->threads), 16) ||
 		    idmap_add(&c->ids, (uint64_t) tid, (uint32_t) c->nthreads))
 			return NULL;
-		c->threads[c->nthreads] = (struct thread){.tid = tid, .proc = proc};
+		c->threads[c->nthreads] =
+		    (struct thread){.tid = tid, .proc = proc, .stream = SIZE_MAX};
 		c->last = c->nthreads++;
 	} else {
 		c->last = *i;
@@ -260,6 +268,13 @@ static void exit_call(struct calls *c, struct thread *t, uint64_t addr, uint64_t
 		pop(c, t, ts, 0);
 		return;
 	}
+	if (t->lost) { /* its entry was lost: shown where it is, the stack left as it is */
+		struct calls_span s = {t->tid,        t->proc, addr, site,
+		                       INT64_MIN,     ts,      0,    t->base + (uint32_t) t->n,
+		                       CALLS_NO_ENTRY};
+		report_leave(c, &s);
+		return;
+	}
 	while (t->n)
 		pop(c, t, ts, CALLS_UNWOUND);
 	if (t->base)
@@ -271,12 +286,19 @@ static void exit_call(struct calls *c, struct thread *t, uint64_t addr, uint64_t
 	report_leave(c, &s);
 }
 
-static uint64_t payload_u64(const struct spoor_event *ev, int idx)
+/* A payload integer: a plain load at its place, else through the reader (0 if absent). */
+static uint64_t payload_u64(const struct spoor_event *ev, struct call_class *k, int f)
 {
-	struct spoor_field f;
 	int64_t v = 0;
-	if (idx >= 0 && spoor_event_field_at(ev, SPOOR_SCOPE_PAYLOAD, idx, &f))
-		spoor_field_int(&f, &v);
+	if (k->place[f].fast != PLAN_FAST_NONE && ctf_stream_place_int(ev->s, k->place[f], &v))
+		return (uint64_t) v;
+	if (k->field[f] < 0 || !reader_field_int(ev, SPOOR_SCOPE_PAYLOAD, k->field[f], &v))
+		return 0;
+	if (!k->placed) { /* the class is ready now: its places, once */
+		k->placed = true;
+		for (int i = 0; i < 3; i++)
+			ctf_event_class_place(spoor_event_class(ev)->ec, k->field[i], &k->place[i]);
+	}
 	return (uint64_t) v;
 }
 
@@ -289,11 +311,18 @@ int calls_event(struct calls *c, const struct spoor_event *ev, int64_t tid, uint
 	if (!t)
 		return -ENOMEM;
 	c->events++;
+	size_t stream = reader_event_stream(ev);
+	uint64_t discarded = reader_event_discarded(ev);
+	if (t->stream == stream && t->discarded != discarded)
+		t->lost = true;
+	t->stream = stream;
+	t->discarded = discarded;
 	int64_t ts = reader_event_timestamp(ev);
 	t->last = ts;
-	uint64_t addr = payload_u64(ev, k->addr), site = payload_u64(ev, k->site);
+	uint64_t addr = payload_u64(ev, k, F_ADDR);
+	uint64_t site = c->ops.call_sites ? payload_u64(ev, k, F_SITE) : 0;
 	if (k->kind == K_WHOLE) {
-		uint64_t d = payload_u64(ev, k->duration);
+		uint64_t d = payload_u64(ev, k, F_DURATION);
 		const struct ctf_stream *s = ev->s;
 		int64_t ns = s->sc->clock ? (int64_t) ctf_cycles_to_ns(s->scp->clock_freq, d) : 0;
 		if (ns < 0 || (ts < 0 && ns > ts - INT64_MIN))

@@ -16,7 +16,9 @@
  *   - an exit of a function below the top (longjmp, an exception, a signal handler left by
  *     siglongjmp): the calls above it end there, CALLS_UNWOUND, at the exit's time;
  *   - an exit of a function not on the stack at all: the stack's open calls are unwound,
- *     then it is a CALLS_NO_ENTRY exit;
+ *     then it is a CALLS_NO_ENTRY exit; once the thread's stream has lost events, such
+ *     an exit is taken as one whose entry was lost: a CALLS_NO_ENTRY exit at the depth
+ *     of the stack, which stays as it is (an exit of a call below a lost exit unwinds);
  *   - entries with no exit when the trace ends (a thread that ended mid-call, or the
  *     trace stopped): calls_finish ends them CALLS_NO_EXIT at the thread's last event;
  *   - a signal handler's calls: an entry on top of the interrupted call, nested in it;
@@ -57,6 +59,7 @@ struct calls_span {
 struct calls_ops {
 	void (*enter)(void *data, const struct calls_span *s); /* NULL: not wanted */
 	void (*leave)(void *data, const struct calls_span *s);
+	bool call_sites; /* fill calls_span.call_site (else 0: one field less read per event) */
 };
 
 struct calls;

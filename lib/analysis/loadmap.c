@@ -14,7 +14,9 @@
 
 #include "idmap.h"
 #include "elf/elf-symtab.h"
+#include "ctf/stream.h"
 #include "loadmap.h"
+#include "reader/reader.h" /* fields read in place */
 #include "util/grow.h"
 
 enum kind { K_NONE, K_BIN_INFO, K_DLOPEN, K_BUILD_ID, K_DLCLOSE };
@@ -79,6 +81,9 @@ struct loadmap {
 	size_t pool_len, pool_cap;
 	void (*warn)(void *data, const char *msg);
 	void *warn_data;
+	/* the process of the last packet whose context holds the vpid: its events share it */
+	const void *memo_stream;
+	uint64_t memo_packet, memo_proc;
 };
 
 struct loadmap *loadmap_new(const struct spoor_reader *r, const char *debug_root)
@@ -173,12 +178,21 @@ bool loadmap_reads(struct loadmap *lm, size_t class_index)
 
 uint64_t loadmap_process(struct loadmap *lm, const struct spoor_event *ev)
 {
-	struct lm_class *k = class_of(lm, spoor_event_class_index(spoor_event_class(ev)));
-	struct spoor_field f;
+	/* a stream whose packet context holds the vpid has it there for all its classes */
+	if (lm->memo_stream == ev->s && lm->memo_packet == ev->s->packets)
+		return lm->memo_proc;
+	struct lm_class *k = class_of(lm, reader_event_class_index(ev));
+	bool per_packet = k->vpid >= 0 && k->vpid_scope == SPOOR_SCOPE_PACKET_CONTEXT;
 	int64_t vpid = 0;
-	if (k->vpid >= 0 && spoor_event_field_at(ev, (enum spoor_scope) k->vpid_scope, k->vpid, &f))
-		spoor_field_int(&f, &vpid);
-	return (uint64_t) spoor_event_trace(ev) << 32 | (uint32_t) vpid;
+	if (k->vpid >= 0 && !reader_field_int(ev, (enum spoor_scope) k->vpid_scope, k->vpid, &vpid))
+		vpid = 0;
+	uint64_t proc = (uint64_t) spoor_event_trace(ev) << 32 | (uint32_t) vpid;
+	if (per_packet) {
+		lm->memo_stream = ev->s;
+		lm->memo_packet = ev->s->packets;
+		lm->memo_proc = proc;
+	}
+	return proc;
 }
 
 static struct lm_proc *proc_of(struct loadmap *lm, uint64_t key, bool add)

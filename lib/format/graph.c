@@ -17,6 +17,8 @@
 struct gthread {
 	int64_t tid;
 	char comm[COMM_SHOWN + 1];
+	char proc[32]; /* its column, "comm-tid" centered (PROC_WIDTH or more), made once */
+	uint8_t proc_len;
 	uint32_t depth; /* the depth a comment of the thread is at: one past its open call */
 };
 
@@ -48,6 +50,36 @@ static void header(struct graph *g)
 	outbuf_lit(o, "   |    |           |   |                     |   |   |   |\n");
 }
 
+/* ftrace's print_graph_proc: "comm-tid" centered in 14 columns (made when the name is
+ * known or changes). */
+static void make_proc(struct gthread *t)
+{
+	char buf[48];
+	size_t n = strlen(t->comm);
+	memcpy(buf, t->comm[0] ? t->comm : "<...>", t->comm[0] ? n : (n = 5));
+	buf[n++] = '-';
+	n += outbuf_fmt_s64(buf + n, t->tid);
+	size_t spaces = n < PROC_WIDTH ? PROC_WIDTH - n : 0;
+	memset(t->proc, ' ', spaces / 2);
+	memcpy(t->proc + spaces / 2, buf, n);
+	memset(t->proc + spaces / 2 + n, ' ', spaces - spaces / 2);
+	t->proc_len = (uint8_t) (n + spaces);
+}
+
+static void put_proc(struct outbuf *o, const struct gthread *t)
+{
+	outbuf_put(o, t->proc, t->proc_len);
+}
+
+/* A thread's name, cut to ftrace's 7 characters. */
+static void set_comm(struct gthread *t, const char *comm)
+{
+	if (strcmp(t->comm, comm)) {
+		memcpy(t->comm, comm, sizeof(t->comm));
+		make_proc(t);
+	}
+}
+
 struct graph *graph_new(int fd, const struct graph_opts *opts)
 {
 	struct graph *g = calloc(1, sizeof(*g));
@@ -76,6 +108,7 @@ static struct gthread *thread_of(struct graph *g, int64_t tid, bool add)
 	}
 	struct gthread *t = &g->threads[g->nthreads++];
 	*t = (struct gthread){.tid = tid};
+	make_proc(t);
 	return t;
 }
 
@@ -94,28 +127,12 @@ void graph_thread(struct graph *g, int64_t tid, const char *comm, size_t comm_le
 	}
 	g->cur = thread_of(g, tid, false);
 	if (g->cur && g->cur_comm[0])
-		memcpy(g->cur->comm, g->cur_comm, sizeof(g->cur_comm));
+		set_comm(g->cur, g->cur_comm);
 }
 
 bool graph_knows(struct graph *g, int64_t tid)
 {
 	return thread_of(g, tid, false) != NULL;
-}
-
-/* ftrace's print_graph_proc: "comm-tid" centered in 14 columns. */
-static void put_proc(struct outbuf *o, const struct gthread *t)
-{
-	char buf[48];
-	size_t n = strlen(t->comm);
-	memcpy(buf, t->comm[0] ? t->comm : "<...>", t->comm[0] ? n : (n = 5));
-	buf[n++] = '-';
-	n += outbuf_fmt_s64(buf + n, t->tid);
-	size_t spaces = n < PROC_WIDTH ? PROC_WIDTH - n : 0;
-	memset(o->buf + o->len, ' ', spaces / 2);
-	o->len += spaces / 2;
-	outbuf_put(o, buf, n);
-	memset(o->buf + o->len, ' ', spaces - spaces / 2);
-	o->len += spaces - spaces / 2;
 }
 
 static void put_cpu(struct graph *g, int64_t cpu)
@@ -238,7 +255,7 @@ static struct gthread *span_thread(struct graph *g, int64_t tid)
 	struct gthread *t = thread_of(g, tid, true);
 	if (t && g->cur_tid == tid) {
 		g->cur = t;
-		memcpy(t->comm, g->cur_comm, sizeof(t->comm));
+		set_comm(t, g->cur_comm);
 	}
 	return t;
 }

@@ -153,6 +153,14 @@ void tasks_update(struct tasks *t, const struct spoor_event *ev)
 	}
 }
 
+bool tasks_tid_per_packet(struct tasks *t, size_t class_index)
+{
+	if (class_index >= t->nclasses)
+		return false;
+	const struct task_class *k = resolve(t, class_index);
+	return k->tid.index >= 0 && k->tid.scope == SPOOR_SCOPE_PACKET_CONTEXT;
+}
+
 bool tasks_tid(struct tasks *t, const struct spoor_event *ev, int64_t *tid)
 {
 	size_t c = reader_event_class_index(ev);

@@ -38,6 +38,9 @@ bool tasks_reads(struct tasks *t, size_t class_index);
 void tasks_update(struct tasks *t, const struct spoor_event *ev);
 /* The event's task, false when unknown. */
 bool tasks_tid(struct tasks *t, const struct spoor_event *ev, int64_t *tid);
+/* Whether the class's events take their tid from the packet context (spoor's per-thread
+ * streams): the same for every event of a packet, so a reader of many may keep it. */
+bool tasks_tid_per_packet(struct tasks *t, size_t class_index);
 /* Its process, -1 when unknown. */
 int64_t tasks_pid(struct tasks *t, const struct spoor_event *ev, int64_t tid);
 /* Its task's name (len bytes), NULL when unknown. */

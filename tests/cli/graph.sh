@@ -17,8 +17,9 @@ python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
 T=$TMP/t
 
 # The tree, exact: calls, leaves, marks, longjmp, the signal handler, comments, the
-# context switches, dlopen/dlclose; a mid-call start and end; whole calls.
-for t in calls-tree calls-midstart calls-whole; do
+# context switches, dlopen/dlclose; a mid-call start and end; whole calls; a stream that
+# lost an exit and an entry.
+for t in calls-tree calls-midstart calls-whole calls-lost; do
 	"$SPOOR" graph "$T/$t" >"$TMP/$t.out" 2>"$TMP/$t.err"
 	check "$t: exit status 0" test $? -eq 0
 	if diff -u "$T/$t.graph" "$TMP/$t.out"; then pass "$t: the expected graph"; else

@@ -23,6 +23,8 @@ per thread, every time different. Written in OUTDIR:
                       in the stripped program (names as STRIPPED+0xOFFSET)
     calls-whole/      the tree of calls-tree's first thread as spoor_calls:call events
                       (written at exits, post-order, with durations)
+    calls-lost/       a thread whose stream lost events (a packet counting them): an exit
+                      and an entry lost
     NAME.graph        the output `spoor graph NAME` must give: ftrace's function_graph
                       layout, rendered here from the calls themselves (an oracle that
                       shares no code with spoor)
@@ -132,6 +134,12 @@ class Thread:
             body()
         self.exit(addr, dt_out)
 
+    def lose(self, n):
+        """The events written next were preceded by n the stream lost: a new packet whose
+        context counts them."""
+        self.tr.events.append((self.tr.t, self.tid, None, None, "__lost__", n))
+        self.tr.op(self.tid, self.comm, "lost", None)
+
     def mark(self, msg, dt=50, shown=True):
         self.ev(dt, "calls_test:mark", {"_msg": msg})
         if shown:
@@ -232,6 +240,25 @@ def midstart_trace(stripped):
     return tr
 
 
+def lost_trace(prog):
+    """A thread whose stream lost events: ct_a's exit and ct_b's entry."""
+    sym, bid = symbols(prog), build_id(prog)
+    a = {n: PROG_BASE + v for n, v in sym.items()}
+    names = {v: n for n, v in a.items()}.get
+    tr = Trace()
+    th = Thread(tr, 401, 400, "calls-tree", names)
+    statedump(th, [(PROG_BASE, prog, bid)])
+    th.entry(a["main"])
+    th.entry(a["ct_a"])
+    th.call(a["ct_leaf1"])
+    th.lose(2)
+    th.call(a["ct_leaf2"])      # inside ct_b, whose entry was lost: under ct_a here
+    th.exit(a["ct_b"])          # an exit without entry after a loss: the stack stays
+    th.call(a["ct_rec"])
+    th.exit(a["main"])          # ct_a, whose exit was lost, is unwound
+    return tr
+
+
 def symbols_of_stripped(stripped):
     # strip -s keeps no names: the unstripped program beside it (same build) has them
     return symbols(stripped[:-len("-stripped")] if stripped.endswith("-stripped") else stripped)
@@ -307,24 +334,38 @@ def streams(events):
     tids = sorted({e[1] for e in events})
     for cpu, tid in enumerate(tids):
         evs = [e for e in events if e[1] == tid]
-        begin, writers, clock = evs[0][0], [], evs[0][0]
-        for ts, _, vpid, comm, cls, payload in evs:
-            ev_id, ft = BY_NAME[cls][0], BY_NAME[cls][4]
-            _, hdr = g.large_header(ev_id, ts, clock)
-            clock = ts
-
-            def write(w, hdr=hdr, vpid=vpid, tid=tid, comm=comm, payload=payload, ft=ft):
-                g.HDR_LARGE.write(w, hdr, {})
-                CONTEXT.write(w, {"_vpid": vpid, "_vtid": tid,
-                                  "_procname": procname(comm)}, {})
-                ft.write(w, payload, {})
-            writers.append(write)
-        hv = {"magic": g.CTF_MAGIC, "uuid": g.uuid_bytes(UUID), "stream_id": 0}
-        data, _ = g.build_packet("le", g.PACKET_HEADER, hv, g.PACKET_CONTEXT,
-                                 {"timestamp_begin": begin, "timestamp_end": evs[-1][0],
-                                  "events_discarded": 0, "cpu_id": cpu}, writers)
+        packets, cur, discarded = [], [], 0
+        for e in evs:
+            if e[4] == "__lost__":
+                packets.append((cur, discarded))
+                cur, discarded = [], discarded + e[5]
+            else:
+                cur.append(e)
+        packets.append((cur, discarded))
+        data = b""
+        for pevs, disc in packets:
+            data += packet(tid, cpu, pevs, disc)
         files["channel0_%d" % cpu] = data
     return files
+
+
+def packet(tid, cpu, evs, discarded):
+    begin, writers, clock = evs[0][0], [], evs[0][0]
+    for ts, _, vpid, comm, cls, payload in evs:
+        ev_id, ft = BY_NAME[cls][0], BY_NAME[cls][4]
+        _, hdr = g.large_header(ev_id, ts, clock)
+        clock = ts
+
+        def write(w, hdr=hdr, vpid=vpid, tid=tid, comm=comm, payload=payload, ft=ft):
+            g.HDR_LARGE.write(w, hdr, {})
+            CONTEXT.write(w, {"_vpid": vpid, "_vtid": tid, "_procname": procname(comm)}, {})
+            ft.write(w, payload, {})
+        writers.append(write)
+    hv = {"magic": g.CTF_MAGIC, "uuid": g.uuid_bytes(UUID), "stream_id": 0}
+    data, _ = g.build_packet("le", g.PACKET_HEADER, hv, g.PACKET_CONTEXT,
+                             {"timestamp_begin": begin, "timestamp_end": evs[-1][0],
+                              "events_discarded": discarded, "cpu_id": cpu}, writers)
+    return data
 
 
 # --- the oracle: ftrace's function_graph layout (kernel/trace/trace_functions_graph.c) ----
@@ -358,7 +399,7 @@ def render(ops, seeds=None):
            "#  TASK/PID         DURATION                  FUNCTION CALLS",
            "#   |    |           |   |                     |   |   |   |"]
     state = {"last": None, "pending": None}
-    stacks, base, cur_depth = {}, dict(seeds or {}), {}
+    stacks, base, cur_depth, lost = {}, dict(seeds or {}), {}, {}
 
     def line(tid, comm, dur, depth, text):
         if state["last"] is not None and state["last"][0] != tid:
@@ -395,18 +436,24 @@ def render(ops, seeds=None):
             st.append((name, ts))
             cur_depth[tid] = b + len(st)
         elif op in ("exit", "exit-longjmp"):
-            for unwound in (extra or []) if op == "exit-longjmp" else []:
-                n, _ = st.pop()
-                assert n == unwound
-                leave(tid, comm, b + len(st), n, None, " (unwound)")
-            if st:
+            names = [n for n, _ in st]
+            if name in names:   # what lies above it was unwound (a longjmp, lost exits)
+                while st[-1][0] != name:
+                    n, _ = st.pop()
+                    leave(tid, comm, b + len(st), n, None, " (unwound)")
                 n, begin = st.pop()
-                assert n == name, (n, name)
                 leave(tid, comm, b + len(st), n, ts - begin)
+            elif lost.get(tid):  # its entry was lost: where it is, the stack unchanged
+                leave(tid, comm, b + len(st), name, None, "")
             else:
+                while st:
+                    n, _ = st.pop()
+                    leave(tid, comm, b + len(st), n, None, " (unwound)")
                 base[tid] = b - 1
                 leave(tid, comm, b - 1, name, None, "")
             cur_depth[tid] = base.get(tid, 0) + len(st)
+        elif op == "lost":
+            lost[tid] = True
         elif op == "comment":
             flush()
             line(tid, comm, None, cur_depth.get(tid, 0), "/* %s */" % name)
@@ -421,12 +468,10 @@ def hits(ops):
         st = stacks.setdefault(tid, [])
         if op == "entry":
             st.append(name)
-        elif op in ("exit", "exit-longjmp"):
-            for _ in (extra or []) if op == "exit-longjmp" else []:
-                st.pop()
-            if st:
-                st.pop()
-                h[name] = h.get(name, 0) + 1
+        elif op in ("exit", "exit-longjmp") and name in st:
+            while st.pop() != name:
+                pass
+            h[name] = h.get(name, 0) + 1
     return h
 
 
@@ -445,7 +490,7 @@ def main(argv):
     mid = midstart_trace(opts["stripped"])
     whole = whole_trace(tree)
     traces = {"calls-tree": (tree, None), "calls-midstart": (mid, {201: 3}),
-              "calls-whole": (whole, None)}
+              "calls-whole": (whole, None), "calls-lost": (lost_trace(opts["prog"]), None)}
     out = args[0]
     g.write_traces(out, {n: streams(t.events) for n, (t, _) in traces.items()})
     for n, (t, seeds) in traces.items():
