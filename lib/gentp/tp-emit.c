@@ -82,27 +82,31 @@ static void put_event(FILE *out, const struct tp_item *it)
 }
 
 /* Call sites written for lttng-gen-tp's header, unless LTTng-UST's names are already
- * someone's (its own headers, or spoor's compatibility headers, which map them the same). */
+ * someone's. Each is spelled as spoor's compatibility headers (<lttng/tracepoint.h> of
+ * include/lttng-ust-compat) spell it, so that either may come first: a macro defined
+ * again the same is no redefinition. */
 static const char call_sites[] =
-    "/* Call sites written for LTTng-UST: tracepoint(provider, event, args...) and\n"
-    " * tracepoint_enabled(provider, event), in both of its APIs' names. */\n"
-    "#ifndef tracepoint\n"
-    "#define tracepoint(...) spoor_trace(__VA_ARGS__)\n"
-    "#endif\n"
-    "#ifndef do_tracepoint\n"
-    "#define do_tracepoint(...) spoor_trace(__VA_ARGS__)\n"
-    "#endif\n"
-    "#ifndef tracepoint_enabled\n"
-    "#define tracepoint_enabled(provider, event) spoor_enabled(provider, event)\n"
-    "#endif\n"
-    "#ifndef lttng_ust_tracepoint\n"
-    "#define lttng_ust_tracepoint(...) spoor_trace(__VA_ARGS__)\n"
+    "/* Call sites written for LTTng-UST: tracepoint(provider, event, args...),\n"
+    " * tracepoint_enabled(provider, event) and do_tracepoint(), in both of its APIs'\n"
+    " * names, as spoor's <lttng/tracepoint.h> defines them. */\n"
+    "#ifndef lttng_ust_tracepoint_enabled\n"
+    "#define lttng_ust_tracepoint_enabled(provider, name) spoor_enabled(provider, name)\n"
     "#endif\n"
     "#ifndef lttng_ust_do_tracepoint\n"
-    "#define lttng_ust_do_tracepoint(...) spoor_trace(__VA_ARGS__)\n"
+    "#define lttng_ust_do_tracepoint(provider, name, ...) "
+    "SPOOR__EMIT_NAME(provider, name)(__VA_ARGS__)\n"
     "#endif\n"
-    "#ifndef lttng_ust_tracepoint_enabled\n"
-    "#define lttng_ust_tracepoint_enabled(provider, event) spoor_enabled(provider, event)\n"
+    "#ifndef lttng_ust_tracepoint\n"
+    "#define lttng_ust_tracepoint(provider, name, ...) spoor_trace(provider, name, __VA_ARGS__)\n"
+    "#endif\n"
+    "#ifndef tracepoint\n"
+    "#define tracepoint lttng_ust_tracepoint\n"
+    "#endif\n"
+    "#ifndef do_tracepoint\n"
+    "#define do_tracepoint lttng_ust_do_tracepoint\n"
+    "#endif\n"
+    "#ifndef tracepoint_enabled\n"
+    "#define tracepoint_enabled lttng_ust_tracepoint_enabled\n"
     "#endif\n";
 
 int tp_emit_header(const struct tp_template *t, const char *guard, const char *source, FILE *out)
