@@ -142,9 +142,6 @@ static int gen_one(const struct command *cmd, const char *tp, const char *h, con
 		                                : strerror(errno));
 	rc = tp_parse(text, len, &t, &err);
 	free(text);
-	for (size_t i = 0; i < t.nwarnings; i++)
-		fprintf(stderr, "spoor %s: %s:%u:%u: warning: %s\n", cmd->name, tp,
-		        t.warnings[i].line, t.warnings[i].col, t.warnings[i].msg);
 	if (rc) {
 		if (rc == -ENOMEM)
 			rc = cmd_error(cmd, "%s: out of memory", tp);

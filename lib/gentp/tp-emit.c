@@ -48,6 +48,7 @@ static void put_field(FILE *out, const struct tp_field *f)
 		case 'N': fputs(f->name, out); break;
 		case 'E': fputs(f->expr, out); break;
 		case 'L': fputs(f->len_expr, out); break;
+		case 'Y': fputs(f->len_type, out); break;
 		case 'P': put_enum_name(out, f->enum_provider, f->enum_name); break;
 		default: fputc(*c, out); break;
 		}

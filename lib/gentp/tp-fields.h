@@ -24,11 +24,9 @@ struct tp_field_macro {
 	const char *name; /* after "ctf_" or "lttng_ust_field_" */
 	unsigned char shape;
 	/* spoor's macro, its arguments written T (type), N (name), E (expr), L (length expr),
-	 * P (the enum's entries); NULL: nothing written (LTTng writes _nowrite fields to no
-	 * trace: they are there for filters) */
+	 * Y (the length's type), P (the enum's entries); NULL: nothing written (LTTng writes
+	 * _nowrite fields to no trace: they are there for filters) */
 	const char *spoor;
-	/* why spoor's macro is not an exact match, or NULL: said as a warning */
-	const char *approx;
 };
 
 /* A field macro's name without its API's prefix (ctf_ or lttng_ust_field_): false when it

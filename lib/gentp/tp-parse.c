@@ -45,18 +45,6 @@ static int fail_at(struct parser *p, size_t at, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int warn_at(struct parser *p, uint32_t line, uint32_t col, const char *msg)
-{
-	struct tp_template *t = p->t;
-	if (grow_one(&t->warnings, t->nwarnings, &t->warn_cap, sizeof(*t->warnings), 8))
-		return -ENOMEM;
-	struct tp_error *w = &t->warnings[t->nwarnings++];
-	w->line = line;
-	w->col = col;
-	snprintf(w->msg, sizeof(w->msg), "%s", msg);
-	return 0;
-}
-
 /* A token's text, for messages: at most 40 bytes of it. */
 #define TOK_FMT       "%.*s"
 #define TOK_ARG(p, i) (int) ((p)->tok[i].len < 40 ? (p)->tok[i].len : 40), (p)->s + (p)->tok[i].off
@@ -278,8 +266,6 @@ static int add_field(struct parser *p, struct tp_fields *f, size_t *cap, const s
 			return -EINVAL;
 		break;
 	}
-	if (m->spoor && m->approx && warn_at(p, x.line, x.col, m->approx))
-		return -ENOMEM;
 	for (size_t i = 0; m->spoor && i < f->n; i++)
 		if (f->v[i].macro->spoor && !strcmp(f->v[i].name, x.name))
 			return fail_at(p,
@@ -663,7 +649,6 @@ void tp_template_free(struct tp_template *t)
 		free(t->items[i].entries);
 	}
 	free(t->items);
-	free(t->warnings);
 	arena_free_all(&t->arena);
 	memset(t, 0, sizeof(*t));
 }

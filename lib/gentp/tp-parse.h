@@ -57,8 +57,6 @@ struct tp_template {
 	struct arena arena;    /* every string */
 	struct tp_item *items; /* in the template's order */
 	size_t n, cap;
-	struct tp_error *warnings; /* what is written otherwise than LTTng would */
-	size_t nwarnings, warn_cap;
 };
 
 /* 0, or -EINVAL with *err said, or -ENOMEM. Free *t with tp_template_free either way. */
