@@ -91,6 +91,19 @@ for f in hidden_id hidden_who first text nophase; do # _nowrite: in no trace, as
 done
 check_bt2 kinds "$TMP/kt"
 
+# the generated header and spoor's compatibility <lttng/tracepoint.h> in one file, in
+# either order: the call-site macros are spelled alike, so neither redefines the other's
+for first in '"kinds.h"' '<lttng/tracepoint.h>'; do
+	second='<lttng/tracepoint.h>'
+	[ "$first" = "$second" ] && second='"kinds.h"'
+	printf '#include %s\n#include %s\n' "$first" "$second" >"$TMP/both.c"
+	sed '/#include "kinds.h"/d' "$TMP/kinds-app.c" >>"$TMP/both.c"
+	build "$TMP/both" -I"$TMP" -I"$SPOOR_INCLUDE/lttng-ust-compat" "$TMP/both.c" "$TMP/kinds.c" \
+		2>"$TMP/both.err"
+	check "kinds: with <lttng/tracepoint.h> too, $first first: builds without a warning" test $? -eq 0
+	cat "$TMP/both.err"
+done
+
 # 3. what -o names: only those files; the C file includes the header by its base name
 mkdir "$TMP/o" "$TMP/o/a" "$TMP/o/b"
 cp "$data/kinds.tp" "$TMP/o/"
