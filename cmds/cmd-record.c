@@ -13,11 +13,20 @@
 #include "command.h"
 
 #include "record-args.h"
+#include "record-calls.h"
 #include "record/outdir.h"
 
+enum { OPT_CALLS = OPT_RECORD_COUNT };
+
 static const struct cmd_option record_options[] = {
-    RECORD_OPTION_ROWS{NULL, 0, NULL, NULL},
+    RECORD_OPTION_ROWS RECORD_CALLS_ROWS{NULL, 0, NULL, NULL},
 };
+
+static void args_free(struct record_args *a, struct record_calls *c)
+{
+	record_args_free(a);
+	record_calls_free(c);
+}
 
 static volatile sig_atomic_t stop_requested;
 
@@ -29,6 +38,7 @@ static void on_signal(int sig)
 static int run_record(const struct command *cmd, int argc, char **argv)
 {
 	struct record_args a = RECORD_ARGS_INIT;
+	struct record_calls calls = {0};
 	char defdir[64];
 	const char *arg;
 	int first, row, rc;
@@ -36,21 +46,26 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	optind = 1;
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, &first)) != -1) {
 		if (row == OPT_HELP) {
-			record_args_free(&a);
+			args_free(&a, &calls);
 			cmd_help(cmd, stdout);
 			return 0;
 		}
-		if ((rc = row < 0 ? 2 : record_take_option(cmd, &a, row, arg))) {
-			record_args_free(&a);
+		if (row >= OPT_CALLS)
+			rc = record_calls_take(cmd, &calls, row - OPT_CALLS, arg);
+		else
+			rc = row < 0 ? 2 : record_take_option(cmd, &a, row, arg);
+		if (rc) {
+			args_free(&a, &calls);
 			return rc;
 		}
 	}
-	if ((rc = record_check_args(cmd, &a, first, argc))) {
-		record_args_free(&a);
+	if ((rc = record_check_args(cmd, &a, first, argc)) ||
+	    (rc = record_calls_check(cmd, &calls, &a, first < argc ? argv[first] : NULL))) {
+		args_free(&a, &calls);
 		return rc;
 	}
 	if ((rc = record_claim_outdir(cmd, &a, defdir, sizeof(defdir)))) {
-		record_args_free(&a);
+		args_free(&a, &calls);
 		return rc;
 	}
 	/* from here on a signal finishes the trace rather than killing spoor half-way */
@@ -63,8 +78,14 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 	rc = record_session_new(&a.o, &s, err, sizeof(err));
 	if (rc) {
 		outdir_undo(a.o.outdir, &a.out);
-		record_args_free(&a);
+		args_free(&a, &calls);
 		return cmd_error(cmd, "%s", err);
+	}
+	if ((rc = record_calls_env(cmd, &calls, record_session_clock(s), &a))) {
+		record_session_free(s);
+		outdir_undo(a.o.outdir, &a.out);
+		args_free(&a, &calls);
+		return rc;
 	}
 	struct record_child child;
 	rc = record_run_command(s, &a, argv, first, argc, &stop_requested, &child);
@@ -73,19 +94,19 @@ static int run_record(const struct command *cmd, int argc, char **argv)
 		outdir_undo(a.o.outdir, &a.out);
 		rc = rc ? cmd_error(cmd, "%s", strerror(-rc))
 		        : record_cannot_run(cmd, argv[first], child.exec_errno);
-		record_args_free(&a);
+		args_free(&a, &calls);
 		return rc;
 	}
 	struct record_totals t;
 	record_session_totals(s, &t);
 	record_session_free(s);
 	if (rc) {
-		record_args_free(&a);
+		args_free(&a, &calls);
 		return cmd_error(cmd, "%s", strerror(-rc));
 	}
 	record_report("spoor record", &a.o, &t);
 	rc = record_command_exit(cmd, argv, first, argc, &child, true);
-	record_args_free(&a);
+	args_free(&a, &calls);
 	/* spoor's own failure first, then the command's */
 	return record_failed(&t) ? 1 : rc;
 }

@@ -14,6 +14,12 @@ struct cmd_option {
 	const char *help;
 };
 
+/* An argument written "[NAME]" is optional: --name or --name=VALUE (no short name). */
+static inline int cmd_arg_optional(const struct cmd_option *o)
+{
+	return o->arg && o->arg[0] == '[';
+}
+
 struct command {
 	const char *name;
 	const char *summary;     /* one line: `spoor help`, the man page's NAME */

@@ -95,7 +95,7 @@ static void one_command(FILE *out, const struct command *cmd)
 	}
 	fprintf(out, "'\n\t\toperand=%s\n\t\tcase $prev in\n", operand);
 	for (const struct cmd_option *o = cmd->options; o->name; o++) {
-		if (!o->arg)
+		if (!o->arg || cmd_arg_optional(o)) /* an optional value comes after '=' */
 			continue;
 		fputs("\t\t", out);
 		if (o->short_name)

@@ -73,7 +73,11 @@ static void options(FILE *out, const struct command *cmd)
 		fputs("\\fB\\-\\-", out);
 		roff(out, o->name);
 		fputs("\\fR", out);
-		if (o->arg) {
+		if (cmd_arg_optional(o)) {
+			fputs("[=\\fI", out);
+			roff(out, o->arg + 1);
+			fputs("\\fR", out);
+		} else if (o->arg) {
 			fputs("=\\fI", out);
 			roff(out, o->arg);
 			fputs("\\fR", out);

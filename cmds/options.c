@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,8 +21,11 @@ int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **ar
 	size_t n = 0, k = 1;
 
 	for (const struct cmd_option *o = cmd->options; o->name && n < MAX_OPTIONS; o++, n++) {
-		longs[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-		                           (int) (256 + n)};
+		longs[n] = (struct option){o->name,
+		                           !o->arg               ? no_argument
+		                           : cmd_arg_optional(o) ? optional_argument
+		                                                 : required_argument,
+		                           NULL, (int) (256 + n)};
 		if (o->short_name) {
 			shorts[k++] = o->short_name;
 			if (o->arg)
@@ -57,9 +61,13 @@ void cmd_help(const struct command *cmd, FILE *out)
 		fprintf(out, "\noptions:\n");
 	for (const struct cmd_option *o = cmd->options; o->name; o++) {
 		char left[64];
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
+		bool opt = cmd_arg_optional(o);
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s%s", o->short_name ? '-' : ' ',
 		         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
-		         o->arg ? "=" : "", o->arg ? o->arg : "");
+		         opt      ? "[="
+		         : o->arg ? "="
+		                  : "",
+		         o->arg ? o->arg + opt : "", opt ? "" : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }

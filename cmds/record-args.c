@@ -91,6 +91,8 @@ void record_args_free(struct record_args *a)
 	free(a->pids);
 	for (size_t i = 0; i < a->ncopies; i++)
 		free(a->copies[i]);
+	for (size_t i = 0; i < a->nchild_env; i++)
+		free(a->child_env[i]);
 }
 
 bool record_push_kernel(struct record_args *a, const char *list)
@@ -330,8 +332,11 @@ int record_claim_outdir(const struct command *cmd, struct record_args *a, char *
 
 /* In the child: run the command; if that fails, tell the parent why through `report`
  * (closed on a successful exec) and end as a shell would. */
-static void exec_command(struct record_session *s, char **argv, int report)
+static void exec_command(struct record_session *s, const struct record_args *a, char **argv,
+                         int report)
 {
+	for (size_t i = 0; i < a->nchild_env; i++)
+		putenv(a->child_env[i]);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -354,7 +359,7 @@ int record_run_command(struct record_session *s, struct record_args *a, char **a
 			return -errno;
 		child = fork();
 		if (child == 0)
-			exec_command(s, argv + first, report[1]);
+			exec_command(s, a, argv + first, report[1]);
 		int rc = child < 0 ? -errno : 0;
 		close(report[1]);
 		while (!rc && read(report[0], &c->exec_errno, sizeof(c->exec_errno)) < 0 &&

@@ -105,9 +105,11 @@ struct record_args {
 	char *copies[64]; /* -k lists cut at commas */
 	size_t ncopies;
 	bool all;
-	bool force;        /* --force */
-	bool layout;       /* --layout given */
-	struct outdir out; /* the output directory, as claimed */
+	bool force;         /* --force */
+	bool layout;        /* --layout given */
+	struct outdir out;  /* the output directory, as claimed */
+	char *child_env[8]; /* NAME=VALUE put into the command's environment (--calls) */
+	size_t nchild_env;
 	uint64_t buffer_total;
 };
 

@@ -11,17 +11,25 @@
 #define STT_IFUNC 10 /* resolved at load time: its address is the resolver's, not usable */
 #define SHN_UNDEF 0
 
+int elf_image_dynsym(struct elf_image *im, struct elf_section *syms, struct elf_section *strs)
+{
+	int rc = elf_image_section(im, ".dynsym", syms);
+	if (rc <= 0)
+		return rc;
+	if ((rc = elf_image_section(im, ".dynstr", strs)) <= 0)
+		return rc;
+	if (syms->off > im->size || syms->size > im->size - syms->off || strs->off > im->size ||
+	    strs->size > im->size - strs->off)
+		return -SPOOR_ETRUNCATED;
+	return 1;
+}
+
 int elf_image_function(struct elf_image *im, const char *name, uint64_t *vaddr, uint64_t *off)
 {
 	struct elf_section syms, strs;
-	int rc = elf_image_section(im, ".dynsym", &syms);
+	int rc = elf_image_dynsym(im, &syms, &strs);
 	if (rc <= 0)
 		return rc;
-	if ((rc = elf_image_section(im, ".dynstr", &strs)) <= 0)
-		return rc;
-	if (syms.off > im->size || syms.size > im->size - syms.off || strs.off > im->size ||
-	    strs.size > im->size - strs.off)
-		return -SPOOR_ETRUNCATED;
 	size_t len = strlen(name);
 	for (uint64_t at = syms.off; at + SYM_SIZE <= syms.off + syms.size; at += SYM_SIZE) {
 		const unsigned char *p = im->data + at;

@@ -68,6 +68,9 @@ const char *record_session_socket(const struct record_session *s);
 int record_session_run(struct record_session *s, pid_t child, volatile sig_atomic_t *stop);
 /* Now on the session's clock, in the readers' units (ns from the clock's origin). */
 int64_t record_session_now_ns(const struct record_session *s);
+/* The session's clock (clock.h): what the programs' events are stamped with. */
+struct rec_clock;
+const struct rec_clock *record_session_clock(const struct record_session *s);
 void record_session_totals(const struct record_session *s, struct record_totals *t);
 void record_session_free(struct record_session *s);
 

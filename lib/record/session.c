@@ -402,6 +402,11 @@ int64_t record_session_now_ns(const struct record_session *s)
 	return rec_clock_now_ns(&s->clock);
 }
 
+const struct rec_clock *record_session_clock(const struct record_session *s)
+{
+	return &s->clock;
+}
+
 void record_session_totals(const struct record_session *s, struct record_totals *t)
 {
 	*t = s->totals;

@@ -90,10 +90,10 @@ fi
 commands=$("$bin" help | sed -n '/^commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p')
 check "spoor help lists commands" test -n "$commands"
 option_tags() {
-	"$bin" help "$1" | sed -n -E 's/^  (-(.), |    )--([a-z][a-z-]*)(=([^ ]+))?.*/\1--\3\4/p' |
+	"$bin" help "$1" | sed -n -E 's/^  (-(.), |    )--([a-z][a-z-]*)((\[?=)([^ ]+))?.*/\1--\3\4/p' |
 		sed 's/^    //'
 }
-option_words() { option_tags "$1" | sed 's/=.*//; s/, /\n/'; }
+option_words() { option_tags "$1" | sed 's/\[\{0,1\}=.*//; s/, /\n/'; }
 
 # man pages: one per command and spoor(1), formatted without a warning, options all there.
 # cmds/meson.build builds a page per line of cmds/command-list.h, read at configure time:
@@ -118,7 +118,8 @@ if command -v man >/dev/null && command -v groff >/dev/null; then
 		c=${c%.1}
 		[ "$p" = spoor.1 ] && continue
 		while read -r tag; do
-			check "$p describes $tag" grep -q -x -E -- " +$tag( .*)?" "$TMP/page.txt"
+			# an optional value: --name[=VALUE], its brackets literal
+			check "$p describes $tag" grep -q -x -E -- " +${tag//[/\\[}( .*)?" "$TMP/page.txt"
 		done < <(option_tags "$c")
 	done
 else

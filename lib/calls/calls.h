@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* calls.h: what the files of libspoor-calls share (docs/functions.md, "Recording"): the
+ * settings spoor record passes in the environment, the per-thread shadow stack, the
+ * decision per function, and the load map. */
+#ifndef CALLS_CALLS_H
+#define CALLS_CALLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CALLS_HIDDEN __attribute__((visibility("hidden")))
+#define CALLS_API    __attribute__((visibility("default")))
+
+struct calls_settings {
+	/* 0: every call recorded as it comes (entry and exit events, no state per call);
+	 * else the hooks go through calls_enter/calls_exit */
+	bool stateful;
+	bool mono;      /* the trace clock is CLOCK_MONOTONIC in ns, not the TSC */
+	bool names;     /* the name filters or --calls-graph decide per function */
+	uint32_t depth; /* --calls-depth: 0 for no limit */
+	uint64_t min;   /* --calls-min in the trace clock's units: 0 for entries and exits */
+	const char *include, *exclude, *graph; /* comma-separated globs (or NULL) */
+};
+extern CALLS_HIDDEN struct calls_settings calls_cfg;
+
+/* One call in flight on a thread. */
+struct calls_frame {
+	uint64_t addr;  /* the function (as the events say it) */
+	uint64_t site;  /* the return address in the caller */
+	uint64_t slot;  /* -pg: where that return address lives on the stack; else 0 */
+	uint64_t ts;    /* --calls-min: the entry's time */
+	uint32_t flags; /* CALLS_* below */
+};
+#define CALLS_RECORDED 1u /* its entry counted towards the depth (and events were written) */
+#define CALLS_ROOT     2u /* a --calls-graph function */
+
+struct calls_thread {
+	uint32_t n, cap;
+	uint32_t depth; /* recorded calls in flight */
+	uint32_t graph; /* --calls-graph functions in flight */
+	struct calls_frame f[];
+};
+/* The calling thread's shadow stack, made on first use; NULL once the thread is ending or
+ * when it cannot be made (the calls then go unrecorded). Async-signal-safe. */
+struct calls_thread *calls_thread_get(void) CALLS_HIDDEN;
+
+/* Per function, decided once (filter.c). */
+#define CALLS_TRACE 1u /* the name filters let it through */
+/* flags of addr (CALLS_TRACE, CALLS_ROOT) */
+uint32_t calls_decide(uint64_t addr) CALLS_HIDDEN;
+void calls_filter_init(void) CALLS_HIDDEN;
+
+/* Entry and exit with state (settings.stateful, and every -pg call). calls_enter returns
+ * the frame pushed (to fill slot), or NULL when the call is not followed. */
+struct calls_frame *calls_enter(struct calls_thread *t, uint64_t addr, uint64_t site,
+                                uint32_t decision) CALLS_HIDDEN;
+/* The exit of frame i, and first of those above it (left by a longjmp), innermost first:
+ * their events as decided at their entries; all popped. */
+void calls_exit(struct calls_thread *t, uint32_t i) CALLS_HIDDEN;
+
+/* The trace clock now (TSC or CLOCK_MONOTONIC ns, as the session's). */
+uint64_t calls_now(void) CALLS_HIDDEN;
+
+/* The load map: every loaded object at start (lttng_ust_statedump:*), then the changes
+ * after a dlopen or dlclose (lttng_ust_dl:*). */
+void calls_loadmap_start(void) CALLS_HIDDEN;
+void calls_loadmap_update(int dlopen_flags, bool opened) CALLS_HIDDEN;
+
+/* -fpatchable-function-entry's and -mnop-mcount's sites of the object at path, mapped with
+ * load bias `bias`, made calls to __fentry__ (those the filters let through). */
+void calls_patch_object(uint64_t bias, const char *path) CALLS_HIDDEN;
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcount.c: the C side of -pg's hooks (mcount.S). At a traced function's entry its return
+ * address goes on the thread's shadow stack, with where it lives on the stack, and the
+ * return trampoline (calls_return) takes its place; the trampoline writes the exit and
+ * returns to the original address.
+ *
+ * longjmp: the frames it leaves never return. The trampoline finds its frame by its stack
+ * slot, below whatever longjmp left above it, and ends those first (their exits, at that
+ * time); a new call whose slot is at or above the top frames' ends them too (unless it runs
+ * on a signal stack, where stack addresses compare with nothing), so the graph shows them
+ * ending before the next call, and a loop of longjmps does not fill the shadow stack.
+ * A tail call (the caller's frame gone, the callee's return address the caller's, already
+ * the trampoline's) ends the caller's frame and takes its return: the two show as siblings.
+ * Signal handlers' calls push above the interrupted ones and pop back to them.
+ * Not handled: C++ exceptions that leave a traced function (the unwinder meets the
+ * trampoline's address, which it cannot unwind: the program ends in std::terminate), and
+ * backtraces through traced functions show the trampoline.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calls.h"
+
+void calls_return(void) CALLS_HIDDEN;
+void calls_mcount_entry(uint64_t *slot, uint64_t ret) CALLS_HIDDEN;
+uint64_t calls_mcount_exit(uint64_t slot) CALLS_HIDDEN;
+
+/* The address of the hook's call: `call rel32` or `call *disp32(%rip)`; with -mfentry
+ * the function's entry (before an endbr64, when there is one). */
+static uint64_t call_of(uint64_t ret)
+{
+	const unsigned char *p = (const unsigned char *) ret;
+	uint64_t at = p[-5] == 0xe8 ? ret - 5 : p[-6] == 0xff && p[-5] == 0x15 ? ret - 6 : ret;
+	static const unsigned char endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+	if (!memcmp((const void *) (at - 4), endbr64, 4))
+		at -= 4;
+	return at;
+}
+
+/* Frames that a longjmp left: at or below the new slot on the same stack. */
+static void drop_left(struct calls_thread *t, uint64_t slot)
+{
+	uint32_t i = t->n;
+	while (i > 0 && t->f[i - 1].slot <= slot)
+		i--;
+	if (i == t->n)
+		return;
+	stack_t ss;
+	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+		return;
+	calls_exit(t, i);
+}
+
+void calls_mcount_entry(uint64_t *slot, uint64_t ret)
+{
+	uint64_t addr = call_of(ret);
+	uint32_t d = calls_cfg.names ? calls_decide(addr) : CALLS_TRACE;
+	struct calls_thread *t;
+	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
+		return;
+	uint64_t site = *slot;
+	if (__builtin_expect(t->n && t->f[t->n - 1].slot <= (uint64_t) slot, 0)) {
+		/* a tail call: the caller's frame left, its return address (ours) in the slot */
+		for (uint32_t i = t->n; site == (uint64_t) calls_return && i-- > 0;)
+			if (t->f[i].slot == (uint64_t) slot)
+				site = t->f[i].site;
+		drop_left(t, (uint64_t) slot);
+	}
+	if (site == (uint64_t) calls_return)
+		return; /* its frame is still there (a signal stack): it takes the return */
+	struct calls_frame *f = calls_enter(t, addr, site, d);
+	if (!f)
+		return;
+	f->slot = (uint64_t) slot;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	*slot = (uint64_t) calls_return;
+}
+
+uint64_t calls_mcount_exit(uint64_t slot)
+{
+	struct calls_thread *t = calls_thread_get();
+	for (uint32_t i = t ? t->n : 0; i-- > 0;)
+		if (t->f[i].slot == slot) {
+			uint64_t site = t->f[i].site;
+			calls_exit(t, i);
+			return site;
+		}
+	static const char msg[] = "spoor: libspoor-calls: a traced function returned, but its "
+	                          "return address is lost (stack switched?)\n";
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		abort();
+	abort();
+}
+
+void __monstartup(unsigned long low, unsigned long high);
+void _mcleanup(void);
+/* -pg programs start glibc's profiler and write gmon.out at exit: not while traced. */
+CALLS_API void __monstartup(unsigned long low, unsigned long high)
+{
+	(void) low, (void) high;
+}
+CALLS_API void _mcleanup(void)
+{
+}
