@@ -40,9 +40,22 @@ struct calls_thread {
 	uint32_t graph; /* --calls-graph functions in flight */
 	struct calls_frame f[];
 };
+/* The calling thread's shadow stack (thread.c): NULL until its first call, then
+ * CALLS_ENDED once the thread is ending or when it could not be made. */
+extern __thread struct calls_thread *calls_self __attribute__((tls_model("initial-exec")))
+CALLS_HIDDEN;
+#define CALLS_ENDED ((struct calls_thread *) 1)
+struct calls_thread *calls_thread_make(void) CALLS_HIDDEN;
+
 /* The calling thread's shadow stack, made on first use; NULL once the thread is ending or
  * when it cannot be made (the calls then go unrecorded). Async-signal-safe. */
-struct calls_thread *calls_thread_get(void) CALLS_HIDDEN;
+static inline struct calls_thread *calls_thread_get(void)
+{
+	struct calls_thread *t = calls_self;
+	if (__builtin_expect(t != NULL && t != CALLS_ENDED, 1))
+		return t;
+	return t ? NULL : calls_thread_make();
+}
 
 /* Per function, decided once (filter.c). */
 #define CALLS_TRACE 1u /* the name filters let it through */

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calls-tp.h"
 #include "calls.h"
 
 void calls_return(void) CALLS_HIDDEN;
@@ -30,14 +31,13 @@ uint64_t calls_mcount_exit(uint64_t slot) CALLS_HIDDEN;
 
 /* The address of the hook's call: `call rel32` or `call *disp32(%rip)`; with -mfentry
  * the function's entry (before an endbr64, when there is one). */
-static uint64_t call_of(uint64_t ret)
+static inline uint64_t call_of(uint64_t ret)
 {
 	const unsigned char *p = (const unsigned char *) ret;
 	uint64_t at = p[-5] == 0xe8 ? ret - 5 : p[-6] == 0xff && p[-5] == 0x15 ? ret - 6 : ret;
-	static const unsigned char endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
-	if (!memcmp((const void *) (at - 4), endbr64, 4))
-		at -= 4;
-	return at;
+	uint32_t w;
+	memcpy(&w, (const void *) (at - 4), 4);
+	return w == 0xfa1e0ff3u ? at - 4 : at; /* endbr64: f3 0f 1e fa */
 }
 
 /* Frames that a longjmp left: at or below the new slot on the same stack. */
@@ -54,15 +54,14 @@ static void drop_left(struct calls_thread *t, uint64_t slot)
 	calls_exit(t, i);
 }
 
-void calls_mcount_entry(uint64_t *slot, uint64_t ret)
+__attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 {
-	uint64_t addr = call_of(ret);
 	uint32_t d = calls_cfg.names ? calls_decide(addr) : CALLS_TRACE;
 	struct calls_thread *t;
 	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
 		return;
 	uint64_t site = *slot;
-	if (__builtin_expect(t->n && t->f[t->n - 1].slot <= (uint64_t) slot, 0)) {
+	if (t->n && t->f[t->n - 1].slot <= (uint64_t) slot) {
 		/* a tail call: the caller's frame left, its return address (ours) in the slot */
 		for (uint32_t i = t->n; site == (uint64_t) calls_return && i-- > 0;)
 			if (t->f[i].slot == (uint64_t) slot)
@@ -79,7 +78,39 @@ void calls_mcount_entry(uint64_t *slot, uint64_t ret)
 	*slot = (uint64_t) calls_return;
 }
 
-uint64_t calls_mcount_exit(uint64_t slot)
+/* The common case inline: every call recorded (no filter, depth or --calls-min: the depth
+ * counts are not kept), the thread's stack made, with room, and the call not a tail call
+ * or the first after a longjmp. */
+void calls_mcount_entry(uint64_t *slot, uint64_t ret)
+{
+	uint64_t addr = call_of(ret);
+	struct calls_thread *t = calls_self;
+	if (__builtin_expect(!calls_cfg.stateful && t != NULL && t != CALLS_ENDED, 1)) {
+		uint32_t n = t->n;
+		uint64_t site = *slot;
+		if (__builtin_expect(n < t->cap && (!n || t->f[n - 1].slot > (uint64_t) slot) &&
+		                         site != (uint64_t) calls_return,
+		                     1)) {
+			struct calls_frame *f = &t->f[n];
+			f->slot =
+			    UINT64_MAX; /* as calls_enter: a signal handler's calls go above */
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			t->n = n + 1;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			f->addr = addr;
+			f->site = site;
+			f->flags = CALLS_RECORDED;
+			spoor_trace(lttng_ust_cyg_profile, func_entry, addr, site);
+			f->slot = (uint64_t) slot;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			*slot = (uint64_t) calls_return;
+			return;
+		}
+	}
+	entry_slow(slot, addr);
+}
+
+__attribute__((noinline)) static uint64_t exit_slow(uint64_t slot)
 {
 	struct calls_thread *t = calls_thread_get();
 	for (uint32_t i = t ? t->n : 0; i-- > 0;)
@@ -93,6 +124,23 @@ uint64_t calls_mcount_exit(uint64_t slot)
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		abort();
 	abort();
+}
+
+uint64_t calls_mcount_exit(uint64_t slot)
+{
+	struct calls_thread *t = calls_self;
+	if (__builtin_expect(!calls_cfg.stateful && t != NULL && t != CALLS_ENDED && t->n, 1)) {
+		uint32_t i = t->n - 1;
+		struct calls_frame *f = &t->f[i];
+		if (__builtin_expect(f->slot == slot, 1)) {
+			uint64_t addr = f->addr, site = f->site;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			t->n = i;
+			spoor_trace(lttng_ust_cyg_profile, func_exit, addr, site);
+			return site;
+		}
+	}
+	return exit_slow(slot);
 }
 
 void __monstartup(unsigned long low, unsigned long high);

@@ -8,9 +8,8 @@
 #include "calls.h"
 
 #define FRAMES 8192 /* deeper calls go unrecorded (their entry and exit both) */
-#define ENDED  ((struct calls_thread *) 1)
 
-static __thread struct calls_thread *self __attribute__((tls_model("initial-exec")));
+__thread struct calls_thread *calls_self __attribute__((tls_model("initial-exec")));
 static pthread_key_t key;
 static int have_key = -1; /* 0 once the key exists */
 
@@ -23,22 +22,20 @@ static size_t bytes(void)
  * return trampoline still needs. Later calls (other keys' destructors) go unrecorded. */
 static void thread_end(void *p)
 {
-	self = ENDED;
+	calls_self = CALLS_ENDED;
 	munmap(p, bytes());
 }
 
-struct calls_thread *calls_thread_get(void)
+struct calls_thread *calls_thread_make(void)
 {
-	struct calls_thread *t = self;
-	if (__builtin_expect(t != NULL, 1))
-		return t == ENDED ? NULL : t;
-	t = mmap(NULL, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct calls_thread *t =
+	    mmap(NULL, bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED) {
-		self = ENDED;
+		calls_self = CALLS_ENDED;
 		return NULL;
 	}
 	t->cap = FRAMES;
-	self = t;
+	calls_self = t;
 	if (have_key == 0)
 		pthread_setspecific(key, t);
 	return t;
