@@ -127,8 +127,14 @@ static int lttng_name(const struct vocab_event *row, const struct tep_event *ev,
 	return 0;
 }
 
+/* A `const char *` argument: a path, where the C library's is known (kpaths.h). */
+static bool is_char_pointer(const struct tep_format_field *f)
+{
+	return (f->flags & TEP_FIELD_IS_POINTER) && f->size == 8 && strstr(f->type, "char");
+}
+
 static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum klayout layout,
-                     char *err, size_t errlen)
+                     bool libc, char *err, size_t errlen)
 {
 	size_t nf = 0, nc = 0;
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
@@ -143,6 +149,13 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum k
 	    layout == KLAYOUT_LTTNG ? vocab_by_ftrace(ev->system, ev->name) : NULL;
 	if (row && lttng_name(row, ev, &c->name))
 		return -ENOMEM;
+	c->path_fn = c->path_call = -1;
+	if (libc) {
+		c->path_fn = (int8_t) kpaths_function(ev->name);
+		if (row && row->prefix && !strcmp(row->ftrace, VOCAB_FTRACE_ENTRY))
+			c->path_call = (int8_t) kpaths_call(ev->name + strlen(VOCAB_FTRACE_ENTRY));
+	}
+	int npaths = 0;
 	uint32_t fixed_end = 0;
 	struct tep_format_field *all[2] = {ev->format.common_fields, ev->format.fields};
 	for (int part = 0; part < 2; part++)
@@ -168,6 +181,17 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum k
 					         ev->system, ev->name, f->name, f->size);
 					return -EINVAL;
 				}
+			}
+			if (part && c->path_call >= 0 && npaths < 2 && is_char_pointer(f)) {
+				/* a path: the string the C library was called with */
+				c->ops[c->nops++] = (struct kop){.kind = KOP_PATH,
+				                                 .elem = (uint8_t) npaths++,
+				                                 .off = (uint16_t) f->offset,
+				                                 .len = (uint16_t) f->size};
+				c->extra += KPATH_MAX;
+				c->fields[c->desc.nfields++] = (struct spoor_field_desc){
+				    .name = f->name, .kind = SPOOR_FK_STRING};
+				continue;
 			}
 			if (vf && vf->delta && f->size == 4 &&
 			    !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)))
@@ -259,6 +283,9 @@ int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, enu
 		kclasses_free(out);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; layout == KLAYOUT_LTTNG && i < events->n; i++)
+		if (kpaths_function(events->v[i].name) >= 0)
+			out->libc = true;
 	for (size_t i = 0; i < events->n && !rc; i++) {
 		struct tep_event *ev = find_event(tep, &events->v[i], err, errlen);
 		if (!ev) {
@@ -267,7 +294,8 @@ int kclasses_build(struct tep_handle *tep, const struct kevent_list *events, enu
 		}
 		if (i == 0 && (rc = build_context(ev, out, err, errlen)))
 			break;
-		rc = build_one(ev, &out->v[out->n], (uint32_t) out->n, layout, err, errlen);
+		rc = build_one(ev, &out->v[out->n], (uint32_t) out->n, layout, out->libc, err,
+		               errlen);
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
 		out->n++;
@@ -297,7 +325,7 @@ int kclasses_append(struct tep_handle *tep, const struct kevent_ref *event, stru
 	}
 	struct kclass *c = &cs->v[cs->n];
 	*c = (struct kclass){0};
-	int rc = build_one(ev, c, (uint32_t) cs->n, cs->layout, err, errlen);
+	int rc = build_one(ev, c, (uint32_t) cs->n, cs->layout, cs->libc, err, errlen);
 	if (rc) {
 		free(c->fields);
 		free(c->ops);
@@ -321,7 +349,7 @@ int kclasses_add_synthetic(struct kclasses *cs, const char *name,
 	if (!cs->v || reserve(cs, 1))
 		return -1;
 	struct kclass *c = &cs->v[cs->n];
-	*c = (struct kclass){.kernel_id = -1};
+	*c = (struct kclass){.kernel_id = -1, .path_fn = -1, .path_call = -1};
 	c->desc.struct_size = sizeof(c->desc);
 	c->desc.provider = "";
 	c->desc.name = name;
@@ -344,8 +372,38 @@ void kclasses_free(struct kclasses *cs)
 	*cs = (struct kclasses){0};
 }
 
+/* Where a dynamic field's bytes lie in the record (empty when outside it). */
+static const uint8_t *dynamic_at(const struct kop *op, const uint8_t *rec, size_t size, size_t *len)
+{
+	uint32_t loc;
+	memcpy(&loc, rec + op->off, 4);
+	size_t off = loc & 0xffff, n = loc >> 16;
+	if (op->relative)
+		off += (size_t) op->off + op->len;
+	if (off > size || n > size - off)
+		n = 0; /* points outside the record: shown empty */
+	*len = n;
+	return rec + off;
+}
+
+void kclass_strings(const struct kclass *c, const uint8_t *rec, size_t size, const char *s[2],
+                    size_t len[2])
+{
+	int n = 0;
+	s[0] = s[1] = "";
+	len[0] = len[1] = 0;
+	for (uint32_t i = 0; i < c->nops && n < 2 && size >= c->min_size; i++)
+		if (c->ops[i].kind == KOP_STRING) {
+			const uint8_t *p = dynamic_at(&c->ops[i], rec, size, &len[n]);
+			const uint8_t *nul = memchr(p, '\0', len[n]);
+			if (nul)
+				len[n] = (size_t) (nul - p);
+			s[n++] = (const char *) p;
+		}
+}
+
 long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,
-                    size_t cap)
+                    size_t cap, const struct kpath_slot *paths)
 {
 	uint8_t *o = dst, *end = dst + cap;
 
@@ -370,14 +428,17 @@ long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uin
 			o += 4;
 			continue;
 		}
-		uint32_t loc;
-		memcpy(&loc, rec + op->off, 4);
-		size_t off = loc & 0xffff, len = loc >> 16;
-		if (op->relative)
-			off += (size_t) op->off + op->len;
-		if (off > size || len > size - off)
-			len = 0; /* points outside the record: shown empty */
-		const uint8_t *src = rec + off;
+		if (op->kind == KOP_PATH) {
+			size_t n = paths ? paths->len[op->elem] : 0;
+			if ((size_t) (end - o) < n + 1)
+				return -2;
+			memcpy(o, paths ? paths->s[op->elem] : "", n);
+			o[n] = '\0';
+			o += n + 1;
+			continue;
+		}
+		size_t len;
+		const uint8_t *src = dynamic_at(op, rec, size, &len);
 		if ((size_t) (end - o) < len + 5)
 			return -2;
 		if (op->kind == KOP_STRING) {

@@ -28,14 +28,16 @@
 #include <stdint.h>
 
 #include "klayout.h"
+#include "kpaths.h"
 #include "select.h"
 #include "spoor/tracepoint-types.h"
 
 struct tep_handle;
 struct tep_event;
 
-/* KOP_ADD32: a 32-bit integer copied with delta added (LTTng's priorities) */
-enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32 };
+/* KOP_ADD32: a 32-bit integer copied with delta added (LTTng's priorities); KOP_PATH: a
+ * path pointer written as the string -k libc captured (kpaths.h; elem: which of two) */
+enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32, KOP_PATH };
 
 struct kop {
 	uint8_t kind;     /* enum kop_kind */
@@ -56,6 +58,9 @@ struct kclass {
 	uint32_t extra;    /* what a well-formed record's CTF bytes can exceed its size by */
 	int kernel_id;
 	bool names_other; /* a switch or wake-up: it is about another task too */
+	/* the LTTng layout with -k libc: a libc_* event's function, whose paths wait for the
+	 * system call (kpaths.h), or a path-taking system call's entry; -1 else */
+	int8_t path_fn, path_call;
 };
 
 struct kclasses {
@@ -67,6 +72,7 @@ struct kclasses {
 	uint16_t pid_off; /* common_pid's offset in a record (0: none) */
 	int32_t self_pid; /* the recorder's own records are left out (0: none is) */
 	enum klayout layout;
+	bool libc; /* libc_* events are recorded: paths go into the system calls (kpaths.h) */
 };
 
 /* Classes for the listed events (their formats must be in tep), CTF ids 0, 1, ... in
@@ -111,9 +117,14 @@ static inline bool kclass_is_own(const struct kclasses *cs, const struct kclass 
 }
 
 /* The record's context and payload in CTF, into dst (cap bytes; size + extra always
- * suffice for a well-formed record). Returns the bytes written, -1 for a record shorter
- * than its format, -2 when cap is too small. */
+ * suffice for a well-formed record); paths: the strings of its KOP_PATH fields (NULL:
+ * empty). Returns the bytes written, -1 for a record shorter than its format, -2 when cap
+ * is too small. */
 long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,
-                    size_t cap);
+                    size_t cap, const struct kpath_slot *paths);
+/* The first two strings of a record (a libc_* event's paths), in place, cut at their NUL
+ * ("" when absent). */
+void kclass_strings(const struct kclass *c, const uint8_t *rec, size_t size, const char *s[2],
+                    size_t len[2]);
 
 #endif

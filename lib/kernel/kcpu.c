@@ -49,6 +49,28 @@ int kcpu_open(struct kcpu *c, const char *inst_dir, int cpu, size_t subbuf, stru
 	return 0;
 }
 
+/* A libc_* event's paths wait; a path-taking call's entry takes them (kpaths.h). */
+static const struct kpath_slot *pass_paths(struct kcpu *c, const struct kclasses *cs,
+                                           const struct kclass *k, const uint8_t *rec, size_t size)
+{
+	int32_t tid;
+	if (!cs->pid_off || size < cs->pid_off + 4u)
+		return NULL;
+	memcpy(&tid, rec + cs->pid_off, 4);
+	if (!c->paths) {
+		if (!(c->paths = malloc(sizeof(*c->paths))))
+			return NULL;
+		c->paths->fn = -1;
+	}
+	if (k->path_call >= 0)
+		return kpaths_take(c->paths, k->path_call, tid);
+	const char *s[2];
+	size_t len[2];
+	kclass_strings(k, rec, size, s, len);
+	kpaths_capture(c->paths, k->path_fn, tid, s, len);
+	return NULL;
+}
+
 void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 {
 	unsigned long long ts;
@@ -91,7 +113,10 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 				c->malformed++; /* larger than a packet */
 			continue;
 		}
-		long n = kclass_convert(k, rec, (size_t) size, body, room);
+		const struct kpath_slot *paths = NULL;
+		if (__builtin_expect(k->path_fn >= 0 || k->path_call >= 0, 0))
+			paths = pass_paths(c, cs, k, rec, (size_t) size);
+		long n = kclass_convert(k, rec, (size_t) size, body, room, paths);
 		if (n < 0) {
 			c->malformed++;
 			continue;
@@ -186,6 +211,8 @@ int kcpu_close(struct kcpu *c)
 	if (c->kb)
 		kbuffer_free(c->kb);
 	free(c->pages);
+	free(c->paths);
+	c->paths = NULL;
 	c->kb = NULL;
 	c->pages = NULL;
 	c->raw_fd = c->pipe_fd[0] = c->pipe_fd[1] = -1;

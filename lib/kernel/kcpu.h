@@ -29,7 +29,8 @@ struct kcpu {
 	uint8_t *pages;
 	struct kpacket pkt;
 	uint64_t records, unknown, malformed, missed, missed_unknown, unwritten;
-	uint64_t own; /* the recorder's own records, left out */
+	uint64_t own;             /* the recorder's own records, left out */
+	struct kpath_slot *paths; /* -k libc's paths waiting for their call (kpaths.h) */
 };
 
 /* Open cpuN of the instance at inst_dir (kb is taken); its stream, c->pkt, is opened by the

@@ -42,4 +42,24 @@ if command -v babeltrace >/dev/null; then
 	babeltrace "$TMP/l/kernel" >/dev/null 2>"$TMP/bt1.err"
 	check "babeltrace 1 reads it without a warning" test $? -eq 0 -a ! -s "$TMP/bt1.err"
 fi
+# -k libc: the path the C library's unlinkat was called with, in the system call's entry
+victim="$TMP/victim-$$"
+touch "$victim"
+"$SPOOR" record -k libc:unlink*,syscalls:sys_enter_unlinkat --layout=lttng -o "$TMP/p" \
+	-- rm "$victim" >/dev/null 2>&1
+"$SPOOR" dump "$TMP/p" >"$TMP/p.txt"
+check "-k libc: rm's libc_unlinkat is there" grep -q "libc_unlinkat: .*path=\"$victim\"" "$TMP/p.txt"
+check "-k libc: its syscall_entry_unlinkat has the path as a string" \
+	grep -q "syscall_entry_unlinkat: .*pathname=\"$victim\"" "$TMP/p.txt"
+check "-k libc: no other entry has it" \
+	test "$(grep -c "syscall_entry_unlinkat: .*pathname=\"$victim\"" "$TMP/p.txt")" -eq 1
+if command -v babeltrace >/dev/null; then
+	babeltrace "$TMP/p/kernel" >"$TMP/p.bt1" 2>/dev/null
+	check "-k libc: babeltrace 1 reads the string" grep -q "pathname = \"$victim\"" "$TMP/p.bt1"
+fi
+touch "$victim"
+"$SPOOR" record -k libc:unlink*,syscalls:sys_enter_unlinkat -o "$TMP/ps" -- rm "$victim" \
+	>/dev/null 2>&1
+check "spoor's layout: the entry keeps the address" \
+	grep -q "sys_enter_unlinkat: .*pathname=0x" <("$SPOOR" dump "$TMP/ps")
 finish
