@@ -398,20 +398,20 @@ static size_t resolve(struct loadmap *lm, struct lm_proc *p, uint64_t addr, int6
 {
 	struct lm_object *o = object_of(p, addr, ts);
 	const struct elf_func *fn;
-	uint64_t off;
+	uint64_t off; /* into the function: not shown (-pg's hooks give the mcount call's) */
 	if (o) {
 		struct lm_file *f = file_of(lm, o);
 		if (!f)
 			return (size_t) -1;
 		uint64_t vaddr = o->is_pic ? addr - o->baddr + f->st.load_vaddr : addr;
 		if (f->ok && (fn = elf_symtab_lookup(&f->st, vaddr, &off)))
-			return pool_printf(lm, fn->name, strlen(fn->name), off, false);
+			return pool_printf(lm, fn->name, strlen(fn->name), 0, false);
 		const char *base = strrchr(o->path, '/');
 		base = base ? base + 1 : o->path;
 		return pool_printf(lm, base, strlen(base), addr - o->baddr, false);
 	}
 	if ((fn = elf_symtab_lookup(&lm->nm, addr, &off)))
-		return pool_printf(lm, fn->name, strlen(fn->name), off, false);
+		return pool_printf(lm, fn->name, strlen(fn->name), 0, false);
 	return pool_printf(lm, NULL, 0, addr, true);
 }
 

@@ -39,8 +39,9 @@ int loadmap_update(struct loadmap *lm, const struct spoor_event *ev);
 uint64_t loadmap_process(struct loadmap *lm, const struct spoor_event *ev);
 
 /* The name of the code at addr in process proc at time ts (the map of that moment, so a
- * call printed after a later dlclose still has its name): "function" at its entry,
- * "function+0xN" inside it, else as above. Valid until the next loadmap call; NULL when
+ * call printed after a later dlclose still has its name): "function" for any address
+ * inside it (a -pg hook reports the address of its mcount call, a few bytes in), else as
+ * above. Valid until the next loadmap call; NULL when
  * out of memory. Each (process, address) is resolved once while the map stays the same. */
 const char *loadmap_name(struct loadmap *lm, uint64_t proc, uint64_t addr, int64_t ts);
 /* The same name as a number that stays its own for the load map's life (the same text may
