@@ -87,6 +87,12 @@ cat "$TMP/cc.err"
 "$SPOOR" record -o "$TMP/kt" -- "$TMP/kinds/app" 2>/dev/null
 check "kinds: recorded" test $? -eq 0
 compare kinds "$traces/gen-tp-kinds" "$TMP/kt" 35
+if command -v c++ >/dev/null; then # LTTng-UST takes C++ providers and call sites too
+	c++ -std=c++11 -O2 -Wall -Wextra -Werror -I"$SPOOR_INCLUDE/lttng-ust-compat" -I"$SPOOR_INCLUDE" \
+		-x c++ -c -o "$TMP/kinds/cxx.o" "$TMP/kinds/kinds.c" 2>"$TMP/cc.err"
+	check "kinds: the provider builds as C++, without a warning" test $? -eq 0
+	cat "$TMP/cc.err"
+fi
 
 # 3. LTTng-UST 2.13's own names only (LTTNG_UST_COMPAT_API_VERSION 1), sequences with
 # lengths of their own types, tracef() and tracelog() in both APIs' names; compiled by bare
@@ -141,4 +147,14 @@ build "$TMP/late" -I"$src" "$TMP/late.c" 2>"$TMP/late.err"
 check "TRACEPOINT_DEFINE too late: the build fails" test $? -ne 0
 check "TRACEPOINT_DEFINE too late: says so" \
 	grep -q 'TRACEPOINT_DEFINE must be defined before the first #include of <lttng/tracepoint.h>' "$TMP/late.err"
+for h in ust-fork ust-clock ust-getcpu; do # LTTng-UST's, not spoor's: never mixed in
+	printf '#include <lttng/%s.h>\nint main(void) { return 0; }\n' "$h" >"$TMP/$h.c"
+	build "$TMP/$h" "$TMP/$h.c" 2>"$TMP/$h.err"
+	check "<lttng/$h.h>: the build fails, and says why" test $? -ne 0 -a \
+		"$(grep -c "<lttng/$h.h> is not part of spoor's LTTng-UST compatibility" "$TMP/$h.err")" -ge 1
+done
+printf '#include <lttng/ust-version.h>\n#if LTTNG_UST_MAJOR_VERSION != 2 || LTTNG_UST_MINOR_VERSION != 13\n#error version\n#endif\nint main(void) { return 0; }\n' \
+	>"$TMP/version.c"
+build "$TMP/version" "$TMP/version.c" 2>"$TMP/cc.err"
+check "<lttng/ust-version.h>: the API is 2.13's" test $? -eq 0
 finish
