@@ -105,7 +105,8 @@ static void emit(struct spoor_event_desc *d, const char *head, size_t headlen, c
 
 	if (!spoor_reserve(d, headlen + 4 + m->len, &r))
 		return;
-	memcpy(r.payload, head, headlen);
+	if (headlen) /* tracef has none: no memcpy from NULL */
+		memcpy(r.payload, head, headlen);
 	memcpy(r.payload + headlen, &m->len, 4);
 	memcpy(r.payload + headlen + 4, m->text, m->len);
 	spoor_commit(&r);
