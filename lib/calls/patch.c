@@ -23,10 +23,9 @@
 
 void calls_fentry(void) CALLS_HIDDEN; /* __fentry__ (mcount.S) */
 
-static const unsigned char nops5[2][5] = {
-    {0x90, 0x90, 0x90, 0x90, 0x90}, /* -fpatchable-function-entry: one-byte nops */
-    {0x0f, 0x1f, 0x44, 0x00, 0x00}, /* -mnop-mcount: nopl 0(%rax,%rax,1) */
-};
+static const unsigned char nops5[5] = {0x90, 0x90, 0x90, 0x90, 0x90}; /* gcc's */
+/* nopl disp8(%rax,%rax,1), any displacement: -mnop-mcount's, clang's patchable entry (8) */
+static const unsigned char nopl5[4] = {0x0f, 0x1f, 0x44, 0x00};
 
 /* The section's run-time address and size in the object mapped with load bias `bias`: 1,
  * or 0 when it has none. */
@@ -93,7 +92,7 @@ static unsigned patch_sites(const uint64_t *v, size_t n)
 	unsigned patched = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *site = (unsigned char *) v[i];
-		if (!site || (memcmp(site, nops5[0], 5) && memcmp(site, nops5[1], 5)))
+		if (!site || (memcmp(site, nops5, 5) && memcmp(site, nopl5, 4)))
 			continue;
 		if (calls_cfg.names && !(calls_decide((uint64_t) site) & CALLS_TRACE))
 			continue;
