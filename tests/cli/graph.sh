@@ -26,8 +26,12 @@ for t in calls-tree calls-midstart calls-whole calls-lost; do
 		fail "$t: the expected graph"; fi
 done
 check "calls-tree: no warnings" test ! -s "$TMP/calls-tree.err"
-check "calls-midstart: the stripped program is said" \
-	grep -q "calls-tree-stripped: no symbols (stripped): addresses shown" "$TMP/calls-midstart.err"
+# A sanitizer build keeps its runtime's symbols in .dynsym when stripped: not "no symbols".
+asan=$(nm -D "$CALLS_TREE" 2>/dev/null | grep -c __asan_init)
+if [ "$asan" = 0 ]; then
+	check "calls-midstart: the stripped program is said" \
+		grep -q "calls-tree-stripped: no symbols (stripped): addresses shown" "$TMP/calls-midstart.err"
+fi
 
 # Durations nested: a call's lies inside its caller's (each closing at least its longest
 # child), from the printed graph.
@@ -72,8 +76,10 @@ check "profile: ftrace's header" grep -q "^  Function                           
 check "profile: sorted by hits" test "$(sed -n 3p "$TMP/prof.txt" | awk '{print $1, $2}')" = "ct_leaf1 4"
 check "profile: recursion's total and self" \
 	grep -qE "^  ct_rec +3    6000\.600 us +2000\.200 us +0\.040 us +2000\.400 us" "$TMP/prof.txt"
-"$SPOOR" graph --profile --sort=name "$T/calls-tree" | sed -n '3p' >"$TMP/first"
-check "profile: --sort=name" grep -q "^  0x7f12345611e0 " "$TMP/first"
+if [ "$asan" = 0 ]; then # the stripped copy's addresses are named there (above)
+	"$SPOOR" graph --profile --sort=name "$T/calls-tree" | sed -n '3p' >"$TMP/first"
+	check "profile: --sort=name" grep -q "^  0x7f12345611e0 " "$TMP/first"
+fi
 
 # -D: the outermost calls only (main becomes a leaf); --tid: one thread, no switches.
 # (Another thread's line between main's entry and exit makes it `main() {` ... `}`, as in
