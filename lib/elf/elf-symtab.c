@@ -101,7 +101,8 @@ static int read_table(struct elf_symtab *st, struct elf_image *im, const struct 
 			continue;
 		const char *name = names + noff;
 		const char *end = memchr(name, '\0', strs.size - noff);
-		if (!end || end == name || end - name > MAX_NAME)
+		/* no name, or only a version ("@V"): nothing to call the function */
+		if (!end || end == name || *name == '@' || end - name > MAX_NAME)
 			continue;
 		if (g->n == g->cap) {
 			if (g->cap >= MAX_FUNCS)
