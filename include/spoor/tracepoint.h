@@ -176,18 +176,18 @@ spoor__inline_commit(const struct spoor__inline *in)
 #define spoor_field_int(T, name, expr) (INT, T, name, (expr), 10)
 #define spoor_field_hex(T, name, expr) (INT, T, name, (expr), 16)
 /* The value is already in network (big-endian) byte order, as in a sockaddr. */
-#define spoor_field_network(T, name, expr)         (NET, T, name, (expr), 10)
-#define spoor_field_network_hex(T, name, expr)     (NET, T, name, (expr), 16)
-#define spoor_field_float(T, name, expr)           (FLOAT, T, name, (expr), 0)
-#define spoor_field_string(name, expr)             (STRING, char, name, (expr), 0)
-#define spoor_field_array(T, name, expr, n)        (ARRAY, T, name, (expr), n)
-#define spoor_field_array_text(name, expr, n)      (ARRAY_TEXT, char, name, (expr), n)
+#define spoor_field_network(T, name, expr)     (NET, T, name, (expr), 10)
+#define spoor_field_network_hex(T, name, expr) (NET, T, name, (expr), 16)
+#define spoor_field_float(T, name, expr)       (FLOAT, T, name, (expr), 0)
+#define spoor_field_string(name, expr)         (STRING, char, name, (expr), 0)
+#define spoor_field_array(T, name, expr, n)    (ARRAY, T, name, (expr), n)
+#define spoor_field_array_text(name, expr, n)  (ARRAY_TEXT, char, name, (expr), n)
 /* Arrays of integers shown in hex, or stored in network byte order (each element). */
 #define spoor_field_array_hex(T, name, expr, n)         (ARRAY_X, T, name, (expr), (n, 16, 0, 0))
 #define spoor_field_array_network(T, name, expr, n)     (ARRAY_X, T, name, (expr), (n, 10, 1, 0))
 #define spoor_field_array_network_hex(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 16, 1, 0))
-#define spoor_field_sequence(T, name, expr, len)   (SEQ, T, name, (expr), (len))
-#define spoor_field_sequence_text(name, expr, len) (SEQ_TEXT, char, name, (expr), (len))
+#define spoor_field_sequence(T, name, expr, len)        (SEQ, T, name, (expr), (len))
+#define spoor_field_sequence_text(name, expr, len)      (SEQ_TEXT, char, name, (expr), (len))
 /* Sequences whose length is an integer of type LT (LTTng-UST's ctf_sequence*): written
  * before the elements, shown as the field `_NAME_length`, and declared unsigned as CTF
  * wants it (LTTng-UST declares a signed LT signed, which babeltrace2 refuses to read): a
@@ -248,7 +248,7 @@ spoor__inline_commit(const struct spoor__inline *in)
 	uint32_t spoor__len_##n = (uint32_t) (x);                                                  \
 	spoor__s += 4 + (size_t) spoor__len_##n;
 #define SPOOR__SIZE_SEQ_LT(T, n, e, x)                                                             \
-	SPOOR__X1 x spoor__len_##n = (SPOOR__X1 x) (SPOOR__X2 x);                                  \
+	SPOOR__X1 x spoor__len_##n = (SPOOR__X1 x)(SPOOR__X2 x);                                   \
 	spoor__len_##n = spoor__len_##n > 0 ? spoor__len_##n : 0;                                  \
 	spoor__s += sizeof(SPOOR__X1 x) + sizeof(T) * (size_t) spoor__len_##n;
 #define SPOOR__SIZE_A(...) SPOOR__SIZE(__VA_ARGS__) SPOOR__SIZE_B
@@ -355,17 +355,17 @@ spoor__inline_commit(const struct spoor__inline *in)
 	static const struct spoor_field_desc fname[] = {                                           \
 	    SPOOR__END(SPOOR__DESC_A fields){NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0}};
 #define SPOOR__DEFINE_DESC_OF(prov, ev, fname)                                                     \
-	struct spoor_event_desc SPOOR__DESC_NAME(                                                  \
-	    prov, ev) __attribute__((section("spoor_events"), used, aligned(8))) = {               \
-	    sizeof(struct spoor_event_desc),                                                       \
-	    0,                                                                                     \
-	    #prov,                                                                                 \
-	    #ev,                                                                                   \
-	    fname,                                                                                 \
-	    (uint32_t) (sizeof(fname) / sizeof(struct spoor_field_desc)) - 1,                      \
-	    0,                                                                                     \
-	    1, /* packed payload: byte-aligned */                                                  \
-	    NULL,                                                                                  \
+	struct spoor_event_desc SPOOR__DESC_NAME(prov, ev)                                         \
+	    __attribute__((section("spoor_events"), used, aligned(8))) = {                         \
+	        sizeof(struct spoor_event_desc),                                                   \
+	        0,                                                                                 \
+	        #prov,                                                                             \
+	        #ev,                                                                               \
+	        fname,                                                                             \
+	        (uint32_t) (sizeof(fname) / sizeof(struct spoor_field_desc)) - 1,                  \
+	        0,                                                                                 \
+	        1, /* packed payload: byte-aligned */                                              \
+	        NULL,                                                                              \
 	};
 #else
 #define SPOOR__DEFINE_FIELDS(fname, fields)
@@ -401,8 +401,8 @@ spoor__inline_commit(const struct spoor__inline *in)
 
 #define SPOOR_EVENT(prov, ev, args, fields)                                                        \
 	SPOOR__DEFINE_DESC(prov, ev, fields)                                                       \
-	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev) args  \
-	    SPOOR__EMIT_BODY(&SPOOR__DESC_NAME(prov, ev), fields)
+	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(prov, ev)       \
+	    args SPOOR__EMIT_BODY(&SPOOR__DESC_NAME(prov, ev), fields)
 
 /* Is the event being recorded? One load, one predictable branch. */
 #define spoor_enabled(prov, ev)                                                                    \

@@ -45,9 +45,8 @@ extern "C" {
 
 #define lttng_ust_tracepoint_enabled(provider, name) spoor_enabled(provider, name)
 /* Without the check (the caller made it): the runtime drops an event nobody records. */
-#define lttng_ust_do_tracepoint(provider, name, ...)                                               \
-	SPOOR__EMIT_NAME(provider, name)(__VA_ARGS__)
-#define lttng_ust_tracepoint(provider, name, ...) spoor_trace(provider, name, __VA_ARGS__)
+#define lttng_ust_do_tracepoint(provider, name, ...) SPOOR__EMIT_NAME(provider, name)(__VA_ARGS__)
+#define lttng_ust_tracepoint(provider, name, ...)    spoor_trace(provider, name, __VA_ARGS__)
 
 /* ---- arguments: LTTng's `type, name` pairs as a prototype ---- */
 
@@ -56,19 +55,19 @@ extern "C" {
 #define LTTNG_UST_TP_FIELDS(...) __VA_ARGS__
 
 #define SPOOR__LT_NARGS(...)                                                                       \
-	SPOOR__LT_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,  \
-	                 3, 2, 1, 0)
-#define SPOOR__LT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,   \
+	SPOOR__LT_NARGS_(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,   \
+	                 4, 3, 2, 1, 0)
+#define SPOOR__LT_NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16,    \
                          _17, _18, _19, _20, N, ...)                                               \
 	N
 /* `SPOOR__LT_PROTO args`: (T a, U b), or (void) for TP_ARGS() and TP_ARGS(void). */
-#define SPOOR__LT_PROTO(...) SPOOR__CAT(SPOOR__LT_PROTO, SPOOR__LT_NARGS(__VA_ARGS__))(__VA_ARGS__)
-#define SPOOR__LT_PROTO1(a)  (void)
-#define SPOOR__LT_PROTO2(a, b) (a b)
-#define SPOOR__LT_PROTO4(a, b, c, d) (a b, c d)
-#define SPOOR__LT_PROTO6(a, b, c, d, e, f) (a b, c d, e f)
-#define SPOOR__LT_PROTO8(a, b, c, d, e, f, g, h) (a b, c d, e f, g h)
-#define SPOOR__LT_PROTO10(a, b, c, d, e, f, g, h, i, j) (a b, c d, e f, g h, i j)
+#define SPOOR__LT_PROTO(...)                                  SPOOR__CAT(SPOOR__LT_PROTO, SPOOR__LT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define SPOOR__LT_PROTO1(a)                                   (void)
+#define SPOOR__LT_PROTO2(a, b)                                (a b)
+#define SPOOR__LT_PROTO4(a, b, c, d)                          (a b, c d)
+#define SPOOR__LT_PROTO6(a, b, c, d, e, f)                    (a b, c d, e f)
+#define SPOOR__LT_PROTO8(a, b, c, d, e, f, g, h)              (a b, c d, e f, g h)
+#define SPOOR__LT_PROTO10(a, b, c, d, e, f, g, h, i, j)       (a b, c d, e f, g h, i j)
 #define SPOOR__LT_PROTO12(a, b, c, d, e, f, g, h, i, j, k, l) (a b, c d, e f, g h, i j, k l)
 #define SPOOR__LT_PROTO14(a, b, c, d, e, f, g, h, i, j, k, l, m, n)                                \
 	(a b, c d, e f, g h, i j, k l, m n)
@@ -81,13 +80,13 @@ extern "C" {
 /* `SPOOR__LT_NAMES args`: the names, each after a comma (to follow a first argument). */
 #define SPOOR__LT_NAMES(...) SPOOR__CAT(SPOOR__LT_NAMES, SPOOR__LT_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #define SPOOR__LT_NAMES1(a)
-#define SPOOR__LT_NAMES2(a, b) , b
-#define SPOOR__LT_NAMES4(a, b, c, d) , b, d
-#define SPOOR__LT_NAMES6(a, b, c, d, e, f) , b, d, f
-#define SPOOR__LT_NAMES8(a, b, c, d, e, f, g, h) , b, d, f, h
-#define SPOOR__LT_NAMES10(a, b, c, d, e, f, g, h, i, j) , b, d, f, h, j
-#define SPOOR__LT_NAMES12(a, b, c, d, e, f, g, h, i, j, k, l) , b, d, f, h, j, l
-#define SPOOR__LT_NAMES14(a, b, c, d, e, f, g, h, i, j, k, l, m, n) , b, d, f, h, j, l, n
+#define SPOOR__LT_NAMES2(a, b)                                            , b
+#define SPOOR__LT_NAMES4(a, b, c, d)                                      , b, d
+#define SPOOR__LT_NAMES6(a, b, c, d, e, f)                                , b, d, f
+#define SPOOR__LT_NAMES8(a, b, c, d, e, f, g, h)                          , b, d, f, h
+#define SPOOR__LT_NAMES10(a, b, c, d, e, f, g, h, i, j)                   , b, d, f, h, j
+#define SPOOR__LT_NAMES12(a, b, c, d, e, f, g, h, i, j, k, l)             , b, d, f, h, j, l
+#define SPOOR__LT_NAMES14(a, b, c, d, e, f, g, h, i, j, k, l, m, n)       , b, d, f, h, j, l, n
 #define SPOOR__LT_NAMES16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) , b, d, f, h, j, l, n, p
 #define SPOOR__LT_NAMES18(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r)                    \
 	, b, d, f, h, j, l, n, p, r
@@ -95,14 +94,14 @@ extern "C" {
 	, b, d, f, h, j, l, n, p, r, t
 /* An event class's emit function takes the instance's descriptor first. */
 #define SPOOR__LT_CPROTO(...)                                                                      \
-	(struct spoor_event_desc * spoor__d SPOOR__CAT(SPOOR__LT_CPROTO,                           \
-	                                               SPOOR__LT_NARGS(__VA_ARGS__))(__VA_ARGS__))
+	(struct spoor_event_desc *                                                                 \
+	 spoor__d SPOOR__CAT(SPOOR__LT_CPROTO, SPOOR__LT_NARGS(__VA_ARGS__))(__VA_ARGS__))
 #define SPOOR__LT_CPROTO1(a)
-#define SPOOR__LT_CPROTO2(a, b) , a b
-#define SPOOR__LT_CPROTO4(a, b, c, d) , a b, c d
-#define SPOOR__LT_CPROTO6(a, b, c, d, e, f) , a b, c d, e f
-#define SPOOR__LT_CPROTO8(a, b, c, d, e, f, g, h) , a b, c d, e f, g h
-#define SPOOR__LT_CPROTO10(a, b, c, d, e, f, g, h, i, j) , a b, c d, e f, g h, i j
+#define SPOOR__LT_CPROTO2(a, b)                                , a b
+#define SPOOR__LT_CPROTO4(a, b, c, d)                          , a b, c d
+#define SPOOR__LT_CPROTO6(a, b, c, d, e, f)                    , a b, c d, e f
+#define SPOOR__LT_CPROTO8(a, b, c, d, e, f, g, h)              , a b, c d, e f, g h
+#define SPOOR__LT_CPROTO10(a, b, c, d, e, f, g, h, i, j)       , a b, c d, e f, g h, i j
 #define SPOOR__LT_CPROTO12(a, b, c, d, e, f, g, h, i, j, k, l) , a b, c d, e f, g h, i j, k l
 #define SPOOR__LT_CPROTO14(a, b, c, d, e, f, g, h, i, j, k, l, m, n)                               \
 	, a b, c d, e f, g h, i j, k l, m n
@@ -164,10 +163,10 @@ extern "C" {
 
 #define SPOOR__LT_ENUM_NAME(provider, name)                                                        \
 	SPOOR__CAT(SPOOR__CAT(spoor__lttng_enum_, provider), SPOOR__CAT(__, name))
-#define LTTNG_UST_TP_ENUM_VALUES(...)              __VA_ARGS__
-#define lttng_ust_field_enum_value(label, v)       (VALUE, label, v, v)
-#define lttng_ust_field_enum_range(label, lo, hi)  (RANGE, label, lo, hi)
-#define lttng_ust_field_enum_auto(label)           (AUTO, label, 0, 0)
+#define LTTNG_UST_TP_ENUM_VALUES(...)             __VA_ARGS__
+#define lttng_ust_field_enum_value(label, v)      (VALUE, label, v, v)
+#define lttng_ust_field_enum_range(label, lo, hi) (RANGE, label, lo, hi)
+#define lttng_ust_field_enum_auto(label)          (AUTO, label, 0, 0)
 /* An automatic value follows the previous entry's last one (CTF; the first is 0): the
  * entries are numbered (__COUNTER__) and each has an enumerator in a C enum, whose own
  * rule of "previous plus one" gives the automatic ones their values. */
@@ -175,13 +174,13 @@ extern "C" {
 #define SPOOR__LTE_NUM_B(...) (__COUNTER__, __VA_ARGS__) SPOOR__LTE_NUM_A
 #define SPOOR__LTE_NUM_A_END
 #define SPOOR__LTE_NUM_B_END
-#define SPOOR__LTE_HI(c)                     SPOOR__CAT(spoor__lttng_enum_hi_, c)
-#define SPOOR__LTE_DECL(c, kind, l, lo, hi)  SPOOR__LTE_DECL_##kind(c, lo, hi)
-#define SPOOR__LTE_DECL_VALUE(c, lo, hi)     SPOOR__LTE_HI(c) = (hi),
-#define SPOOR__LTE_DECL_RANGE(c, lo, hi)     SPOOR__LTE_HI(c) = (hi),
-#define SPOOR__LTE_DECL_AUTO(c, lo, hi)      SPOOR__LTE_HI(c),
-#define SPOOR__LTE_DECL_A(...)               SPOOR__LTE_DECL(__VA_ARGS__) SPOOR__LTE_DECL_B
-#define SPOOR__LTE_DECL_B(...)               SPOOR__LTE_DECL(__VA_ARGS__) SPOOR__LTE_DECL_A
+#define SPOOR__LTE_HI(c)                    SPOOR__CAT(spoor__lttng_enum_hi_, c)
+#define SPOOR__LTE_DECL(c, kind, l, lo, hi) SPOOR__LTE_DECL_##kind(c, lo, hi)
+#define SPOOR__LTE_DECL_VALUE(c, lo, hi)    SPOOR__LTE_HI(c) = (hi),
+#define SPOOR__LTE_DECL_RANGE(c, lo, hi)    SPOOR__LTE_HI(c) = (hi),
+#define SPOOR__LTE_DECL_AUTO(c, lo, hi)     SPOOR__LTE_HI(c),
+#define SPOOR__LTE_DECL_A(...)              SPOOR__LTE_DECL(__VA_ARGS__) SPOOR__LTE_DECL_B
+#define SPOOR__LTE_DECL_B(...)              SPOOR__LTE_DECL(__VA_ARGS__) SPOOR__LTE_DECL_A
 #define SPOOR__LTE_DECL_A_END
 #define SPOOR__LTE_DECL_B_END
 #define SPOOR__LTE_ENTRY(c, kind, l, lo, hi) SPOOR__LTE_ENTRY_##kind(c, l, lo, hi)
@@ -195,8 +194,8 @@ extern "C" {
 #define SPOOR__LTE_ENTRY_B_END
 #define SPOOR__LTE_DEFINE(array, numbered)                                                         \
 	enum { SPOOR__END(SPOOR__LTE_DECL_A numbered) };                                           \
-	static const struct spoor_enum_entry array[] __attribute__((unused)) = {                   \
-	    SPOOR__END(SPOOR__LTE_ENTRY_A numbered)};
+	static const struct spoor_enum_entry array[]                                               \
+	    __attribute__((unused)) = {SPOOR__END(SPOOR__LTE_ENTRY_A numbered)};
 
 #ifdef SPOOR_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_ENUM(provider, name, values)                                          \
@@ -218,7 +217,8 @@ extern "C" {
 #define LTTNG_UST_TRACEPOINT_EVENT_CLASS(provider, name, args, fields)                             \
 	SPOOR__DEFINE_FIELDS(SPOOR__LT_CFIELDS(provider, name), fields)                            \
 	static inline __attribute__((always_inline, unused)) void SPOOR__LT_CEMIT(provider, name)  \
-	    SPOOR__LT_CPROTO args SPOOR__EMIT_BODY(spoor__d, fields)
+	    SPOOR__LT_CPROTO args                                                                  \
+	    SPOOR__EMIT_BODY(spoor__d, fields)
 #define LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(cprovider, cname, provider, name, args)                \
 	SPOOR__DEFINE_DESC_OF(provider, name, SPOOR__LT_CFIELDS(cprovider, cname))                 \
 	static inline __attribute__((always_inline, unused)) void SPOOR__EMIT_NAME(provider, name) \
@@ -253,14 +253,14 @@ enum {
 /* ---- the names before LTTng-UST 2.13 ---- */
 
 #if LTTNG_UST_COMPAT_API(0)
-#define tracepoint               lttng_ust_tracepoint
-#define do_tracepoint            lttng_ust_do_tracepoint
-#define tracepoint_enabled       lttng_ust_tracepoint_enabled
-#define TP_ARGS                  LTTNG_UST_TP_ARGS
-#define TP_FIELDS                LTTNG_UST_TP_FIELDS
-#define TP_ENUM_VALUES           LTTNG_UST_TP_ENUM_VALUES
-#define TRACEPOINT_EVENT         LTTNG_UST_TRACEPOINT_EVENT
-#define TRACEPOINT_EVENT_CLASS   LTTNG_UST_TRACEPOINT_EVENT_CLASS
+#define tracepoint             lttng_ust_tracepoint
+#define do_tracepoint          lttng_ust_do_tracepoint
+#define tracepoint_enabled     lttng_ust_tracepoint_enabled
+#define TP_ARGS                LTTNG_UST_TP_ARGS
+#define TP_FIELDS              LTTNG_UST_TP_FIELDS
+#define TP_ENUM_VALUES         LTTNG_UST_TP_ENUM_VALUES
+#define TRACEPOINT_EVENT       LTTNG_UST_TRACEPOINT_EVENT
+#define TRACEPOINT_EVENT_CLASS LTTNG_UST_TRACEPOINT_EVENT_CLASS
 #define TRACEPOINT_EVENT_INSTANCE(provider, cname, name, args)                                     \
 	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(provider, cname, provider, name, args)
 #define TRACEPOINT_ENUM          LTTNG_UST_TRACEPOINT_ENUM
@@ -329,8 +329,10 @@ enum {
 /* Read at every inclusion: a file that asks for the descriptors after this header (or
  * spoor's) was first included without them would get none, silently. */
 #if LTTNG_UST_COMPAT_API(0) && defined(TRACEPOINT_DEFINE) && !defined(SPOOR_CREATE_PROBES)
-#error "TRACEPOINT_DEFINE must be defined before the first #include of <lttng/tracepoint.h> (or <spoor/tracepoint.h>) in this file"
+#error                                                                                             \
+    "TRACEPOINT_DEFINE must be defined before the first #include of <lttng/tracepoint.h> (or <spoor/tracepoint.h>) in this file"
 #endif
 #if defined(LTTNG_UST_TRACEPOINT_DEFINE) && !defined(SPOOR_CREATE_PROBES)
-#error "LTTNG_UST_TRACEPOINT_DEFINE must be defined before the first #include of <lttng/tracepoint.h> (or <spoor/tracepoint.h>) in this file"
+#error                                                                                             \
+    "LTTNG_UST_TRACEPOINT_DEFINE must be defined before the first #include of <lttng/tracepoint.h> (or <spoor/tracepoint.h>) in this file"
 #endif

@@ -5,4 +5,5 @@
  * "LTTng-UST programs"): a program that uses it needs LTTng-UST, and says so at build
  * time rather than finding LTTng-UST's own header, if installed, among spoor's.
  */
-#error "<lttng/ust-clock.h> is not part of spoor's LTTng-UST compatibility (docs/compatibility.md, \"LTTng-UST programs\")"
+#error                                                                                             \
+    "<lttng/ust-clock.h> is not part of spoor's LTTng-UST compatibility (docs/compatibility.md, \"LTTng-UST programs\")"
