@@ -62,12 +62,13 @@ void cmd_help(const struct command *cmd, FILE *out)
 	for (const struct cmd_option *o = cmd->options; o->name; o++) {
 		char left[64];
 		bool opt = cmd_arg_optional(o);
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s%s", o->short_name ? '-' : ' ',
+		/* an optional argument's name starts with '[': "--calls[=PATTERNS]" */
+		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->short_name ? '-' : ' ',
 		         o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
 		         opt      ? "[="
 		         : o->arg ? "="
 		                  : "",
-		         o->arg ? o->arg + opt : "", opt ? "" : "");
+		         o->arg ? o->arg + opt : "");
 		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }
