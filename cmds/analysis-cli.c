@@ -104,14 +104,9 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 	c->f.tids = c->tids;
 	c->f.cpus = c->cpus;
 	c->f.comms = c->comms;
-	char *err = NULL;
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &c->r,
-	                       &err);
-	if (rc) {
-		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
-		free(err);
+	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first), INT64_MIN, INT64_MAX,
+	                    &c->r))
 		return 1;
-	}
 	if (an_engine_new(c->r, &c->f, &c->e))
 		return cmd_error(cmd, "out of memory");
 	if (c->nplugins) {

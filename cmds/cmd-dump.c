@@ -106,24 +106,17 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 	struct dump_args a = {0};
 	struct spoor_reader *r = NULL;
 	struct spoor_formatter *f = NULL;
-	char *err = NULL;
 	int first, rc = parse_args(cmd, argc, argv, &a, &first);
 
 	if (rc) {
 		free(a.patterns);
 		return rc;
 	}
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r,
-	                       &err);
-	if (rc) {
-		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
-		free(err);
+	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first),
+	                    a.has_begin ? a.begin : INT64_MIN, a.has_end ? a.end : INT64_MAX, &r)) {
 		free(a.patterns);
 		return 1;
 	}
-	if (a.has_begin || a.has_end)
-		spoor_reader_set_range(r, a.has_begin ? a.begin : INT64_MIN,
-		                       a.has_end ? a.end : INT64_MAX);
 	bool *want = wanted_classes(r, &a);
 	/* events read per stream: the bytes per event of a stream that lost some */
 	uint64_t *seen = calloc(spoor_reader_stream_count(r) + 1, sizeof(*seen));

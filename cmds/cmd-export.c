@@ -147,19 +147,15 @@ static int run_export(const struct command *cmd, int argc, char **argv)
 	struct spoor_reader *r = NULL;
 	struct an_engine *e = NULL;
 	struct tl_chrome *c = NULL;
-	char *err = NULL;
 	char *tmp = NULL;
 	bool done = false;
 	int first, fd = -1, rc = parse_args(cmd, argc, argv, &a, &first, &done);
 
 	if (rc || done)
 		goto out;
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r,
-	                       &err);
-	if (rc) {
-		rc = cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
+	if ((rc = cmd_open_traces(cmd, argv + first, (size_t) (argc - first), INT64_MIN, INT64_MAX,
+	                          &r)))
 		goto out;
-	}
 	/* the file is made only once the traces opened: a typo does not empty it */
 	fd = a.output ? open_output(a.output, &tmp) : STDOUT_FILENO;
 	if (fd < 0) {
@@ -203,7 +199,6 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(a.events);
-	free(err);
 	return rc;
 }
 

@@ -138,17 +138,8 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct g
 static int open_reader(const struct command *cmd, const struct graph_args *a, char **paths,
                        size_t n, struct spoor_reader **r)
 {
-	char *err = NULL;
-	int rc = spoor_reader_open((const char *const *) paths, n, r, &err);
-	if (rc) {
-		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
-		free(err);
-		return rc;
-	}
-	if (a->has_begin || a->has_end)
-		spoor_reader_set_range(*r, a->has_begin ? a->begin : INT64_MIN,
-		                       a->has_end ? a->end : INT64_MAX);
-	return 0;
+	return cmd_open_traces(cmd, paths, n, a->has_begin ? a->begin : INT64_MIN,
+	                       a->has_end ? a->end : INT64_MAX, r);
 }
 
 /* The event's thread (kept for a packet's events when the packet context holds it). */

@@ -473,10 +473,9 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 {
 	struct spoor_reader *r = NULL;
 	struct stats st = {0};
-	bool json = false, has_begin = false, has_end = false;
+	bool json = false;
 	int64_t begin = INT64_MIN, end = INT64_MAX;
 	const char *arg;
-	char *err = NULL;
 	int first, row, rc;
 
 	optind = 1;
@@ -486,7 +485,6 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		case OPT_END:
 			if (cmd_parse_time(arg, row == OPT_BEGIN ? &begin : &end))
 				return cmd_usage_error(cmd, "invalid time '%s'", arg);
-			*(row == OPT_BEGIN ? &has_begin : &has_end) = true;
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_HELP: cmd_help(cmd, stdout); return 0;
@@ -497,16 +495,9 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 		return cmd_usage_error(cmd, "no trace given");
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = spoor_reader_open((const char *const *) argv + first, (size_t) (argc - first), &r,
-	                       &err);
-	if (rc) {
-		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
-		free(err);
+	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first), begin, end, &r))
 		return 1;
-	}
 	spoor_reader_set_ordered(r, false);
-	if (has_begin || has_end)
-		spoor_reader_set_range(r, begin, end);
 	st.by_class = calloc(spoor_reader_event_class_count(r) + 1, sizeof(uint64_t));
 	st.by_stream = calloc(spoor_reader_stream_count(r) + 1, sizeof(uint64_t));
 	st.fields = calloc(spoor_reader_event_class_count(r) + 1, sizeof(*st.fields));

@@ -55,6 +55,10 @@ struct spoor_reader;
  * tracer discarded are not damage. */
 int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
                     const char *covered);
+/* Open the traces (paths, n of them) into *r, kept to [begin, end] unless that is all time
+ * (INT64_MIN, INT64_MAX): 0, or 1 once the reason is said. */
+int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
+                    int64_t end, struct spoor_reader **r);
 /* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */
 int cmd_damage_status(const struct command *cmd, unsigned damaged, int rc, const char *covered);
 

@@ -1,8 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* read-status.c: the exit status of the commands that read traces (docs/cli.md, "Exit
- * codes"), one rule for all of them. */
+/* read-status.c: the commands that read traces: opening them, and their exit status
+ * (docs/cli.md, "Exit codes"), one rule for all of them. */
+#include <stdlib.h>
+
 #include "command.h"
 #include "spoor/trace.h"
+
+int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
+                    int64_t end, struct spoor_reader **r)
+{
+	char *err = NULL;
+	int rc = spoor_reader_open((const char *const *) paths, n, r, &err);
+	if (rc) {
+		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
+		free(err);
+		return 1;
+	}
+	if (begin != INT64_MIN || end != INT64_MAX)
+		spoor_reader_set_range(*r, begin, end);
+	return 0;
+}
 
 int cmd_damage_status(const struct command *cmd, unsigned damaged, int rc, const char *covered)
 {
