@@ -186,8 +186,11 @@ spoor__inline_commit(const struct spoor__inline *in)
 #define spoor_field_array_hex(T, name, expr, n)         (ARRAY_X, T, name, (expr), (n, 16, 0, 0))
 #define spoor_field_array_network(T, name, expr, n)     (ARRAY_X, T, name, (expr), (n, 10, 1, 0))
 #define spoor_field_array_network_hex(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 16, 1, 0))
-#define spoor_field_sequence(T, name, expr, len)        (SEQ, T, name, (expr), (len))
-#define spoor_field_sequence_text(name, expr, len)      (SEQ_TEXT, char, name, (expr), (len))
+/* Text of a byte type T, signed as T is (LTTng-UST's ctf_array_text; spoor_field_array_text's
+ * bytes are unsigned). */
+#define spoor_field_array_text_of(T, name, expr, n) (ARRAY_X, T, name, (expr), (n, 10, 0, 1))
+#define spoor_field_sequence(T, name, expr, len)    (SEQ, T, name, (expr), (len))
+#define spoor_field_sequence_text(name, expr, len)  (SEQ_TEXT, char, name, (expr), (len))
 /* Sequences whose length is an integer of type LT (LTTng-UST's ctf_sequence*): written
  * before the elements, shown as the field `_NAME_length`, and declared unsigned as CTF
  * wants it (LTTng-UST declares a signed LT signed, which babeltrace2 refuses to read): a

@@ -15,7 +15,7 @@ static const struct tp_field_macro macros[] = {
     {"array_hex", TP_SHAPE_ARRAY, "spoor_field_array_hex(T, N, E, L)"},
     {"array_network", TP_SHAPE_ARRAY, "spoor_field_array_network(T, N, E, L)"},
     {"array_network_hex", TP_SHAPE_ARRAY, "spoor_field_array_network_hex(T, N, E, L)"},
-    {"array_text", TP_SHAPE_ARRAY, "spoor_field_array_text(N, E, L)"},
+    {"array_text", TP_SHAPE_ARRAY, "spoor_field_array_text_of(T, N, E, L)"},
     {"sequence", TP_SHAPE_SEQUENCE, "spoor_field_sequence_lt(T, N, E, Y, L)"},
     {"sequence_hex", TP_SHAPE_SEQUENCE, "spoor_field_sequence_lt_hex(T, N, E, Y, L)"},
     {"sequence_network", TP_SHAPE_SEQUENCE, "spoor_field_sequence_lt_network(T, N, E, Y, L)"},

@@ -5,6 +5,7 @@
 # form of the syntax; the outputs -o names; clear errors for bad templates. Neither
 # lttng-gen-tp nor LTTng is needed: their recordings are committed.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lttng-compare.sh"
 : "${CC:?}" "${SPOOR_INCLUDE:?}" "${SPOOR_UST_LIBDIR:?}"
 CFLAGS=${CFLAGS:-}
 data=$SPOOR_TEST_DATA/gen-tp
@@ -13,21 +14,6 @@ build() { # build OUT SOURCES...: warnings are errors, as a user's -Werror build
 	shift
 	$CC $CFLAGS -O2 -Wall -Wextra -Werror -I"$SPOOR_INCLUDE" -o "$out" "$@" \
 		-L"$SPOOR_UST_LIBDIR" -lspoor-ust -lpthread -Wl,-rpath,"$SPOOR_UST_LIBDIR"
-}
-# `provider:event: { payload }` of each event of --format=babeltrace, sorted: the values
-# without the tracer's contexts, times and stream order
-payloads() {
-	"$SPOOR" dump --format=babeltrace "$1" |
-		sed -E 's/^\[[^]]*\] \([^)]*\) [^ ]+ ([a-z_]+:[a-z_0-9]+): .*\}, (\{.*\})$/\1: \2/' | sort
-}
-
-# babeltrace2 prints what spoor prints, but for its empty-string bug (bt2-compare.py)
-check_bt2() { # check_bt2 WHAT TRACE
-	command -v babeltrace2 >/dev/null || return 0
-	babeltrace2 "$2" >"$TMP/bt2.txt" 2>/dev/null
-	"$SPOOR" dump --format=babeltrace "$2" >"$TMP/sp.txt"
-	check "$1: babeltrace2 reads the recording as spoor does" \
-		python3 "$(dirname "$0")/bt2-compare.py" "$TMP/sp.txt" "$TMP/bt2.txt"
 }
 
 # 1. the fixture provider of tests/data/lttng-ust, as a template: its program, unchanged,
@@ -43,13 +29,7 @@ check "fixture: fixture-app.c builds unchanged, without a warning" test $? -eq 0
 cat "$TMP/fx-cc.err"
 "$SPOOR" record -b 16m -o "$TMP/fx/trace" -- "$TMP/fx/app" 200 2 2>/dev/null
 check "fixture: recorded" test $? -eq 0
-payloads "$TMP/fx/trace" >"$TMP/fx/spoor.txt"
-payloads "$SPOOR_TEST_DATA/traces/ust-types" >"$TMP/fx/lttng.txt"
-check "fixture: 3600 events, as LTTng's recording" test "$(wc -l <"$TMP/fx/spoor.txt")" -eq 3600
-check "fixture: every event's name and values as in LTTng's recording" \
-	cmp -s "$TMP/fx/spoor.txt" "$TMP/fx/lttng.txt"
-diff "$TMP/fx/spoor.txt" "$TMP/fx/lttng.txt" | head -5
-check_bt2 fixture "$TMP/fx/trace"
+compare fixture "$SPOOR_TEST_DATA/traces/ust-types" "$TMP/fx/trace" 3600
 
 # 2. every form of the syntax; the outputs beside the template by default
 cp "$data/kinds.tp" "$data/kinds-app.c" "$TMP/"
@@ -66,11 +46,7 @@ check "kinds: recorded" test $? -eq 0
 "$SPOOR" dump "$TMP/kt" | cut -d' ' -f2- >"$TMP/kinds.txt"
 check "kinds: 7 rounds of 5 events" test "$(wc -l <"$TMP/kinds.txt")" -eq 35
 # LTTng's recording of the same program built from lttng-gen-tp's output (README.md there)
-payloads "$TMP/kt" >"$TMP/kinds-spoor.txt"
-payloads "$SPOOR_TEST_DATA/traces/gen-tp-kinds" >"$TMP/kinds-lttng.txt"
-check "kinds: every event's name and values as in LTTng's recording" \
-	cmp -s "$TMP/kinds-spoor.txt" "$TMP/kinds-lttng.txt"
-diff "$TMP/kinds-spoor.txt" "$TMP/kinds-lttng.txt" | head -5
+compare kinds "$SPOOR_TEST_DATA/traces/gen-tp-kinds" "$TMP/kt" 35
 # the enum's automatic values follow CTF's rule: one more than the entry before's last
 for want in 'kinds:begin: id=0 phase=( "START" : container = 0 ) who="worker"' \
 	'kinds:end: id=1 phase=( "RUN" : container = 1 ) who="boss"' \
@@ -89,7 +65,6 @@ check "kinds: a sequence's length has the template's type (size_t), as LTTng wri
 for f in hidden_id hidden_who first text nophase; do # _nowrite: in no trace, as with LTTng
 	check "kinds: the _nowrite field $f is in no event" test -z "$(grep -w "_$f" <<<"$meta")"
 done
-check_bt2 kinds "$TMP/kt"
 
 # the generated header and spoor's compatibility <lttng/tracepoint.h> in one file, in
 # either order: the call-site macros are spelled alike, so neither redefines the other's

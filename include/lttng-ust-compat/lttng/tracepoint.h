@@ -125,9 +125,7 @@ extern "C" {
 #define lttng_ust_field_array_network(T, item, src, n)    spoor_field_array_network(T, item, src, n)
 #define lttng_ust_field_array_network_hex(T, item, src, n)                                         \
 	spoor_field_array_network_hex(T, item, src, n)
-/* T is char (or another byte type): the bytes as text, signed as T is (spoor's own text
- * arrays are unsigned). */
-#define lttng_ust_field_array_text(T, item, src, n) (ARRAY_X, T, item, (src), (n, 10, 0, 1))
+#define lttng_ust_field_array_text(T, item, src, n) spoor_field_array_text_of(T, item, src, n)
 #define lttng_ust_field_sequence(T, item, src, LT, len)                                            \
 	spoor_field_sequence_lt(T, item, src, LT, len)
 #define lttng_ust_field_sequence_hex(T, item, src, LT, len)                                        \
