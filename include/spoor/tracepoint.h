@@ -408,9 +408,10 @@ spoor__inline_commit(const struct spoor__inline *in)
 	    args SPOOR__EMIT_BODY(&SPOOR__DESC_NAME(prov, ev), fields)
 
 /* Is the event being recorded? One load, one predictable branch. */
-#define spoor_enabled(prov, ev)                                                                    \
-	__builtin_expect(                                                                          \
-	    __atomic_load_n(&SPOOR__DESC_NAME(prov, ev).enabled, __ATOMIC_RELAXED) != 0, 0)
+#define spoor_enabled(prov, ev) SPOOR__ENABLED(&SPOOR__DESC_NAME(prov, ev))
+/* The same by the event's descriptor (LTTng-UST's tracef and tracelog). */
+#define SPOOR__ENABLED(desc)                                                                       \
+	__builtin_expect(__atomic_load_n(&(desc)->enabled, __ATOMIC_RELAXED) != 0, 0)
 
 #define spoor_trace(prov, ev, ...)                                                                 \
 	do {                                                                                       \

@@ -22,18 +22,14 @@ SPOOR_API void spoor_lttng_tracef(const char *fmt, ...) __attribute__((format(pr
 SPOOR_API void spoor_lttng_vtracef(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 
-/* Is the event of this descriptor recorded? One load, as at a tracepoint. */
-#define SPOOR__LT_RECORDED(desc)                                                                   \
-	__builtin_expect(__atomic_load_n(&(desc)->enabled, __ATOMIC_RELAXED) != 0, 0)
-
 #define lttng_ust_tracef(fmt, ...)                                                                 \
 	do {                                                                                       \
-		if (SPOOR__LT_RECORDED(spoor_lttng_tracef_event))                                  \
+		if (SPOOR__ENABLED(spoor_lttng_tracef_event))                                      \
 			spoor_lttng_tracef(fmt, ##__VA_ARGS__);                                    \
 	} while (0)
 #define lttng_ust_vtracef(fmt, ap)                                                                 \
 	do {                                                                                       \
-		if (SPOOR__LT_RECORDED(spoor_lttng_tracef_event))                                  \
+		if (SPOOR__ENABLED(spoor_lttng_tracef_event))                                      \
 			spoor_lttng_vtracef(fmt, ap);                                              \
 	} while (0)
 

@@ -29,10 +29,7 @@ SPOOR_API void spoor_lttng_vtracelog(int level, const char *file, int line, cons
 
 static inline __attribute__((always_inline, unused)) int spoor__lt_tracelog_recorded(int level)
 {
-	return (unsigned) level < 15 &&
-	       __builtin_expect(__atomic_load_n(&spoor_lttng_tracelog_events[level]->enabled,
-	                                        __ATOMIC_RELAXED) != 0,
-	                        0);
+	return (unsigned) level < 15 && SPOOR__ENABLED(spoor_lttng_tracelog_events[level]);
 }
 
 #define lttng_ust_tracelog(level, fmt, ...)                                                        \
