@@ -69,18 +69,21 @@ static bool next_line(struct cursor *c, char *buf, size_t cap, bool *too_long)
 	return true;
 }
 
+static bool int_size_ok(unsigned size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
 bool event_field_valid(const struct spoor_field_desc *f)
 {
-	bool int_size = f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
+	bool int_size = int_size_ok(f->size);
 	switch (f->kind) {
 	case SPOOR_FK_INT:
 	case SPOOR_FK_ENUM: return int_size && (f->base == 10 || f->base == 16);
 	case SPOOR_FK_FLOAT: return f->size == 4 || f->size == 8;
 	case SPOOR_FK_STRING: return true;
 	case SPOOR_FK_ARRAY: return int_size && f->length <= (1u << 20);
-	case SPOOR_FK_SEQUENCE:
-		return int_size && (f->length_size == 0 || f->length_size == 1 || f->length_size == 2 ||
-		                    f->length_size == 4 || f->length_size == 8);
+	case SPOOR_FK_SEQUENCE: return int_size && (!f->length_size || int_size_ok(f->length_size));
 	default: return false;
 	}
 }
@@ -120,24 +123,17 @@ static int parse_event(struct cursor *c, const char *head, struct spoor_event_de
 		if (!next_line(c, line, sizeof(line), &too_long) || too_long ||
 		    sscanf(line, "field %4095s %u %u %u %u %u %u %u %u%n", name, &kind, &size, &sig,
 		           &base, &be, &text, &length, &nent, &end) != 9 ||
-		    (line[end] && (sscanf(line + end, " %u%n", &lsize, &more) != 1 ||
-		                   line[end + more])) ||
+		    (line[end] &&
+		     (sscanf(line + end, " %u%n", &lsize, &more) != 1 || line[end + more])) ||
 		    !valid_name(name) || nent > MAX_ENTRIES || sig > 1 || be > 1 || text > 1 ||
 		    lsize > 8) {
 			snprintf(err, errlen, "line %u: invalid field line", c->line);
 			goto fail;
 		}
-		*fd = (struct spoor_field_desc){strdup(name),
-		                                (uint8_t) kind,
-		                                (uint8_t) size,
-		                                (uint8_t) sig,
-		                                (uint8_t) base,
-		                                (uint8_t) be,
-		                                (uint8_t) text,
-		                                length,
-		                                NULL,
-		                                0,
-		                                (uint8_t) lsize};
+		*fd = (struct spoor_field_desc){
+		    strdup(name),   (uint8_t) kind, (uint8_t) size, (uint8_t) sig, (uint8_t) base,
+		    (uint8_t) be,   (uint8_t) text, length,         NULL,          0,
+		    (uint8_t) lsize};
 		if (kind > 255 || size > 255 || base > 255 || !event_field_valid(fd) ||
 		    (nent && kind != SPOOR_FK_ENUM) || (lsize && kind != SPOOR_FK_SEQUENCE)) {
 			snprintf(err, errlen, "line %u: invalid field '%s'", c->line, name);

@@ -46,6 +46,8 @@ static void test_refused(void)
 	    "field s 4 2 1 10 0 0 0 0 8 x\n", /* something after the tenth */
 	    "field s 4 2 1 10 0 0 0 0 3\n",   /* a length of 3 bytes */
 	    "field s 4 2 1 10 0 0 0 0 16\n",  /* a length of 16 bytes */
+	    "field s 4 2 1 10 0 0 0 0 258\n", /* 2 in a byte: no wrap-around */
+	    "field s 4 2 1 10 0 0 0 0 -1\n",  /* negative */
 	    "field i 0 4 1 10 0 0 0 0 4\n",   /* a length type on an integer */
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
