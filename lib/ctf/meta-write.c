@@ -361,10 +361,7 @@ static void put_field(struct tbuf *b, const struct spoor_field_desc *f)
 		tb_printf(b, " _%s[%" PRIu32 "];\n", f->name, f->length);
 		break;
 	case SPOOR_FK_SEQUENCE:
-		if (f->length_size)
-			put_integer(b, f->length_size, false, 10, false, false);
-		else
-			put_integer(b, 4, false, 10, false, false);
+		put_integer(b, f->length_size ? f->length_size : 4, false, 10, false, false);
 		tb_printf(b, " __%s_length;\n\t\t", f->name);
 		put_integer(b, f->size, f->is_signed, base_of(f), f->big_endian, f->text);
 		tb_printf(b, " _%s[ __%s_length ];\n", f->name, f->name);
