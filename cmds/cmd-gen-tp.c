@@ -5,7 +5,6 @@
  * SPOOR_EVENTs and its C file (lib/gentp/, docs/instrumenting.md).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "command.h"
 #include "gentp/tp-emit.h"
 #include "gentp/tp-parse.h"
+#include "util/mapfile.h"
 
 enum { OPT_OUTPUT, OPT_VERBOSE, OPT_HELP };
 
@@ -30,49 +30,6 @@ static bool ends_with(const char *s, const char *end)
 {
 	size_t n = strlen(s), e = strlen(end);
 	return n > e && !strcmp(s + n - e, end);
-}
-
-/* The template's bytes, NUL after them. NULL with errno set (EFBIG: too large). */
-static char *read_template(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC); /* a directory fails its first read */
-	char *text = NULL;
-	size_t n = 0, cap = 0;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (n == cap) { /* room for one byte over the limit, to see it is over */
-			if (cap > TP_MAX_TEXT) {
-				errno = EFBIG;
-				goto fail;
-			}
-			cap = cap ? cap * 2 : 1 << 16;
-			cap = cap > (size_t) TP_MAX_TEXT + 1 ? (size_t) TP_MAX_TEXT + 1 : cap;
-			char *bigger = realloc(text, cap + 1);
-			if (!bigger)
-				goto fail;
-			text = bigger;
-		}
-		ssize_t r = read(fd, text + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
-			break;
-		n += (size_t) r;
-	}
-	close(fd);
-	text[n] = '\0';
-	*len = n;
-	return text;
-fail:;
-	int e = errno;
-	free(text);
-	close(fd);
-	errno = e;
-	return NULL;
 }
 
 /* One output file, written whole or removed. */
@@ -131,17 +88,19 @@ static int gen_one(const struct command *cmd, const char *tp, const char *h, con
 {
 	struct tp_template t;
 	struct tp_error err;
-	size_t len;
+	struct mapfile mf;
 	char guard[256];
-	int rc;
 
-	char *text = read_template(tp, &len);
-	if (!text)
-		return cmd_error(cmd, "%s: %s", tp,
-		                 errno == EFBIG ? "larger than 4 MiB, the most a template may be"
-		                                : strerror(errno));
-	rc = tp_parse(text, len, &t, &err);
-	free(text);
+	int rc = mapfile_open(&mf, tp);
+	if (rc)
+		return cmd_error(cmd, "%s: %s", tp, strerror(-rc));
+	if (mf.size > TP_MAX_TEXT) {
+		mapfile_close(&mf);
+		return cmd_error(cmd, "%s: larger than 4 MiB, the most a template may be", tp);
+	}
+	/* an empty file maps nothing: "" for its text */
+	rc = tp_parse(mf.size ? (const char *) mf.data : "", mf.size, &t, &err);
+	mapfile_close(&mf);
 	if (rc) {
 		if (rc == -ENOMEM)
 			rc = cmd_error(cmd, "%s: out of memory", tp);

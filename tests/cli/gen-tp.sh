@@ -166,6 +166,9 @@ check "a missing template: exit 1, said" test $? -eq 1 -a "$(cat "$TMP/missing.e
 mkdir "$TMP/dir.tp"
 "$SPOOR" gen-tp "$TMP/dir.tp" 2>"$TMP/dir.err"
 check "a directory: exit 1, said" test $? -eq 1 -a "$(cat "$TMP/dir.err")" = "spoor gen-tp: $TMP/dir.tp: Is a directory"
+mkfifo "$TMP/fifo.tp"
+timeout 20 "$SPOOR" gen-tp "$TMP/fifo.tp" 2>/dev/null
+check "a FIFO: exit 1, not waited on for a writer" test $? -eq 1
 "$SPOOR" gen-tp "$data/kinds-app.c" 2>/dev/null
 check "a template's name ends in .tp: exit 2" test $? -eq 2
 "$SPOOR" gen-tp -o "$TMP/x.o" "$data/kinds.tp" 2>"$TMP/o.err"
