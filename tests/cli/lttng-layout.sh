@@ -2,8 +2,9 @@
 # spoor record -k --layout=lttng opens in the tools users already have: babeltrace2 and
 # babeltrace 1 read it, its env and names are LTTng's (tests/data/lttng-kernel-reference.txt,
 # itself checked against the shared LTTng trace when ../shared is there), and lttng-analyses
-# 0.6.1 gives the numbers spoor's analyses give (lttng-analyses-compare.py). Recording needs
-# root and tracefs (skips with a message otherwise).
+# 0.6.1 gives the numbers spoor's analyses give (lttng-analyses-compare.py). The names check
+# runs on a trace of the project's own too (gen_kernel.py --spoor, converted). Recording
+# needs root and tracefs (skips with a message otherwise).
 . "$(dirname "$0")/lib.sh"
 here=$(dirname "$0")
 names="$SPOOR_TEST_DATA/lttng-kernel-names.py"
@@ -32,6 +33,20 @@ if [ -d "$shared" ]; then
 else
 	echo "note - no $shared: the reference is not checked against it here"
 fi
+
+# 1b. the names check on a trace of the project's own (no ../shared, no root needed):
+# gen_kernel.py --spoor (spoor's layout, the recorder's env keys) through spoor convert,
+# which writes what `spoor record -k --layout=lttng` writes
+$py "$SPOOR_TEST_DATA/gen_kernel.py" --spoor "$TMP/gen" >/dev/null &&
+	"$SPOOR" convert --layout=lttng "$TMP/gen" -o "$TMP/gen.lttng" 2>/dev/null
+check "gen_kernel.py --spoor converted to the LTTng layout" test $? -eq 0
+babeltrace "$TMP/gen.lttng" >/dev/null 2>"$TMP/gen.bt1.err"
+check "babeltrace (1) reads the converted trace (but for its losses' warning)" \
+	test $? -eq 0 -a "$(grep -vc 'Tracer discarded' "$TMP/gen.bt1.err")" -eq 0
+$py "$names" check "$ref" "$TMP/gen.lttng" >"$TMP/gen.names.out"
+check "the converted trace: env, scopes and event names as LTTng's (lttng-kernel-names.py check)" \
+	test $? -eq 0
+grep -v '^ok' "$TMP/gen.names.out"
 
 # 2. a recording in the LTTng layout of interrupts, scheduling and system calls
 T=/sys/kernel/tracing

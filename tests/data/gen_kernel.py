@@ -292,8 +292,8 @@ def analyses(outdir):
 def spoor(outdir):
     """A kernel trace as `spoor record -k` writes one (style "ftrace": ftrace's event and
     field names, the context common_pid, a statedump_process dump, priorities as the
-    kernel's 120, __syscall_nr in the per-call events), for spoor convert: 2 CPUs, about
-    3,000 events, and a file .partitions as the recorder saves /proc/partitions.
+    kernel's 120, __syscall_nr in the per-call events, the recorder's env keys), for spoor
+    convert: 2 CPUs, about 3,000 events, and a file .partitions as the recorder saves /proc/partitions.
 
     - Process app (pid 100; threads 100 and 101) and kworker/0:1 (tid 30, a child of
       kthreadd, 2) in the dump; 30 runs on CPU 0 first, then 100 and calls read and write; every 4th round
@@ -355,7 +355,10 @@ def spoor(outdir):
                 old_pid=300)
             comm[300] = "ls"
             sw(t + 3800, 1, 300, 101, state=16)
-    write(outdir, ev, style="ftrace", losses={1: [(100, 5)]})
+    # the env the recorder writes (kmeta.c), but for its values
+    env = {"sysname": "Linux", "kernel_release": "6.1.0-synth", "kernel_version": "#1 SMP synth",
+           "tracer_major": 0, "tracer_minor": 1, "tracer_patchlevel": 0, "trace_clock": "mono"}
+    write(outdir, ev, style="ftrace", losses={1: [(100, 5)]}, env=env)
     with open(os.path.join(outdir, ".partitions"), "w") as f:
         f.write("major minor  #blocks  name\n\n 259        0   2000 nvme0n1\n"
                 " 259        1   1000 nvme0n1p1\n")

@@ -76,6 +76,10 @@ KNOWN = {
                             "child_pid", "child_ns_inum"}, set()),
     # the kernel's, which lttng-modules does not write
     "sched_process_exit": (set(), {"group_dead"}),
+    # ftrace's block requests have no tid; ioprio and cmd are the kernel's own
+    "block_rq_issue": ({"tid"}, {"ioprio", "cmd"}),
+    "block_rq_insert": ({"tid"}, {"ioprio", "cmd"}),
+    "block_rq_complete": (set(), {"ioprio", "cmd"}),
     # what lttng-modules wrote until 2.11 and lttng-analyses 0.6.1 reads (docs/kernel.md)
     "lttng_statedump_file_descriptor": (set(), {"pid"}),
     # the kernel's argument names where LTTng's headers have others
