@@ -14,6 +14,7 @@
 #include "ctf/stream.h"
 #include "cv-int.h"
 #include "cvfields.h"
+#include "kernel/kmeta.h"
 #include "record/outdir.h"
 #include "spoor/spoor.h"
 #include "util/writeall.h"
@@ -205,25 +206,24 @@ static int build_classes(struct cv *c, char *err, size_t errlen)
 	return statedump_lttng_classes(&c->out, &c->dump) ? -ENOMEM : 0;
 }
 
-/* The input's env but for the tracer's entries, which say LTTng's, and what says the truth. */
+/* The input's env, its tracer's entries replaced by the LTTng layout's (the recorder's,
+ * kmeta_lttng_env), and what says it was converted. */
 static int write_metadata(struct cv *c, const char *dir, char *err, size_t errlen)
 {
 	const struct ctf_meta *m = &c->in->meta;
-	struct meta_env *e = calloc(m->nenv + 8, sizeof(*e));
+	struct meta_env *e = calloc(m->nenv + KMETA_LTTNG_NENV + 1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
+	char name[KMETA_NAME_MAX], created[KMETA_CREATED_MAX];
 	size_t n = 0;
-	for (unsigned i = 0; i < m->nenv; i++)
+	for (unsigned i = 0; i < m->nenv; i++) {
+		if (!strcmp(m->env[i].key, "tracer_name")) /* check_input: there */
+			n += kmeta_lttng_env(dir, e + n, name, created);
 		if (strncmp(m->env[i].key, "tracer_", 7) && strncmp(m->env[i].key, "spoor_", 6))
 			e[n++] = (struct meta_env){m->env[i].key,
 			                           m->env[i].is_string ? m->env[i].text : NULL,
 			                           m->env[i].value, m->env[i].is_string};
-	e[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
-	e[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
-	e[n++] = (struct meta_env){"tracer_minor", NULL, 13, 0};
-	e[n++] = (struct meta_env){"tracer_patchlevel", NULL, 0, 0};
-	e[n++] = (struct meta_env){"spoor_layout", "lttng", 0, 1};
-	e[n++] = (struct meta_env){"spoor_version", SPOOR_VERSION, 0, 1};
+	}
 	e[n++] = (struct meta_env){"spoor_converted", "spoor convert", 0, 1};
 	const struct ctf_clock *ck = c->sc->clock;
 	static const char *const cpu_id[] = {"cpu_id"};

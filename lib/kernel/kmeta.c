@@ -29,8 +29,26 @@ static void trace_name(const char *dir, char *out, size_t cap)
 	snprintf(out, cap, "%s", slash ? slash + 1 : copy);
 }
 
-/* The env: spoor's, or in the LTTng layout lttng-modules 2.13's keys (src/lttng-events.c)
- * and spoor's own that say what wrote it. */
+size_t kmeta_lttng_env(const char *dir, struct meta_env *env, char *name, char *created)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	strftime(created, KMETA_CREATED_MAX, "%Y%m%dT%H%M%S%z", localtime_r(&now, &tm));
+	trace_name(dir, name, KMETA_NAME_MAX);
+	size_t n = 0;
+	env[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
+	env[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
+	env[n++] = (struct meta_env){"tracer_minor", NULL, 13, 0};
+	env[n++] = (struct meta_env){"tracer_patchlevel", NULL, 0, 0};
+	env[n++] = (struct meta_env){"trace_buffering_scheme", "global", 0, 1};
+	env[n++] = (struct meta_env){"trace_name", name, 0, 1};
+	env[n++] = (struct meta_env){"trace_creation_datetime", created, 0, 1};
+	env[n++] = (struct meta_env){"spoor_layout", "lttng", 0, 1};
+	env[n++] = (struct meta_env){"spoor_version", SPOOR_VERSION, 0, 1};
+	return n;
+}
+
+/* The env: spoor's, or in the LTTng layout lttng-modules 2.13's keys (kmeta_lttng_env). */
 static size_t fill_env(const char *dir, enum klayout layout, const struct rec_clock *clock,
                        const struct utsname *u, struct meta_env *env, char *host, char *name,
                        char *created)
@@ -43,19 +61,7 @@ static size_t fill_env(const char *dir, enum klayout layout, const struct rec_cl
 	env[n++] = (struct meta_env){"kernel_release", u->release, 0, 1};
 	env[n++] = (struct meta_env){"kernel_version", u->version, 0, 1};
 	if (layout == KLAYOUT_LTTNG) {
-		time_t now = time(NULL);
-		struct tm tm;
-		strftime(created, 32, "%Y%m%dT%H%M%S%z", localtime_r(&now, &tm));
-		trace_name(dir, name, 256);
-		env[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
-		env[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
-		env[n++] = (struct meta_env){"tracer_minor", NULL, 13, 0};
-		env[n++] = (struct meta_env){"tracer_patchlevel", NULL, 0, 0};
-		env[n++] = (struct meta_env){"trace_buffering_scheme", "global", 0, 1};
-		env[n++] = (struct meta_env){"trace_name", name, 0, 1};
-		env[n++] = (struct meta_env){"trace_creation_datetime", created, 0, 1};
-		env[n++] = (struct meta_env){"spoor_layout", "lttng", 0, 1};
-		env[n++] = (struct meta_env){"spoor_version", SPOOR_VERSION, 0, 1};
+		n += kmeta_lttng_env(dir, env + n, name, created);
 	} else {
 		env[n++] = (struct meta_env){"tracer_name", "spoor", 0, 1};
 		env[n++] = (struct meta_env){"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0};
@@ -69,7 +75,7 @@ static size_t fill_env(const char *dir, enum klayout layout, const struct rec_cl
 int kmeta_write(const char *dir, const struct kclasses *cs, const uint8_t uuid[16],
                 const struct rec_clock *clock, int *meta_fd, char *err, size_t errlen)
 {
-	char host[256] = "", name[256] = "", created[32] = "";
+	char host[256] = "", name[KMETA_NAME_MAX] = "", created[KMETA_CREATED_MAX] = "";
 	struct meta_env env[16];
 	struct utsname u;
 	uname(&u);

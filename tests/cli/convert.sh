@@ -43,7 +43,7 @@ same_answers gen "$TMP/gen" "$TMP/gen.lttng"
 env_of "$TMP/gen.lttng" >"$TMP/gen.env"
 for kv in 'domain = "kernel"' 'tracer_name = "lttng-modules"' 'tracer_major = 2' \
 	'tracer_minor = 13' 'tracer_patchlevel = 0' 'hostname = "synth-host"' \
-	'spoor_layout = "lttng"'; do
+	'spoor_layout = "lttng"' 'trace_buffering_scheme = "global"' 'trace_name = "gen.lttng"'; do
 	check "env: $kv" grep -qF "	$kv;" "$TMP/gen.env"
 done
 check "the losses stay between the same events" \

@@ -97,6 +97,11 @@ $py "$names" check "$ref" "$K" >"$TMP/names.out"
 check "env, scopes and event names as LTTng's (lttng-kernel-names.py check)" test $? -eq 0
 cat "$TMP/names.out"
 
+# the env spoor convert writes is the recorder's: the same keys, and spoor_converted
+env_keys() { sed -n '/^env {/,/^};/p' "$1/metadata" | sed -n 's/^[[:space:]]*\([a-z_]*\) = .*/\1/p'; }
+check "spoor convert's env has the recorder's keys, and spoor_converted" \
+	test "$( (env_keys "$K"; echo spoor_converted) | sort)" = "$(env_keys "$TMP/gen.lttng" | sort)"
+
 # 4. lttng-analyses' numbers = spoor's
 mkdir "$TMP/work"
 python3 "$here/lttng-analyses-compare.py" "$SPOOR" "$K" "$TMP/work" >"$TMP/cmp.out" 2>&1
