@@ -6,6 +6,7 @@
 #include "reader/reader.h" /* fields read in place */
 #include "threads.h"
 #include "util/runhash.h"
+#include "vocab/lttng-kernel.h"
 
 enum kind { K_UNRESOLVED, K_NONE, K_DUMP, K_FORK, K_NEWTASK, K_EXEC, K_RENAME, K_SWITCH, K_USER };
 
@@ -170,8 +171,16 @@ static void want(const struct spoor_event_class *ec, struct class_info *c, int w
 {
 	c->scope[which] = SPOOR_SCOPE_PAYLOAD;
 	c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, a);
-	if (c->idx[which] < 0 && b)
+	if (c->idx[which] < 0 && b && strcmp(a, b))
 		c->idx[which] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, b);
+}
+
+/* Field f (ftrace's name) of the event of row: under LTTng's name, else ftrace's. */
+static void want_field(const struct spoor_event_class *ec, struct class_info *c, int which,
+                       const struct vocab_event *row, const char *f)
+{
+	const char *l = vocab_field_lttng(row, f);
+	want(ec, c, which, l ? l : f, f);
 }
 
 /* Where the class's fields sit in a whole payload, when each reads as a plain load: an
@@ -196,18 +205,24 @@ static bool fast_places(const struct spoor_event_class *ec, struct class_info *c
 
 static void resolve(struct threads *t, const struct spoor_event_class *ec, struct class_info *c)
 {
+	/* the event under ftrace's name, either vocabulary's fields (lib/vocab's table) */
 	const char *name = spoor_event_class_name(ec);
+	const struct vocab_event *row = vocab_by_lttng(name);
+	if (row && !row->prefix)
+		name = row->ftrace;
+	else
+		row = vocab_by_ftrace(NULL, name);
 	for (int i = 0; i < NF; i++)
 		c->idx[i] = -1;
 	c->kind = K_NONE;
-	if (!strcmp(name, "statedump_process") || !strcmp(name, "lttng_statedump_process_state")) {
+	if (!strcmp(name, "statedump_process")) {
 		c->kind = K_DUMP;
 		want(ec, c, 0, "tid", NULL);
 		want(ec, c, 1, "pid", NULL);
 		want(ec, c, 2, "name", NULL);
 	} else if (!strcmp(name, "sched_process_fork")) {
 		c->kind = K_FORK;
-		want(ec, c, 0, "child_tid", "child_pid");
+		want_field(ec, c, 0, row, "child_pid");
 		want(ec, c, 1, "child_comm", NULL);
 		/* LTTng records the child's tgid as child_pid next to child_tid */
 		if (spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, "child_tid") >= 0)
@@ -227,7 +242,7 @@ static void resolve(struct threads *t, const struct spoor_event_class *ec, struc
 			    ec, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "tid");
 	} else if (!strcmp(name, "sched_process_exec")) {
 		c->kind = K_EXEC;
-		want(ec, c, 0, "tid", "pid");
+		want_field(ec, c, 0, row, "pid");
 		want(ec, c, 1, "filename", NULL);
 	} else if (!strcmp(name, "task_rename")) {
 		c->kind = K_RENAME;
@@ -235,9 +250,9 @@ static void resolve(struct threads *t, const struct spoor_event_class *ec, struc
 		want(ec, c, 1, "newcomm", NULL);
 	} else if (!strcmp(name, "sched_switch")) {
 		c->kind = K_SWITCH;
-		want(ec, c, 0, "prev_tid", "prev_pid");
+		want_field(ec, c, 0, row, "prev_pid");
 		want(ec, c, 1, "prev_comm", NULL);
-		want(ec, c, 2, "next_tid", "next_pid");
+		want_field(ec, c, 2, row, "next_pid");
 		want(ec, c, 3, "next_comm", NULL);
 		c->whole = fast_places(ec, c);
 	} else if ((c->procname = spoor_reader_trace_env(t->r, ec->trace, "procname"))) {
