@@ -19,7 +19,10 @@
 #include "lttng/tracef.h"
 #include "lttng/tracelog.h"
 
-#define TEXT_SEQ {"msg", SPOOR_FK_SEQUENCE, 1, (char) -1 < 0, 10, 0, 1, 0, NULL, 0, 0}
+#define TEXT_SEQ                                                                                   \
+	{                                                                                          \
+		"msg", SPOOR_FK_SEQUENCE, 1, (char) -1 < 0, 10, 0, 1, 0, NULL, 0, 0                \
+	}
 
 static const struct spoor_field_desc tracef_fields[] = {TEXT_SEQ};
 static const struct spoor_field_desc tracelog_fields[] = {
@@ -33,29 +36,28 @@ static const struct spoor_field_desc tracelog_fields[] = {
 #define PENDING INT32_MIN
 
 #define EVENT(prov, name, fields)                                                                  \
-	{sizeof(struct spoor_event_desc),                                                          \
-	 PENDING,                                                                                  \
-	 prov,                                                                                     \
-	 name,                                                                                     \
-	 fields,                                                                                   \
-	 sizeof(fields) / sizeof((fields)[0]),                                                     \
-	 0,                                                                                        \
-	 1,                                                                                        \
-	 NULL}
-#define LEVEL(name) EVENT("lttng_ust_tracelog", "LTTNG_UST_TRACEPOINT_LOGLEVEL_" name, tracelog_fields)
+	{                                                                                          \
+		sizeof(struct spoor_event_desc), PENDING, prov, name, fields,                      \
+		    sizeof(fields) / sizeof((fields)[0]), 0, 1, NULL                               \
+	}
+#define LEVEL(name)                                                                                \
+	EVENT("lttng_ust_tracelog", "LTTNG_UST_TRACEPOINT_LOGLEVEL_" name, tracelog_fields)
 
 static struct spoor_event_desc events[16] = {
-    LEVEL("EMERG"),         LEVEL("ALERT"),         LEVEL("CRIT"),
-    LEVEL("ERR"),           LEVEL("WARNING"),       LEVEL("NOTICE"),
-    LEVEL("INFO"),          LEVEL("DEBUG_SYSTEM"),  LEVEL("DEBUG_PROGRAM"),
-    LEVEL("DEBUG_PROCESS"), LEVEL("DEBUG_MODULE"),  LEVEL("DEBUG_UNIT"),
-    LEVEL("DEBUG_FUNCTION"), LEVEL("DEBUG_LINE"),   LEVEL("DEBUG"),
-    EVENT("lttng_ust_tracef", "event", tracef_fields),
+    LEVEL("EMERG"),          LEVEL("ALERT"),
+    LEVEL("CRIT"),           LEVEL("ERR"),
+    LEVEL("WARNING"),        LEVEL("NOTICE"),
+    LEVEL("INFO"),           LEVEL("DEBUG_SYSTEM"),
+    LEVEL("DEBUG_PROGRAM"),  LEVEL("DEBUG_PROCESS"),
+    LEVEL("DEBUG_MODULE"),   LEVEL("DEBUG_UNIT"),
+    LEVEL("DEBUG_FUNCTION"), LEVEL("DEBUG_LINE"),
+    LEVEL("DEBUG"),          EVENT("lttng_ust_tracef", "event", tracef_fields),
 };
 
 struct spoor_event_desc *const spoor_lttng_tracelog_events[15] = {
-    &events[0], &events[1], &events[2],  &events[3],  &events[4],  &events[5],  &events[6], &events[7],
-    &events[8], &events[9], &events[10], &events[11], &events[12], &events[13], &events[14],
+    &events[0],  &events[1],  &events[2],  &events[3],  &events[4],
+    &events[5],  &events[6],  &events[7],  &events[8],  &events[9],
+    &events[10], &events[11], &events[12], &events[13], &events[14],
 };
 struct spoor_event_desc *const spoor_lttng_tracef_event = &events[15];
 
@@ -133,8 +135,8 @@ void spoor_lttng_tracef(const char *fmt, ...)
 	va_end(ap);
 }
 
-void spoor_lttng_vtracelog(int level, const char *file, int line, const char *func,
-                           const char *fmt, va_list ap)
+void spoor_lttng_vtracelog(int level, const char *file, int line, const char *func, const char *fmt,
+                           va_list ap)
 {
 	if ((unsigned) level >= 15)
 		return;
@@ -160,8 +162,8 @@ void spoor_lttng_vtracelog(int level, const char *file, int line, const char *fu
 		free(m.text);
 }
 
-void spoor_lttng_tracelog(int level, const char *file, int line, const char *func,
-                          const char *fmt, ...)
+void spoor_lttng_tracelog(int level, const char *file, int line, const char *func, const char *fmt,
+                          ...)
 {
 	va_list ap;
 

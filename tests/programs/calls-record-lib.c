@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* calls-record-lib.c: a library that calls-record.c opens with dlopen: lib_entry > lib_inner x n. */
+/* calls-record-lib.c: a library that calls-record.c opens with dlopen: lib_entry > lib_inner x n.
+ */
 #define NOINLINE __attribute__((noinline))
 
 static volatile int sink;

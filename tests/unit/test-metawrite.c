@@ -550,7 +550,8 @@ static void test_parse(void)
 /* A sequence's length of its own type (LTTng-UST's ctf_sequence), read back as written. */
 static void test_sequence_length(void)
 {
-	struct spoor_field_desc f[2] = {FSEQ("wide", 2, 1, 10, 0, 0), FSEQ("small", 1, 0, 10, 0, 1)};
+	struct spoor_field_desc f[2] = {FSEQ("wide", 2, 1, 10, 0, 0),
+	                                FSEQ("small", 1, 0, 10, 0, 1)};
 	f[0].length_size = 8;
 	f[1].length_size = 1;
 	struct spoor_event_desc d = EVENT("p", "seqs", f, 3);

@@ -151,10 +151,14 @@ static void test_lttng_kinds(void)
 		uint8_t kind, size, is_signed, base, be, text, lsize;
 		uint32_t length;
 	} want[] = {
-	    {SPOOR_FK_INT, 4, 0, 16, 1, 0, 0, 0},      {SPOOR_FK_ARRAY, 2, 0, 16, 0, 0, 0, 2},
-	    {SPOOR_FK_ARRAY, 2, 0, 10, 1, 0, 0, 2},    {SPOOR_FK_ARRAY, 2, 0, 16, 1, 0, 0, 2},
-	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 0, 0, 1, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 0, 0, 8, 0},
-	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 1, 0, 2, 0}, {SPOOR_FK_SEQUENCE, 2, 1, 16, 1, 0, 8, 0},
+	    {SPOOR_FK_INT, 4, 0, 16, 1, 0, 0, 0},
+	    {SPOOR_FK_ARRAY, 2, 0, 16, 0, 0, 0, 2},
+	    {SPOOR_FK_ARRAY, 2, 0, 10, 1, 0, 0, 2},
+	    {SPOOR_FK_ARRAY, 2, 0, 16, 1, 0, 0, 2},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 0, 0, 1, 0},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 16, 0, 0, 8, 0},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 10, 1, 0, 2, 0},
+	    {SPOOR_FK_SEQUENCE, 2, 1, 16, 1, 0, 8, 0},
 	    {SPOOR_FK_SEQUENCE, 1, (char) -1 < 0, 10, 0, 1, 8, 0},
 	};
 
