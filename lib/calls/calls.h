@@ -59,9 +59,15 @@ static inline struct calls_thread *calls_thread_get(void)
 
 /* Per function, decided once (filter.c). */
 #define CALLS_TRACE 1u /* the name filters let it through */
-/* flags of addr (CALLS_TRACE, CALLS_ROOT) */
-uint32_t calls_decide(uint64_t addr) CALLS_HIDDEN;
+uint32_t calls_filter_decide(uint64_t addr) CALLS_HIDDEN;
 void calls_filter_init(void) CALLS_HIDDEN;
+
+/* flags of addr (CALLS_TRACE, CALLS_ROOT): with no name filter, every function traced and
+ * none looked up. */
+static inline uint32_t calls_decide(uint64_t addr)
+{
+	return calls_cfg.names ? calls_filter_decide(addr) : CALLS_TRACE;
+}
 
 /* Entry and exit with state (settings.stateful, and every -pg call). calls_enter returns
  * the frame pushed (to fill slot), or NULL when the call is not followed. */

@@ -165,7 +165,7 @@ static uint32_t decide(uint64_t addr)
 	return flags;
 }
 
-uint32_t calls_decide(uint64_t addr)
+uint32_t calls_filter_decide(uint64_t addr)
 {
 	if (__builtin_expect(table != NULL, 1)) {
 		struct slot *s = &table[(addr * 0x9e3779b97f4a7c15ull) >> (64 - 17)];

@@ -56,7 +56,7 @@ static void drop_left(struct calls_thread *t, uint64_t slot)
 
 __attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 {
-	uint32_t d = calls_cfg.names ? calls_decide(addr) : CALLS_TRACE;
+	uint32_t d = calls_decide(addr);
 	struct calls_thread *t;
 	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
 		return;

@@ -94,7 +94,7 @@ static unsigned patch_sites(const uint64_t *v, size_t n)
 		unsigned char *site = (unsigned char *) v[i];
 		if (!site || (memcmp(site, nops5, 5) && memcmp(site, nopl5, 4)))
 			continue;
-		if (calls_cfg.names && !(calls_decide((uint64_t) site) & CALLS_TRACE))
+		if (!(calls_decide((uint64_t) site) & CALLS_TRACE))
 			continue;
 		int32_t rel = (int32_t) ((int64_t) stub - (int64_t) (v[i] + 5));
 		unsigned char call[5] = {0xe8};

@@ -61,6 +61,11 @@ for flavour in $CALLS_FLAVOURS; do # those the compiler builds
 	record $flavour-depth --calls --calls-depth=2 -- "$prog" tree
 	check "$flavour: --calls-depth=2: two calls deep" \
 		test "$($TREE "$TMP/$flavour-depth")" = "$(lines 'thread 1' main '  top')"
+	# the count of dladdr calls (tests/programs/calls-count-dladdr.c), preloaded after ours
+	LD_PRELOAD=$CALLS_COUNT record $flavour-lookups --calls --calls-depth=2 --calls-min=1ns \
+		-- "$prog" tree
+	check "$flavour: --calls-depth and --calls-min: no function's name looked up" \
+		grep -qx "${prog##*/}: dladdr 0" "$TMP/$flavour-lookups.err"
 	record $flavour-min --calls --calls-min=1ns -- "$prog" tree
 	check "$flavour: --calls-min=1ns: every call, nested by its time and duration" \
 		test "$($TREE "$TMP/$flavour-min")" = "$top3"
@@ -88,6 +93,10 @@ for flavour in $CALLS_FLAVOURS; do # those the compiler builds
 	check "$flavour: --calls-min=10ms: only the calls that slept 20 ms" \
 		test "$($TREE "$TMP/$flavour-min10")" = "$(lines 'thread 1' main '  sleeper')"
 done
+
+LD_PRELOAD=$CALLS_COUNT record lookups-names --calls=mid -- "$CALLS_CYG" tree
+check "a name filter looks names up (the count above counts)" \
+	grep -qx "${CALLS_CYG##*/}: dladdr [1-9][0-9]*" "$TMP/lookups-names.err"
 
 # the load map: the program, its libraries, libspoor-calls, with build-ids; dlopen, dlclose
 bt="$TMP/cyg-dl.bt2"
