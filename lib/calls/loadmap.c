@@ -20,11 +20,12 @@
 
 #include "calls-tp.h"
 #include "calls.h"
+#include "elf/elf-symtab.h"
 
 struct object {
 	uint64_t bias, baddr, memsz;
 	uint8_t is_pic, idlen;
-	uint8_t id[64];
+	uint8_t id[ELF_BUILD_ID_MAX];
 	char *path;
 };
 
@@ -40,26 +41,12 @@ static size_t nknown;
 
 static void build_id(const struct dl_phdr_info *info, struct object *o)
 {
-	for (int j = 0; j < info->dlpi_phnum; j++) {
+	for (int j = 0; j < info->dlpi_phnum && !o->idlen; j++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[j];
-		if (ph->p_type != PT_NOTE)
-			continue;
-		const unsigned char *p = (const unsigned char *) (info->dlpi_addr + ph->p_vaddr);
-		const unsigned char *end = p + ph->p_memsz;
-		while (end - p >= (long) sizeof(ElfW(Nhdr))) {
-			const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *) p;
-			size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-			const unsigned char *d = p + sizeof(*nh) + name;
-			if (name > (size_t) (end - p) || desc > (size_t) (end - d))
-				break;
-			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(p + sizeof(*nh), "GNU", 4) && nh->n_descsz <= sizeof(o->id)) {
-				memcpy(o->id, d, nh->n_descsz);
-				o->idlen = (uint8_t) nh->n_descsz;
-				return;
-			}
-			p = d + desc;
-		}
+		if (ph->p_type == PT_NOTE)
+			o->idlen = (uint8_t) elf_note_build_id(
+			    (const unsigned char *) (info->dlpi_addr + ph->p_vaddr), ph->p_memsz,
+			    o->id);
 	}
 }
 

@@ -122,27 +122,31 @@ static int read_table(struct elf_symtab *st, struct elf_image *im, const struct 
 	return 0;
 }
 
-/* The build-id from the first NT_GNU_BUILD_ID note of the SHT_NOTE sections. */
-static void read_build_id(struct elf_symtab *st, const struct elf_image *im,
-                          const struct elf_section *s)
+size_t elf_note_build_id(const unsigned char *p, uint64_t left, unsigned char id[ELF_BUILD_ID_MAX])
 {
-	const unsigned char *p = im->data + s->off;
-	uint64_t left = s->size;
-
-	while (!st->build_id_len && left >= 12) {
+	while (left >= 12) {
 		uint64_t namesz = elf_rd(p, 4), descsz = elf_rd(p + 4, 4), type = elf_rd(p + 8, 4);
 		uint64_t name_pad = (namesz + 3) & ~(uint64_t) 3,
 		         desc_pad = (descsz + 3) & ~(uint64_t) 3;
 		if (name_pad > left - 12 || desc_pad > left - 12 - name_pad)
-			return;
+			return 0;
 		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + 12, "GNU", 4) && descsz &&
 		    descsz <= ELF_BUILD_ID_MAX) {
-			memcpy(st->build_id, p + 12 + name_pad, descsz);
-			st->build_id_len = descsz;
+			memcpy(id, p + 12 + name_pad, descsz);
+			return descsz;
 		}
 		p += 12 + name_pad + desc_pad;
 		left -= 12 + name_pad + desc_pad;
 	}
+	return 0;
+}
+
+/* The build-id from the first NT_GNU_BUILD_ID note of the SHT_NOTE sections. */
+static void read_build_id(struct elf_symtab *st, const struct elf_image *im,
+                          const struct elf_section *s)
+{
+	if (!st->build_id_len)
+		st->build_id_len = elf_note_build_id(im->data + s->off, s->size, st->build_id);
 }
 
 /* Every symbol table and note of one image. */

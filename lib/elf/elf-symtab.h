@@ -62,4 +62,9 @@ const struct elf_func *elf_symtab_lookup(const struct elf_symtab *st, uint64_t a
 
 void elf_symtab_free(struct elf_symtab *st);
 
+/* The build-id of the first NT_GNU_BUILD_ID note among the notes at p[0, size) (a note
+ * section's or segment's bytes, in the file or in memory) into id: its length, or 0 when
+ * there is none or the notes are cut short. */
+size_t elf_note_build_id(const unsigned char *p, uint64_t size, unsigned char id[ELF_BUILD_ID_MAX]);
+
 #endif
