@@ -34,8 +34,10 @@ struct calls_frame {
 #define CALLS_RECORDED 1u /* its entry counted towards the depth (and events were written) */
 #define CALLS_ROOT     2u /* a --calls-graph function */
 
+#define CALLS_FRAMES 8192 /* deeper calls go unrecorded (their entry and exit both) */
+
 struct calls_thread {
-	uint32_t n, cap;
+	uint32_t n;     /* frames in flight: f[0, n), of CALLS_FRAMES */
 	uint32_t depth; /* recorded calls in flight */
 	uint32_t graph; /* --calls-graph functions in flight */
 	struct calls_frame f[];
@@ -55,6 +57,24 @@ static inline struct calls_thread *calls_thread_get(void)
 	if (__builtin_expect(t != NULL && t != CALLS_ENDED, 1))
 		return t;
 	return t ? NULL : calls_thread_make();
+}
+
+/* Push a frame for addr called from site, or NULL when the stack is full. A signal
+ * handler that comes meanwhile pushes above it and pops back to it: the frame is counted
+ * before it is written, and its slot matches nothing yet. */
+static inline struct calls_frame *calls_push(struct calls_thread *t, uint64_t addr, uint64_t site)
+{
+	uint32_t n = t->n;
+	if (__builtin_expect(n >= CALLS_FRAMES, 0))
+		return NULL;
+	struct calls_frame *f = &t->f[n];
+	f->slot = UINT64_MAX;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->n = n + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	f->addr = addr;
+	f->site = site;
+	return f;
 }
 
 /* Per function, decided once (filter.c). */

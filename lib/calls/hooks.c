@@ -27,18 +27,9 @@ uint64_t calls_now(void)
 struct calls_frame *calls_enter(struct calls_thread *t, uint64_t addr, uint64_t site,
                                 uint32_t decision)
 {
-	uint32_t n = t->n;
-	if (__builtin_expect(n >= t->cap, 0))
+	struct calls_frame *f = calls_push(t, addr, site);
+	if (!f)
 		return NULL;
-	struct calls_frame *f = &t->f[n];
-	/* A signal handler that comes now pushes above this frame, and pops back to it:
-	 * the frame is counted before it is written, and its slot matches nothing yet. */
-	f->slot = UINT64_MAX;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->n = n + 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	f->addr = addr;
-	f->site = site;
 	uint32_t flags = decision & CALLS_ROOT;
 	bool record = (!calls_cfg.graph || t->graph || (decision & CALLS_ROOT)) &&
 	              (!calls_cfg.depth || t->depth < calls_cfg.depth);

@@ -54,6 +54,14 @@ static void drop_left(struct calls_thread *t, uint64_t slot)
 	calls_exit(t, i);
 }
 
+/* The frame's return goes through the trampoline from now on. */
+static inline void take_return(struct calls_frame *f, uint64_t *slot)
+{
+	f->slot = (uint64_t) slot;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	*slot = (uint64_t) calls_return;
+}
+
 __attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 {
 	uint32_t d = calls_decide(addr);
@@ -71,11 +79,8 @@ __attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 	if (site == (uint64_t) calls_return)
 		return; /* its frame is still there (a signal stack): it takes the return */
 	struct calls_frame *f = calls_enter(t, addr, site, d);
-	if (!f)
-		return;
-	f->slot = (uint64_t) slot;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	*slot = (uint64_t) calls_return;
+	if (f)
+		take_return(f, slot);
 }
 
 /* The common case inline: every call recorded (no filter, depth or --calls-min: the depth
@@ -88,22 +93,14 @@ void calls_mcount_entry(uint64_t *slot, uint64_t ret)
 	if (__builtin_expect(!calls_cfg.stateful && t != NULL && t != CALLS_ENDED, 1)) {
 		uint32_t n = t->n;
 		uint64_t site = *slot;
-		if (__builtin_expect(n < t->cap && (!n || t->f[n - 1].slot > (uint64_t) slot) &&
-		                         site != (uint64_t) calls_return,
+		struct calls_frame *f;
+		if (__builtin_expect((!n || t->f[n - 1].slot > (uint64_t) slot) &&
+		                         site != (uint64_t) calls_return &&
+		                         (f = calls_push(t, addr, site)),
 		                     1)) {
-			struct calls_frame *f = &t->f[n];
-			f->slot =
-			    UINT64_MAX; /* as calls_enter: a signal handler's calls go above */
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			t->n = n + 1;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			f->addr = addr;
-			f->site = site;
 			f->flags = CALLS_RECORDED;
 			spoor_trace(lttng_ust_cyg_profile, func_entry, addr, site);
-			f->slot = (uint64_t) slot;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			*slot = (uint64_t) calls_return;
+			take_return(f, slot);
 			return;
 		}
 	}

@@ -7,15 +7,13 @@
 
 #include "calls.h"
 
-#define FRAMES 8192 /* deeper calls go unrecorded (their entry and exit both) */
-
 __thread struct calls_thread *calls_self __attribute__((tls_model("initial-exec")));
 static pthread_key_t key;
 static int have_key = -1; /* 0 once the key exists */
 
 static size_t bytes(void)
 {
-	return sizeof(struct calls_thread) + FRAMES * sizeof(struct calls_frame);
+	return sizeof(struct calls_thread) + CALLS_FRAMES * sizeof(struct calls_frame);
 }
 
 /* The thread ends: its start routine has returned, so nothing of its is in flight that a
@@ -34,7 +32,6 @@ struct calls_thread *calls_thread_make(void)
 		calls_self = CALLS_ENDED;
 		return NULL;
 	}
-	t->cap = FRAMES;
 	calls_self = t;
 	if (have_key == 0)
 		pthread_setspecific(key, t);
