@@ -60,6 +60,7 @@ void record_calls_free(struct record_calls *c)
 	free(c->include);
 	free(c->exclude);
 	free(c->graph);
+	free(c->lib);
 }
 
 /* argv0 as execvp finds it, or NULL. */
@@ -133,6 +134,8 @@ int record_calls_check(const struct command *cmd, struct record_calls *c, struct
 	if (find_library(lib, sizeof(lib)))
 		return cmd_error(cmd, "cannot find " LIBRARY " beside spoor or in %s",
 		                 SPOOR_LIBDIR);
+	if (!(c->lib = strdup(lib)))
+		return cmd_error(cmd, "out of memory");
 	/* with -e, the calls' events are recorded too */
 	static const char *const ours[] = {"lttng_ust_cyg_profile:*", "spoor_calls:*",
 	                                   "lttng_ust_statedump:*", "lttng_ust_dl:*"};
@@ -160,11 +163,10 @@ int record_calls_env(const struct command *cmd, const struct record_calls *c,
 {
 	if (!c->on)
 		return 0;
-	char lib[PATH_MAX], preload[2 * PATH_MAX], depth[16], min[32];
-	if (find_library(lib, sizeof(lib)))
-		return cmd_error(cmd, "cannot find " LIBRARY);
+	char preload[2 * PATH_MAX], depth[16], min[32];
 	const char *old = getenv("LD_PRELOAD");
-	snprintf(preload, sizeof(preload), "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+	snprintf(preload, sizeof(preload), "%s%s%s", c->lib, old && *old ? ":" : "",
+	         old ? old : "");
 	snprintf(depth, sizeof(depth), "%u", c->depth);
 	/* the clock's units: the exits compare durations on the clock they read */
 	double ticks = (double) c->min_ns * (double) clock->freq / 1e9;

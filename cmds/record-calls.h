@@ -29,6 +29,7 @@ struct record_calls {
 	char *include, *exclude, *graph; /* comma-separated */
 	uint32_t depth;
 	uint64_t min_ns;
+	char *lib; /* libspoor-calls.so's path, found by record_calls_check */
 };
 
 /* Option `row` (CALLS_OPT_*); 0 to go on, else the exit code. */
@@ -38,8 +39,8 @@ int record_calls_take(const struct command *cmd, struct record_calls *c, int row
  * exit code. */
 int record_calls_check(const struct command *cmd, struct record_calls *c, struct record_args *a,
                        const char *argv0);
-/* The command's environment (a->child_env), once the session's clock is known. 0 or the
- * exit code. */
+/* The command's environment (a->child_env), once the session's clock is known (after
+ * record_calls_check). 0 or the exit code. */
 struct rec_clock;
 int record_calls_env(const struct command *cmd, const struct record_calls *c,
                      const struct rec_clock *clock, struct record_args *a);
