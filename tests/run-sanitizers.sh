@@ -47,14 +47,15 @@ if ! clang -fsanitize=address,undefined "${TMPDIR:-/tmp}/spoor-sancheck.$$.c" \
 fi
 rm -f "${TMPDIR:-/tmp}/spoor-sancheck.$$"*
 
-# Configure a build directory from scratch (wiping an earlier configuration).
+# Configure a build directory from scratch (wiping an earlier configuration). C++ (the test
+# programs in C++) with clang++ too: one sanitizer runtime for the program and the libraries.
 setup() {
 	local dir=$1
 	shift
 	if [ -d "$dir/meson-private" ]; then
-		CC=clang meson setup --wipe "$dir" "$@"
+		CC=clang CXX=clang++ meson setup --wipe "$dir" "$@"
 	else
-		CC=clang meson setup "$dir" "$@"
+		CC=clang CXX=clang++ meson setup "$dir" "$@"
 	fi
 }
 

@@ -97,6 +97,12 @@ struct calls_frame *calls_enter(struct calls_thread *t, uint64_t addr, uint64_t 
  * their events as decided at their entries; all popped. */
 void calls_exit(struct calls_thread *t, uint32_t i) CALLS_HIDDEN;
 
+/* -pg's return trampoline (mcount.S): a traced call's return address, while it runs. */
+void calls_return(void) CALLS_HIDDEN;
+/* The exits of the frames that a longjmp or an exception left: those whose return address
+ * lived at or below slot, on the stack that slot is on (mcount.c); all popped. */
+void calls_drop_left(struct calls_thread *t, uint64_t slot) CALLS_HIDDEN;
+
 /* The trace clock now (TSC or CLOCK_MONOTONIC ns, as the session's). */
 uint64_t calls_now(void) CALLS_HIDDEN;
 

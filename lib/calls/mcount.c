@@ -13,9 +13,8 @@
  * A tail call (the caller's frame gone, the callee's return address the caller's, already
  * the trampoline's) ends the caller's frame and takes its return: the two show as siblings.
  * Signal handlers' calls push above the interrupted ones and pop back to them.
- * Not handled: C++ exceptions that leave a traced function (the unwinder meets the
- * trampoline's address, which it cannot unwind: the program ends in std::terminate), and
- * backtraces through traced functions show the trampoline.
+ * C++ exceptions: unwind.c puts the original return addresses back while one is on its way.
+ * Backtraces through traced functions show the trampoline.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -25,7 +24,6 @@
 #include "calls-tp.h"
 #include "calls.h"
 
-void calls_return(void) CALLS_HIDDEN;
 void calls_mcount_entry(uint64_t *slot, uint64_t ret) CALLS_HIDDEN;
 uint64_t calls_mcount_exit(uint64_t slot) CALLS_HIDDEN;
 
@@ -40,8 +38,8 @@ static inline uint64_t call_of(uint64_t ret)
 	return w == 0xfa1e0ff3u ? at - 4 : at; /* endbr64: f3 0f 1e fa */
 }
 
-/* Frames that a longjmp left: at or below the new slot on the same stack. */
-static void drop_left(struct calls_thread *t, uint64_t slot)
+/* Frames that a longjmp or an exception left: at or below the new slot on the same stack. */
+void calls_drop_left(struct calls_thread *t, uint64_t slot)
 {
 	uint32_t i = t->n;
 	while (i > 0 && t->f[i - 1].slot <= slot)
@@ -74,7 +72,7 @@ __attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 		for (uint32_t i = t->n; site == (uint64_t) calls_return && i-- > 0;)
 			if (t->f[i].slot == (uint64_t) slot)
 				site = t->f[i].site;
-		drop_left(t, (uint64_t) slot);
+		calls_drop_left(t, (uint64_t) slot);
 	}
 	if (site == (uint64_t) calls_return)
 		return; /* its frame is still there (a signal stack): it takes the return */

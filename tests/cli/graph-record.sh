@@ -13,26 +13,9 @@ if ! "$SPOOR" help record 2>&1 | grep -q -- "--calls"; then
 fi
 
 # `DEPTH NAME` for each call of one thread of a function graph (spoor's or uftrace's) to a
-# function of the program (main, ct_*): the calls' lines (`name() {`, `name();`), their
-# depth the count of such calls around them (uftrace shows the C library's calls too).
+# function of the program (main, ct_*): graph-tree.py.
 tree() { # tree FILE TID
-	python3 - "$1" "$2" <<'EOF'
-import re, sys
-stack = []
-for line in open(sys.argv[1]):
-    if sys.argv[2] not in line.split("|")[0]:
-        continue
-    m = re.search(r"\|( +)([A-Za-z_][\w.]*)\(\)(;| \{)", line)
-    if not m:
-        continue
-    depth, name = (len(m.group(1)) - 1) // 2, m.group(2)
-    while stack and stack[-1][0] >= depth:
-        stack.pop()
-    mine = name == "main" or name.startswith("ct_")
-    if mine:
-        print(sum(k for _, k in stack), name)
-    stack.append((depth, mine))
-EOF
+	python3 "$(dirname "$0")/graph-tree.py" "$1" "$2" 'main|ct_.*'
 }
 main_tree="0 main
 1 ct_a
