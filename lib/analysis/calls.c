@@ -123,6 +123,8 @@ static struct call_class *class_of(struct calls *c, size_t ci)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i].name))
 			k->kind = (uint8_t) names[i].kind;
+	if (k->kind == K_NONE) /* its fields would make the class ready: not for others */
+		return k;
 	static const char *const fields[] = {"addr", "call_site", "duration"};
 	for (int f = 0; f < 3; f++)
 		k->field[f] = spoor_event_class_field_index(ec, SPOOR_SCOPE_PAYLOAD, fields[f]);
@@ -281,8 +283,9 @@ static void exit_call(struct calls *c, struct thread *t, uint64_t addr, uint64_t
 		t->base--;
 	else
 		t->orphans++;
-	struct calls_span s = {t->tid, t->proc, addr,    site,          INT64_MIN,
-	                       ts,     0,       t->base, CALLS_NO_ENTRY};
+	struct calls_span s = {t->tid, t->proc, addr,    site,
+	                       INT64_MIN,     ts,      0,    t->base,
+	                       CALLS_NO_ENTRY | CALLS_OPEN_BEFORE};
 	report_leave(c, &s);
 }
 

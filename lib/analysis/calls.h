@@ -43,6 +43,9 @@ enum calls_flag {
 	CALLS_NO_ENTRY = 1, /* its entry is not in the trace: begin unknown (INT64_MIN) */
 	CALLS_NO_EXIT = 2,  /* the trace ends before its exit: end is the thread's last event */
 	CALLS_UNWOUND = 4,  /* a return from a caller ended it (longjmp): end is that time */
+	/* with CALLS_NO_ENTRY: a call open when the thread's trace began (one of those
+	 * calls_seed counts), not one whose entry was lost */
+	CALLS_OPEN_BEFORE = 8,
 };
 
 /* One call: at enter, end and children are not known yet (0). */

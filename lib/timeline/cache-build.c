@@ -2,7 +2,8 @@
 /*
  * cache-build.c: one pass of the analysis engine with the timeline's state machine
  * (states.h) feeding the cache writer (cache-write.h): spans, marks and every event's
- * class for the rates; then the tables (classes, system calls, damage, row names).
+ * class for the rates, and the function calls by depth (flame.h) when the trace has them;
+ * then the tables (classes, system calls, functions, damage, row names and depths).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "spoor/spoor.h"
 #include "timeline/cache-build.h"
 #include "timeline/cache-write.h"
+#include "timeline/flame.h"
 
 #define PROGRESS_EVERY_NS 100000000 /* a pause of the pass to tell the progress */
 
@@ -23,6 +25,7 @@ struct build {
 	struct an_engine *e;
 	int64_t last; /* the last event's relative time: where damage is met */
 	struct tl_states *st;
+	struct tl_flame *fl; /* NULL: the trace has no calls */
 	char **damage;
 	int64_t *damage_at;
 	size_t ndamage;
@@ -38,6 +41,13 @@ static void on_mark(void *data, int64_t tid, int64_t t, size_t class_index)
 {
 	struct build *b = data;
 	tl_cache_writer_mark(b->w, tid, t, class_index);
+}
+
+static void on_call(void *data, const struct tl_call *c)
+{
+	struct build *b = data;
+	struct tl_span s = {c->begin, c->end, c->flags, c->function};
+	tl_cache_writer_call(b->w, c->row, c->tid, &s);
 }
 
 static void on_event(void *data, int64_t t, size_t class_index)
@@ -121,6 +131,14 @@ static int tables(struct build *b, struct spoor_reader *r)
 		tl_cache_writer_syscall(b->w, tl_states_syscall_name(b->st, (uint32_t) i));
 	for (size_t i = 0; i < b->ndamage; i++)
 		tl_cache_writer_damage(b->w, b->damage_at[i], b->damage[i]);
+	for (size_t i = 0; b->fl && i < tl_flame_functions(b->fl); i++)
+		tl_cache_writer_function(b->w, tl_flame_function_name(b->fl, (uint32_t) i));
+	for (uint32_t i = 0; b->fl && i < tl_flame_rows(b->fl); i++) {
+		int64_t tid;
+		uint32_t depth;
+		tl_flame_row(b->fl, i, &tid, &depth);
+		tl_cache_writer_call_depth(b->w, i, depth);
+	}
 	return 0;
 }
 
@@ -144,9 +162,10 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 		return fail(errmsg, rc, "opening the trace");
 	spoor_reader_set_warn(r, on_warn, &b);
 	struct tl_callbacks cb = {.data = &b, .span = on_span, .mark = on_mark, .event = on_event};
+	struct tl_flame_callbacks fcb = {.data = &b, .call = on_call};
 	if ((rc = an_engine_new(r, NULL, &b.e)) ||
 	    (*writing = (rc = tl_cache_writer_new(fd, tmpdir, &b.w)) != 0) ||
-	    (rc = tl_states_new(b.e, &cb, &b.st))) {
+	    (rc = tl_states_new(b.e, &cb, &b.st)) || (rc = tl_flame_new(b.e, &fcb, &b.fl))) {
 		fail(errmsg, rc, "building the timeline");
 		goto out;
 	}
@@ -156,6 +175,10 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 		goto out;
 	}
 	tl_states_finish(b.st);
+	if (b.fl && (rc = tl_flame_finish(b.fl))) {
+		fail(errmsg, rc, "rebuilding the function calls");
+		goto out;
+	}
 	int64_t begin, end, origin = tl_states_origin(b.st);
 	an_span(b.e, &begin, &end);
 	tables(&b, r);
@@ -175,6 +198,7 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 	}
 out:
 	tl_states_free(b.st);
+	tl_flame_free(b.fl);
 	tl_cache_writer_free(b.w);
 	an_engine_free(b.e);
 	spoor_reader_close(r);

@@ -6,7 +6,7 @@
  *
  *   header | level-0 span blocks and mark blocks, interleaved as rows filled them |
  *   level 1 blocks | ... | level 4 blocks | span index | mark index | rows | classes |
- *   rate bins | syscalls | damage | strings
+ *   rate bins | syscalls | functions | damage | strings
  *
  * Every section starts at a multiple of 8. A row's blocks are a run of its index
  * (block0, nblocks) per level. A span block holds up to TLC_BLOCK contiguous spans in time
@@ -23,6 +23,12 @@
  * to and with this entry), state[n] (uint8): 17 bytes an entry. The blocks of each level
  * above 0 lie together after those of level 0 (and the index is by level, then row), so
  * the pages a coarse picture maps hold little else.
+ *
+ * Flame rows (kind TL_ROW_CALLS, a thread's calls at one depth: flame.h) are rows of the
+ * same blocks: a span is a call, its value the function (an index of the functions
+ * section: uint32 offsets of names in strings), its state the call's flags (enum
+ * calls_flag's first three); the time between two calls is a gap, and at the levels above
+ * 0 a gap shorter than the level's runs is merged into them as a short span is.
  */
 #ifndef TIMELINE_CACHE_FORMAT_H
 #define TIMELINE_CACHE_FORMAT_H
@@ -30,7 +36,7 @@
 #include <stdint.h>
 
 #define TLC_MAGIC     "SPOORTL\n"
-#define TLC_VERSION   1
+#define TLC_VERSION   2 /* 2: flame rows, functions */
 #define TLC_BLOCK     256  /* spans or marks per block at most */
 #define TLC_RATE_BINS 4096 /* rate bins per class at most */
 #define TLC_GAP       0xff /* the state of a gap between spans */
@@ -58,6 +64,7 @@ struct tlc_header {
 	uint64_t rate_bins; /* bins over the trace (<= TLC_RATE_BINS) */
 	/* rates: uint32 counts, each class's run of them (struct tlc_class) */
 	struct tlc_section strings, rows, span_index, mark_index, classes, syscalls, rates, damage;
+	struct tlc_section functions; /* uint32 offsets in strings */
 };
 
 struct tlc_row {
@@ -68,6 +75,8 @@ struct tlc_row {
 	uint64_t block0[TLC_LEVELS], blocks[TLC_LEVELS];
 	uint64_t mark_block0, mark_blocks; /* a run of the mark index */
 	uint64_t spans, marks;             /* in its blocks (gaps not counted) */
+	uint32_t depth;                    /* TL_ROW_CALLS: of its calls (0: outermost) */
+	uint32_t pad;
 };
 
 struct tlc_block {

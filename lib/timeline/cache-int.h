@@ -18,6 +18,7 @@ struct tl_cache {
 	const struct tlc_class *classes;
 	const uint32_t *rates; /* rated classes x h->rate_bins */
 	const uint32_t *syscalls;
+	const uint32_t *functions;
 	const struct tlc_damage *damage;
 };
 

@@ -69,6 +69,7 @@ struct mark_buf {
 struct wrow {
 	enum tl_row_kind kind;
 	int64_t id, first, last;
+	uint32_t depth; /* TL_ROW_CALLS */
 	bool seen;     /* first and last are set */
 	bool spanned;  /* a span came: end is set */
 	int64_t end;   /* the last span's end */
@@ -114,6 +115,10 @@ struct tl_cache_writer {
 	struct rate_bins rates;
 	uint32_t *syscalls;
 	size_t nsyscalls, capsyscalls;
+	uint32_t *functions;
+	size_t nfunctions, capfunctions;
+	uint32_t *call_rows; /* the caller's numbers of flame rows -> rows (UINT32_MAX: none) */
+	size_t ncall_rows;
 	struct tlc_damage *damage;
 	size_t ndamage, capdamage;
 	int error; /* the first error: every later call returns it */
@@ -273,20 +278,48 @@ static int string(struct tl_cache_writer *w, const char *s, uint32_t *off)
 	return 0;
 }
 
-static struct wrow *row_of(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id)
+static struct wrow *new_row(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id)
 {
-	uint64_t key = (uint64_t) id ^ ((uint64_t) kind << 63);
-	uint32_t *at = idmap_find(&w->ids, key);
-	if (at)
-		return &w->rows[*at];
-	if (w->nrows >= UINT32_MAX || grow(&w->rows, w->nrows, &w->caprows, sizeof(*w->rows)) ||
-	    idmap_add(&w->ids, key, (uint32_t) w->nrows)) {
+	if (w->nrows >= UINT32_MAX || grow(&w->rows, w->nrows, &w->caprows, sizeof(*w->rows))) {
 		fail(w, -ENOMEM);
 		return NULL;
 	}
 	struct wrow *r = &w->rows[w->nrows++];
 	*r = (struct wrow){.kind = kind, .id = id};
 	return r;
+}
+
+static struct wrow *row_of(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id)
+{
+	uint64_t key = (uint64_t) id ^ ((uint64_t) kind << 63);
+	uint32_t *at = idmap_find(&w->ids, key);
+	if (at)
+		return &w->rows[*at];
+	if (idmap_add(&w->ids, key, (uint32_t) w->nrows)) {
+		fail(w, -ENOMEM);
+		return NULL;
+	}
+	return new_row(w, kind, id);
+}
+
+/* The flame row the caller numbers n (dense from 0), made when new. */
+static struct wrow *call_row_of(struct tl_cache_writer *w, uint32_t n, int64_t tid)
+{
+	if (n >= w->ncall_rows) {
+		size_t cap = n + 1 > w->ncall_rows * 2 ? (size_t) n + 1 : w->ncall_rows * 2;
+		uint32_t *bigger = realloc(w->call_rows, cap * sizeof(*bigger));
+		if (!bigger) {
+			fail(w, -ENOMEM);
+			return NULL;
+		}
+		memset(bigger + w->ncall_rows, 0xff, (cap - w->ncall_rows) * sizeof(*bigger));
+		w->call_rows = bigger;
+		w->ncall_rows = cap;
+	}
+	if (w->call_rows[n] != UINT32_MAX)
+		return &w->rows[w->call_rows[n]];
+	w->call_rows[n] = (uint32_t) w->nrows;
+	return new_row(w, TL_ROW_CALLS, tid);
 }
 
 static void extend(struct wrow *r, int64_t begin, int64_t end)
@@ -465,7 +498,9 @@ static int feed(struct tl_cache_writer *w, struct wrow *r, unsigned level, const
 	struct level *lv = &r->lv[level];
 	int64_t most = tlc_level_ns(level);
 	int rc = 0;
-	if (e->state != TLC_GAP && e->end - e->begin < most) {
+	/* on a flame row the time between calls is a gap: short ones merge too */
+	bool merges = e->state != TLC_GAP || r->kind == TL_ROW_CALLS;
+	if (merges && e->end - e->begin < most) {
 		if (lv->has_run && e->end - lv->run.begin <= most) {
 			lv->run.end = e->end;
 			lv->run.spans = sat32((uint64_t) lv->run.spans + e->spans);
@@ -489,14 +524,8 @@ static int feed(struct tl_cache_writer *w, struct wrow *r, unsigned level, const
 	return rc ? rc : emit(w, r, level, e);
 }
 
-int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id,
-                         const struct tl_span *s)
+static int add_span(struct tl_cache_writer *w, struct wrow *r, const struct tl_span *s)
 {
-	if (w->error)
-		return w->error;
-	struct wrow *r = row_of(w, kind, id);
-	if (!r)
-		return w->error;
 	struct entry e = {
 	    .begin = s->begin, .end = s->end, .spans = 1, .value = s->value, .state = s->state};
 	if (r->spanned && e.begin < r->end) /* overlapping the last one (not expected): cut */
@@ -515,6 +544,29 @@ int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64
 	r->end = e.end;
 	r->spanned = true;
 	return emit(w, r, 0, &e);
+}
+
+int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64_t id,
+                         const struct tl_span *s)
+{
+	if (w->error)
+		return w->error;
+	struct wrow *r = row_of(w, kind, id);
+	return r ? add_span(w, r, s) : w->error;
+}
+
+int tl_cache_writer_call(struct tl_cache_writer *w, uint32_t n, int64_t tid, const struct tl_span *s)
+{
+	if (w->error)
+		return w->error;
+	struct wrow *r = call_row_of(w, n, tid);
+	return r ? add_span(w, r, s) : w->error;
+}
+
+void tl_cache_writer_call_depth(struct tl_cache_writer *w, uint32_t n, uint32_t depth)
+{
+	if (n < w->ncall_rows && w->call_rows[n] != UINT32_MAX)
+		w->rows[w->call_rows[n]].depth = depth;
 }
 
 static int flush_marks(struct tl_cache_writer *w, struct wrow *r)
@@ -593,6 +645,18 @@ int tl_cache_writer_syscall(struct tl_cache_writer *w, const char *name)
 	return 0;
 }
 
+int tl_cache_writer_function(struct tl_cache_writer *w, const char *name)
+{
+	if (w->error)
+		return w->error;
+	if (grow(&w->functions, w->nfunctions, &w->capfunctions, sizeof(*w->functions)))
+		return fail(w, -ENOMEM);
+	if (string(w, name ? name : "", &w->functions[w->nfunctions]))
+		return w->error;
+	w->nfunctions++;
+	return 0;
+}
+
 int tl_cache_writer_damage(struct tl_cache_writer *w, int64_t at, const char *text)
 {
 	if (w->error)
@@ -625,7 +689,7 @@ static int flush_row(struct tl_cache_writer *w, struct wrow *r)
 	return rc ? rc : flush_marks(w, r);
 }
 
-/* Threads by process then tid, then CPUs by number. */
+/* Threads by process then tid, then CPUs by number, then flame rows as threads, by depth. */
 static int row_cmp(const void *a, const void *b)
 {
 	const struct tlc_row *x = a, *y = b;
@@ -633,7 +697,9 @@ static int row_cmp(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->depth < y->depth ? -1 : x->depth > y->depth;
 }
 
 /* A section starts here, at a multiple of 8. */
@@ -662,6 +728,7 @@ static int row_table(struct tl_cache_writer *w, const struct tl_cache_meta *m, s
 		                        .first = r->first,
 		                        .last = r->last,
 		                        .spans = r->real,
+		                        .depth = r->depth,
 		                        .mark_block0 = i};
 		if (name && string(w, name, &t[i].name)) {
 			free(t);
@@ -783,6 +850,10 @@ int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta
 	if (!rc)
 		rc = put(w, w->syscalls, w->nsyscalls * sizeof(*w->syscalls));
 	if (!rc)
+		rc = section(w, w->nfunctions, &h.functions);
+	if (!rc)
+		rc = put(w, w->functions, w->nfunctions * sizeof(*w->functions));
+	if (!rc)
 		rc = section(w, w->ndamage, &h.damage);
 	if (!rc)
 		rc = put(w, w->damage, w->ndamage * sizeof(*w->damage));
@@ -835,6 +906,8 @@ void tl_cache_writer_free(struct tl_cache_writer *w)
 	free(w->strings);
 	free(w->classes);
 	free(w->syscalls);
+	free(w->functions);
+	free(w->call_rows);
 	free(w->damage);
 	free(w);
 }

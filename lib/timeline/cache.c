@@ -66,6 +66,7 @@ static int check(struct tl_cache *c, char **errmsg)
 	    !section_ok(c, &h->mark_index, sizeof(struct tlc_block)) ||
 	    !section_ok(c, &h->classes, sizeof(struct tlc_class)) ||
 	    !section_ok(c, &h->syscalls, sizeof(uint32_t)) ||
+	    !section_ok(c, &h->functions, sizeof(uint32_t)) ||
 	    !section_ok(c, &h->damage, sizeof(struct tlc_damage)))
 		return bad(errmsg, "a section past the end");
 	if (h->rate_bins < 1 || h->rate_bins > TLC_RATE_BINS || h->rate_width < 1 ||
@@ -82,6 +83,7 @@ static int check(struct tl_cache *c, char **errmsg)
 	c->classes = (const void *) (c->map + h->classes.offset);
 	c->rates = (const void *) (c->map + h->rates.offset);
 	c->syscalls = (const void *) (c->map + h->syscalls.offset);
+	c->functions = (const void *) (c->map + h->functions.offset);
 	c->damage = (const void *) (c->map + h->damage.offset);
 	if (!index_ok(c, c->span_index, h->span_index.count, tlc_span_block_size) ||
 	    !index_ok(c, c->mark_index, h->mark_index.count, tlc_mark_block_size))
@@ -96,6 +98,9 @@ static int check(struct tl_cache *c, char **errmsg)
 	for (uint64_t i = 0; i < h->syscalls.count; i++)
 		if (!string_ok(c, c->syscalls[i]))
 			return bad(errmsg, "system call names");
+	for (uint64_t i = 0; i < h->functions.count; i++)
+		if (!string_ok(c, c->functions[i]))
+			return bad(errmsg, "function names");
 	for (uint64_t i = 0; i < h->damage.count; i++)
 		if (!string_ok(c, c->damage[i].text))
 			return bad(errmsg, "damage");
@@ -104,7 +109,7 @@ static int check(struct tl_cache *c, char **errmsg)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < h->rows.count; i++) {
 		const struct tlc_row *r = &c->drows[i];
-		if (r->kind > TL_ROW_CPU || !string_ok(c, r->name) ||
+		if (r->kind > TL_ROW_CALLS || !string_ok(c, r->name) ||
 		    !run_ok(r->mark_block0, r->mark_blocks, h->mark_index.count))
 			return bad(errmsg, "rows");
 		for (unsigned l = 0; l < TLC_LEVELS; l++)
@@ -117,7 +122,8 @@ static int check(struct tl_cache *c, char **errmsg)
 		                                   .first = r->first,
 		                                   .last = r->last,
 		                                   .spans = r->spans,
-		                                   .marks = r->marks};
+		                                   .marks = r->marks,
+		                                   .depth = r->depth};
 	}
 	return 0;
 }
@@ -278,6 +284,16 @@ size_t tl_cache_syscalls(const struct tl_cache *c)
 const char *tl_cache_syscall_name(const struct tl_cache *c, uint32_t i)
 {
 	return i < c->h->syscalls.count ? c->strings + c->syscalls[i] : NULL;
+}
+
+size_t tl_cache_functions(const struct tl_cache *c)
+{
+	return c->h->functions.count;
+}
+
+const char *tl_cache_function_name(const struct tl_cache *c, uint32_t i)
+{
+	return i < c->h->functions.count ? c->strings + c->functions[i] : NULL;
 }
 
 size_t tl_cache_damage(const struct tl_cache *c)

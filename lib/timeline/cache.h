@@ -17,7 +17,8 @@
  * fails is built again.
  *
  * An open cache is read-only: queries (query.h) from several threads at once are safe,
- * and so is tl_cache_release beside them. Rows: threads by process, then tid, then CPUs.
+ * and so is tl_cache_release beside them. Rows: threads by process, then tid, then CPUs,
+ * then flame rows (a thread's function calls at one depth: flame.h) by process, tid, depth.
  */
 #ifndef TIMELINE_CACHE_H
 #define TIMELINE_CACHE_H
@@ -36,6 +37,7 @@ struct tl_cache_row {
 	const char *name;      /* "" when unknown */
 	int64_t first, last;   /* relative ns: its first span's begin, last span's end */
 	uint64_t spans, marks; /* how many the row holds */
+	uint32_t depth;        /* TL_ROW_CALLS: its calls' depth (0: outermost) */
 };
 
 /* Find a fresh cache or build one. 0, or a negative error with *errmsg (malloc'd) saying
@@ -84,6 +86,9 @@ bool tl_cache_class_user(const struct tl_cache *c, size_t i);
 uint64_t tl_cache_class_events(const struct tl_cache *c, size_t i);
 size_t tl_cache_syscalls(const struct tl_cache *c);
 const char *tl_cache_syscall_name(const struct tl_cache *c, uint32_t i); /* NULL past the end */
+/* the functions of flame rows (TL_ROW_CALLS: a span's value indexes them) */
+size_t tl_cache_functions(const struct tl_cache *c);
+const char *tl_cache_function_name(const struct tl_cache *c, uint32_t i); /* NULL past the end */
 size_t tl_cache_damage(const struct tl_cache *c);
 const char *tl_cache_damage_text(const struct tl_cache *c, size_t i);
 int64_t tl_cache_damage_at(const struct tl_cache *c, size_t i);

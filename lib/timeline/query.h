@@ -15,8 +15,9 @@
 
 struct tl_rect {
 	int64_t begin, end; /* relative ns, within [t0, t1] */
-	uint8_t state;      /* enum thread_state (a bad cache's others: TS_UNKNOWN) */
-	uint32_t value;
+	uint8_t state;      /* enum thread_state (a bad cache's others: TS_UNKNOWN); a flame
+	                     * row's: the call's flags (enum calls_flag's first three) */
+	uint32_t value;     /* a flame row's: the function (tl_cache_function_name) */
 	/* >1: several spans merged in one pixel (about: at a coarse level, runs partly in
 	 * the range count whole); state and value those of the span at the rect's middle (at a
 	 * coarse level, or for whole blocks in the pixel: of the longest span of the run or

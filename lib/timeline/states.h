@@ -25,7 +25,8 @@
 #include "analysis/engine.h"
 #include "analysis/thread-states.h"
 
-enum tl_row_kind { TL_ROW_THREAD, TL_ROW_CPU };
+/* TL_ROW_CALLS: a thread's function calls at one depth (flame.h; not states.c's) */
+enum tl_row_kind { TL_ROW_THREAD, TL_ROW_CPU, TL_ROW_CALLS };
 
 struct tl_span {            /* [begin, end) of one row in one state */
 	int64_t begin, end; /* relative ns */

@@ -52,13 +52,17 @@ static void json_rows(FILE *f, const struct tl_cache *c)
 		const struct tl_cache_row *row = tl_cache_row(c, i);
 		bool cpu = row->kind == TL_ROW_CPU;
 		fprintf(f, "%s\n{\"id\": %zu, \"kind\": \"%s\", ", i ? "," : "", i,
-		        cpu ? "cpu" : "thread");
+		        cpu                          ? "cpu"
+		        : row->kind == TL_ROW_CALLS ? "calls"
+		                                     : "thread");
 		if (cpu)
 			fprintf(f, "\"tid\": null, \"pid\": null, \"cpu\": %lld",
 			        (long long) row->id);
 		else
 			fprintf(f, "\"tid\": %lld, \"pid\": %lld, \"cpu\": null",
 			        (long long) row->id, (long long) row->pid);
+		if (row->kind == TL_ROW_CALLS)
+			fprintf(f, ", \"depth\": %u", row->depth);
 		fputs(", \"name\": ", f);
 		json_string(f, row->name);
 		fprintf(f, ", \"first\": %lld, \"last\": %lld}", (long long) row->first,
@@ -116,6 +120,12 @@ static void json_names(FILE *f, const struct tl_cache *c)
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ", " : "", f);
 		json_string(f, tl_cache_syscall_name(c, (uint32_t) i));
+	}
+	fputs("],\n\"functions\": [", f);
+	n = tl_cache_functions(c);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, tl_cache_function_name(c, (uint32_t) i));
 	}
 	fputs("],\n\"damage\": [", f);
 	n = tl_cache_damage(c);

@@ -29,6 +29,9 @@ per thread, every time different. Written in OUTDIR:
                       layout, rendered here from the calls themselves (an oracle that
                       shares no code with spoor)
     NAME.hits         per function, the calls that ended (the profile's hits), as JSON
+    NAME.flame        the calls as spoor view's flame rows must hold them, as JSON: [tid,
+                      depth, begin, end, name, flags] (ns from the trace's first event;
+                      flags: 1 no entry, 2 no exit, 4 unwound), sorted
 
 Deterministic: the same inputs give the same files.
 """
@@ -312,7 +315,7 @@ def metadata():
     m = "/* CTF 1.8 */\n\n/* spoor graph's test trace, written by tests/data/gen-calls.py */\n\n"
     m += g.tsdl_typealiases(g.BASE_ALIASES)
     m += g.tsdl_trace_block("le", UUID, g.PACKET_HEADER)
-    m += g.tsdl_env('\tdomain2 = "ust";\n\ttracer_name = "lttng-ust";\n')
+    m += g.tsdl_env('\ttracer_name = "lttng-ust";\n', domain="ust")
     m += g.tsdl_clock()
     m += g.tsdl_typealiases(g.CLOCK_ALIASES)
     m += g.PACKET_CONTEXT.definition()
@@ -476,6 +479,49 @@ def hits(ops):
     return h
 
 
+def flame(tr, seeds=None):
+    """The calls by thread and depth (lib/timeline/flame.h's rules): a call open when the
+    trace began starts at the trace's start, one whose entry was lost after the call before
+    it at its depth (else at its thread's first call event), one open at the end ends at
+    the trace's end."""
+    t0, t_end = tr.events[0][0], max(e[0] for e in tr.events)
+    base, stacks, lost, first, last_end, out = dict(seeds or {}), {}, {}, {}, {}, []
+
+    def put(tid, depth, begin, end, name, flags):
+        last_end[(tid, depth)] = end
+        out.append([tid, depth, begin - t0, end - t0, name, flags])
+
+    for ts, tid, comm, op, name, extra in tr.ops:
+        st, b = stacks.setdefault(tid, []), base.get(tid, 0)
+        if op in ("entry", "exit", "exit-longjmp"):
+            first.setdefault(tid, ts)
+        if op == "entry":
+            st.append((name, ts))
+        elif op in ("exit", "exit-longjmp"):
+            if name in [n for n, _ in st]:
+                while st[-1][0] != name:
+                    n, begin = st.pop()
+                    put(tid, b + len(st), begin, ts, n, 4)
+                n, begin = st.pop()
+                put(tid, b + len(st), begin, ts, n, 0)
+            elif lost.get(tid):
+                d = b + len(st)
+                put(tid, d, last_end.get((tid, d), first[tid]), ts, name, 1)
+            else:
+                while st:
+                    n, begin = st.pop()
+                    put(tid, b + len(st), begin, ts, n, 4)
+                base[tid] = b - 1
+                put(tid, b - 1, t0, ts, name, 1)
+        elif op == "lost":
+            lost[tid] = True
+    for tid, st in stacks.items():
+        while st:
+            n, begin = st.pop()
+            put(tid, base.get(tid, 0) + len(st), begin, t_end, n, 2)
+    return sorted(out)
+
+
 def main(argv):
     args, opts = [], {}
     it = iter(argv[1:])
@@ -499,6 +545,8 @@ def main(argv):
             f.write(render(t.ops, seeds))
         with open(os.path.join(out, n + ".hits"), "w") as f:
             json.dump(hits(t.ops), f, sort_keys=True)
+        with open(os.path.join(out, n + ".flame"), "w") as f:
+            json.dump(flame(t, seeds), f)
     return 0
 
 

@@ -812,9 +812,9 @@ def tsdl_trace_block(byte_order, uuid, header):
     return out
 
 
-def tsdl_env(extra=""):
-    return ('env {\n\thostname = "synth-host";\n\tdomain = "synthetic";\n'
-            '\tsynth_version = 1;\n%s};\n\n' % extra)
+def tsdl_env(extra="", domain="synthetic"):
+    return ('env {\n\thostname = "synth-host";\n\tdomain = "%s";\n'
+            '\tsynth_version = 1;\n%s};\n\n' % (domain, extra))
 
 
 def tsdl_clock():

@@ -98,6 +98,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	tl_query_rate(c, SIZE_MAX, INT64_MIN, INT64_MAX, 64, rate);
 	for (uint32_t k = 0; k < tl_cache_syscalls(c); k++)
 		sum += touch(tl_cache_syscall_name(c, k));
+	for (uint32_t k = 0; k < tl_cache_functions(c); k++)
+		sum += touch(tl_cache_function_name(c, k));
 	for (size_t k = 0; k < tl_cache_damage(c); k++)
 		sum += touch(tl_cache_damage_text(c, k)) + (size_t) tl_cache_damage_at(c, k);
 	if (getenv("SPOOR_FUZZ_VERBOSE"))

@@ -906,6 +906,15 @@ static void write_seed(const char *dir, const char *name, int rows, int spans, i
 			t = sp.end;
 		}
 	}
+	for (int i = 0, t = 0; i < spans; i++) { /* a flame row: calls with gaps between */
+		struct tl_span sp = {t, t + 1 + rnd(20), (uint8_t) rnd(8), rnd(2)};
+		tl_cache_writer_call(w, 0, 10, &sp);
+		t = (int) sp.end + (int) rnd(3);
+	}
+	if (spans)
+		tl_cache_writer_call_depth(w, 0, 1);
+	tl_cache_writer_function(w, "main");
+	tl_cache_writer_function(w, "work");
 	for (int i = 0; i < marks; i++)
 		tl_cache_writer_mark(w, 10, i * (int64_t) rnd(3), 1);
 	tl_cache_writer_class(w, 0, "sched_switch", false);
