@@ -33,6 +33,22 @@ export function classColor(i) {
 	return `hsl(${(i * 137.508) % 360},70%,42%)`;
 }
 
+// A function's colour, from its name (FNV-1a): the same function the same colour in every
+// row and trace, light enough for its name in black.
+export function functionColor(name) {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+	return `hsl(${h % 360},${55 + (h >>> 9) % 25}%,${68 + (h >>> 17) % 12}%)`;
+}
+// A call's flags (api/spans' state on a flame row): what the trace does not say.
+export function callFlags(flags) {
+	const out = [];
+	if (flags & 1) out.push('entry not in the trace');
+	if (flags & 2) out.push('exit not in the trace');
+	if (flags & 4) out.push('unwound (longjmp or exception)');
+	return out;
+}
+
 // Size the canvas's bitmap to its CSS box and the device pixels; returns the context scaled
 // to CSS px.
 export function fit(canvas) {
@@ -52,6 +68,7 @@ export const xOf = (S, t, w) => (t - S.t0) * w / (S.t1 - S.t0);
 
 // The text inside a rect: a syscall's name, irq/softirq numbers, a CPU's running thread.
 export function rectText(S, row, state, value) {
+	if (row.kind === 'calls') return S.meta.functions[value] ?? '';
 	const name = S.stateNames[state];
 	if (name === 'syscall' && row.kind === 'thread') return S.meta.syscalls[value] ?? '';
 	if (name === 'irq') return `irq ${value}`;
@@ -82,6 +99,7 @@ function lineBackground(S, ctx, node, y, w) {
 export function drawRows(S, canvas) {
 	const { ctx, w, h } = fit(canvas);
 	const drawn = {}, marks = {};
+	S.callLabels = {};
 	const k = w / (S.t1 - S.t0);
 	ctx.font = '11px system-ui, sans-serif';
 	ctx.textBaseline = 'middle';
@@ -91,7 +109,7 @@ export function drawRows(S, canvas) {
 		if (node.rowId === null) continue;
 		const row = S.rowById.get(node.rowId);
 		const rects = S.rects.get(node.rowId);
-		if (rects) drawn[node.rowId] = drawRects(S, ctx, row, rects, y, w, k);
+		if (rects) drawn[node.rowId] = (row.kind === 'calls' ? drawCalls : drawRects)(S, ctx, row, rects, y, w, k);
 		const ms = S.marks.get(node.rowId);
 		if (ms) {
 			let m = 0;
@@ -142,17 +160,43 @@ function drawRects(S, ctx, row, rects, y, w, k) {
 	return n;
 }
 
+// A flame row's calls: each its function's colour, a call whose entry or exit the trace
+// lacks paler, a line between neighbours; the function's name where it fits. The names drawn
+// go to S.callLabels (the test hook). Returns the rects drawn.
+function drawCalls(S, ctx, row, rects, y, w, k) {
+	const dpr = window.devicePixelRatio || 1;
+	const snap = (x) => Math.round(x * dpr) / dpr;
+	const labels = [];
+	let n = 0;
+	for (const r of rects) {
+		const x0 = (r[0] - S.t0) * k, x1 = (r[1] - S.t0) * k;
+		if (x1 < 0 || x0 > w) continue;
+		n++;
+		const a = snap(Math.max(x0, -1)), b = snap(Math.min(x1, w + 1));
+		const name = S.meta.functions[r[3]] ?? '';
+		ctx.globalAlpha = r[2] & 3 ? 0.55 : 1;
+		ctx.fillStyle = functionColor(name);
+		ctx.fillRect(a, y + 1, Math.max(b - a, 1 / dpr), ROW_H - 2);
+		ctx.globalAlpha = 1;
+		if (b - a > 3) { ctx.fillStyle = 'rgba(255,255,255,0.8)'; ctx.fillRect(b - 1 / dpr, y + 1, 1 / dpr, ROW_H - 2); }
+		if (r[4] === 1 && b - a > 30 && name && drawLabel(ctx, name, x0, y, x1 - x0, '#000')) labels.push(name);
+	}
+	S.callLabels[row.id] = labels;
+	return n;
+}
+
 function drawLabel(ctx, text, x0, y, ww, color) {
 	const x = Math.max(x0, 0), width = Math.min(x0 + ww, ctx.canvas.clientWidth) - x;
-	if (width < 20) return;
+	if (width < 20) return false;
 	let t = text;
 	if (ctx.measureText(t).width > width - 4) {
 		while (t.length > 1 && ctx.measureText(t + '…').width > width - 4) t = t.slice(0, -1);
-		if (t.length <= 1) return;
+		if (t.length <= 1) return false;
 		t += '…';
 	}
 	ctx.fillStyle = color;
 	ctx.fillText(t, x + 2, y + ROW_H / 2);
+	return true;
 }
 
 // The range selection, the selected event, damage and the cursor, over rows and ruler alike.
@@ -201,10 +245,12 @@ export function drawNames(S, canvas) {
 			ctx.fillText(S.collapsed.has(node.key) && !S.keep ? '▸' : '▾', x - 1, y + ROW_H / 2);
 		}
 		ctx.font = node.kind === 'group' ? 'bold 12px system-ui, sans-serif'
-			: node.kind === 'process' ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif';
-		ctx.fillStyle = '#222';
+			: node.kind === 'process' ? '600 12px system-ui, sans-serif'
+			: node.kind === 'calls' ? 'italic 11px system-ui, sans-serif' : '12px system-ui, sans-serif';
+		ctx.fillStyle = node.kind === 'calls' ? '#666' : '#222';
 		let label = node.label;
-		if (node.kind === 'process' && node.children.length) label += `  · ${node.children.length + (node.rowId !== null ? 1 : 0)} threads`;
+		const threads = node.children.filter((c) => c.kind === 'thread').length;
+		if (node.kind === 'process' && threads) label += `  · ${threads + (node.rowId !== null ? 1 : 0)} threads`;
 		ctx.save(); ctx.beginPath(); ctx.rect(0, y, w - 4, ROW_H); ctx.clip();
 		ctx.fillText(label, x + 12, y + ROW_H / 2);
 		ctx.restore();

@@ -3,7 +3,7 @@
 import { S, redraw, setView, whole, zoomAt, pan, timeAt, nsPerPx, scrollTo, toggleCollapse,
 	toggleRow, setFilterSoon, refreshRate, clearSelection, selectRange, selectMark } from './view.js';
 import { ROW_H } from './rows.js';
-import { rectText, STATE_LABELS, fmtCount } from './draw.js';
+import { rectText, STATE_LABELS, fmtCount, callFlags } from './draw.js';
 import { fmtExact, fmtDur } from './time.js';
 import * as panels from './panels.js';
 
@@ -61,6 +61,7 @@ function rowsTooltip(x, y) {
 	const line = lineAt(y);
 	if (!line || line.node.rowId === null) return line ? line.node.label : null;
 	const rowId = line.node.rowId, row = S.rowById.get(rowId);
+	if (row.kind === 'calls') return callTooltip(row, rectAt(rowId, timeAt(x)), timeAt(x));
 	const lines = [line.node.label];
 	const mk = markAt(x, y);
 	if (mk) {
@@ -75,11 +76,32 @@ function rowsTooltip(x, y) {
 	const what = rectText(S, row, r[2], r[3]);
 	lines.push(`${st ? STATE_LABELS[st.name] || st.name : r[2]}${what ? `: ${what}` : ''}`);
 	if (r[4] > 1) lines.push(`${r[4]} spans in this pixel (colour: the one in its middle)`);
-	const rr = S.rectsRange;
-	const cut = rr && ((r[0] <= rr.t0 && rr.t0 > 0) || (r[1] >= rr.t1 && rr.t1 < S.meta.duration));
 	lines.push(`from ${fmtExact(r[0])}`, `to   ${fmtExact(r[1])}`,
-		`duration ${fmtDur(r[1] - r[0])}${cut ? ' in the view (the span goes on beyond it)' : ''}`);
+		`duration ${fmtDur(r[1] - r[0])}${clipped(r) ? ' in the view (the span goes on beyond it)' : ''}`);
 	return lines.join('\n');
+}
+
+// Whether a rect the server clipped to the range asked (S.rectsRange) goes on beyond it.
+function clipped(r) {
+	const rr = S.rectsRange;
+	return rr && ((r[0] <= rr.t0 && rr.t0 > 0) || (r[1] >= rr.t1 && rr.t1 < S.meta.duration));
+}
+
+// A flame row's call (or calls, merged in a pixel): the function, its times (a call's own,
+// api/spans' last two, beyond the view too), what the trace does not say of it.
+export function callText(row, r) {
+	const lines = [`${S.tidName.get(row.tid) ?? row.tid}: calls at depth ${row.depth}`,
+		`${S.meta.functions[r[3]] ?? r[3]}()`];
+	const one = r[4] === 1 && r.length > 6;
+	if (!one) lines.push(`${r[4]} calls in this pixel (name: the longest's)`);
+	for (const f of callFlags(r[2])) lines.push(f);
+	const b = one ? r[5] : r[0], e = one ? r[6] : r[1];
+	lines.push(`from ${fmtExact(b)}`, `to   ${fmtExact(e)}`, `duration ${fmtDur(e - b)}`);
+	return lines.join('\n');
+}
+function callTooltip(row, r, t) {
+	if (r) return `${callText(row, r)}\nclick: show the call`;
+	return `${S.tidName.get(row.tid) ?? row.tid}: calls at depth ${row.depth}\n${fmtExact(t)}`;
 }
 
 function rateTooltip(x) {
@@ -144,7 +166,11 @@ function bindRows() {
 				el.style.cursor = '';
 				if (moved) return;
 				const mk = markAt(p.x, p.y);
-				if (mk) selectMark(mk[0], mk[1]);
+				if (mk) { selectMark(mk[0], mk[1]); return; }
+				const line = lineAt(p.y);
+				const row = line && line.node.rowId !== null ? S.rowById.get(line.node.rowId) : null;
+				const r = row && row.kind === 'calls' ? rectAt(row.id, t) : null;
+				if (r) panels.showCall(callText(row, r));
 			},
 		};
 	});

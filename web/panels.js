@@ -30,6 +30,14 @@ export function showHeader(meta) {
 		m.textContent = '▼ user-space event';
 		legend.append(m);
 	}
+	if (meta.functions && meta.functions.length) {
+		const f = document.createElement('span');
+		const sw = document.createElement('i');
+		sw.style.background = 'linear-gradient(90deg, hsl(30,65%,72%), hsl(200,65%,72%), hsl(290,65%,72%))';
+		f.append(sw, 'function call (colour: its name)');
+		f.title = 'flame rows under a thread: its calls, a row per depth';
+		legend.append(f);
+	}
 	if (meta.lost) {
 		const l = document.createElement('span');
 		l.textContent = `${meta.lost} events lost`;
@@ -88,6 +96,11 @@ export function showSelected(ev) {
 	$('selected').textContent = ev
 		? `${ev.name}\nat ${fmtExact(ev.t)}  cpu ${known(ev.cpu)}  tid ${known(ev.tid)}\n\n${ev.text}`
 		: '';
+}
+
+// A call clicked on a flame row, in the selected event's place.
+export function showCall(text) {
+	$('selected').textContent = text;
 }
 
 export function showStats(range, stats, tids, error) {

@@ -18,7 +18,7 @@ export const S = {
 	selected: null, range: null, stats: null, statsError: null,
 	dragRange: null, rulerDrag: null, cursorX: null,
 	selectedRows: new Set(), collapsed: new Set(), filter: '', keep: null,
-	drawn: {}, drawnMarks: {}, error: null,
+	drawn: {}, drawnMarks: {}, callLabels: {}, error: null,
 	stateNames: [], rowById: new Map(), rowOfTid: new Map(), tidName: new Map(),
 };
 
@@ -297,7 +297,7 @@ async function start() {
 	panels.showLoading('Loading…');
 	// a field the server leaves out is empty, not an exception
 	const meta = { traces: [], duration: 0, states: [], rows: [], processes: [], classes: [], syscalls: [],
-		damage: [], lost: 0, cache: '', ...(await loadMeta()) };
+		functions: [], damage: [], lost: 0, cache: '', ...(await loadMeta()) };
 	S.meta = meta;
 	S.stateNames = meta.states.map((s) => s.name);
 	S.stateColors = S.stateNames.map((n) => STATE_COLORS[n] || STATE_COLORS.unknown);
@@ -330,6 +330,7 @@ function box(el) {
 window.spoorView = {
 	ready,
 	idle: () => tracker.idle(),
+	setView: (t0, t1) => setView(t0, t1),
 	state() {
 		const pick = (e) => (e ? { t: e.t, name: e.name, text: e.text } : null);
 		return {
@@ -337,9 +338,11 @@ window.spoorView = {
 			duration: S.meta ? S.meta.duration : null, origin: S.meta ? S.meta.origin : null,
 			rows: S.lines.filter((l) => l.node.rowId !== null).map((l) => {
 				const r = S.rowById.get(l.node.rowId);
-				return { id: r.id, kind: r.kind, label: rowLabel(r), y: l.y - S.scrollY, height: ROW_H };
+				return { id: r.id, kind: r.kind, label: rowLabel(r), tid: r.tid, depth: r.depth,
+					y: l.y - S.scrollY, height: ROW_H };
 			}),
-			drawn: { ...S.drawn }, marks: { ...S.drawnMarks },
+			drawn: { ...S.drawn }, marks: { ...S.drawnMarks }, callLabels: { ...S.callLabels },
+			selectedText: $('selected').textContent,
 			events: S.events.map(pick), eventsMore: S.eventsMore,
 			selected: pick(S.selected),
 			range: S.range ? { ...S.range } : null,

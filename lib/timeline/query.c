@@ -159,6 +159,8 @@ static struct tl_rect make_rect(int64_t begin, int64_t end, uint8_t state, uint3
 {
 	return (struct tl_rect){.begin = begin,
 	                        .end = end,
+	                        .first = begin,
+	                        .last = end,
 	                        .state = state < TS_COUNT ? state : TS_UNKNOWN,
 	                        .value = value,
 	                        .spans = spans < 1            ? 1
@@ -219,14 +221,15 @@ size_t tl_query_spans(const struct tl_cache *c, size_t row, int64_t t0, int64_t 
 		}
 		int64_t b = time_at(&r, p), e = end_at(&r, p);
 		int64_t end = e < t1 ? e : t1;
-		if (((i128) e - b) * px >= d) { /* a pixel long at least: whole */
-			out[n++] = span_rect(&r, p, t, end, spans_from_to(&r, p, p));
-			t = end;
-			continue;
-		}
-		if (!last_at_or_before(&r, pe - 1, &q) || q.i < p.i || (q.i == p.i && q.j <= p.j)) {
-			/* alone in the rest of its pixel */
-			out[n++] = span_rect(&r, p, t, end, spans_from_to(&r, p, p));
+		if (((i128) e - b) * px >= d || /* a pixel long at least: whole */
+		    !last_at_or_before(&r, pe - 1, &q) || q.i < p.i ||
+		    (q.i == p.i && q.j <= p.j)) { /* or alone in the rest of its pixel */
+			out[n] = span_rect(&r, p, t, end, spans_from_to(&r, p, p));
+			if (out[n].spans == 1) { /* one span: its own times too */
+				out[n].first = b;
+				out[n].last = e;
+			}
+			n++;
 			t = end;
 			continue;
 		}

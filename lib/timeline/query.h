@@ -23,6 +23,9 @@ struct tl_rect {
 	 * coarse level, or for whole blocks in the pixel: of the longest span of the run or
 	 * block there) */
 	uint32_t spans;
+	/* spans == 1: the span's own begin and end, beyond [t0, t1] (a flame row's call, to
+	 * the exit the range cut off); else begin and end */
+	int64_t first, last;
 };
 
 /* Spans of row between t0 and t1 at px pixels (t0 < t1, px > 0), in time order: spans at

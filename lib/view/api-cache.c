@@ -248,15 +248,20 @@ static void rows_answer(struct view_api *a, struct params *p, const struct row_q
 	body_reply(&b, 200, p->r);
 }
 
-/* [begin, end, state, value, spans] */
+/* [begin, end, state, value, spans], and on a flame row the call's own [first, last] */
 static void write_spans(FILE *f, const struct tl_cache *c, size_t row, const int64_t t[2],
                         uint32_t px, void *buf, size_t max)
 {
 	struct tl_rect *r = buf;
 	size_t k = tl_query_spans(c, row, t[0], t[1], px, r, max);
-	for (size_t j = 0; j < k; j++)
-		fprintf(f, "%s[%lld,%lld,%u,%u,%u]", j ? "," : "", (long long) r[j].begin,
+	bool calls = tl_cache_row(c, row)->kind == TL_ROW_CALLS;
+	for (size_t j = 0; j < k; j++) {
+		fprintf(f, "%s[%lld,%lld,%u,%u,%u", j ? "," : "", (long long) r[j].begin,
 		        (long long) r[j].end, r[j].state, r[j].value, r[j].spans);
+		if (calls)
+			fprintf(f, ",%lld,%lld", (long long) r[j].first, (long long) r[j].last);
+		fputc(']', f);
+	}
 }
 
 /* [t, class, count] */

@@ -6,8 +6,10 @@
 #   access.mjs  403 without the token, 404 for a traversal (plain HTTP and the browser's fetch)
 #   view.mjs    rows, rects, marks, wheel zoom, pan, the event list, range statistics
 #   damage.mjs  a damaged trace's banner
-# Traces: gen_kernel.py's busy trace; as root with tracefs, `spoor record -k ... -- hello`
-# (user-space marks); ../shared/traces/lttng/many-threads when present.
+#   flame.mjs   function calls as flame rows under their thread
+# Traces: gen_kernel.py's busy trace; gen-calls.py's calls-tree (with CALLS_TREE and
+# DL_PROVIDER: the programs its addresses come from); as root with tracefs, `spoor record -k
+# ... -- hello` (user-space marks); ../shared/traces/lttng/many-threads when present.
 # Skips (77) only when chromium, node or node_modules is missing.
 . "$(dirname "$0")/../cli/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -107,6 +109,17 @@ run access access.mjs "$busy"
 run busy view.mjs "$busy"
 python3 "$SPOOR_TEST_DATA/gen-damaged.py" "$TMP/damaged" >/dev/null || exit 1
 run damaged damage.mjs "$TMP/damaged/unknown-id"
+
+# function calls (issue 22): flame rows
+if [ -n "${CALLS_TREE:-}" ] && [ -n "${DL_PROVIDER:-}" ] && command -v nm >/dev/null; then
+	cp "$CALLS_TREE" "$TMP/calls-tree"
+	strip -s "$TMP/calls-tree" -o "$TMP/calls-tree-stripped"
+	python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
+		--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/calls" || exit 1
+	run flame flame.mjs "$TMP/calls/calls-tree" FLAME="$TMP/calls/calls-tree.flame"
+else
+	echo "# skipped: the flame rows (CALLS_TREE, DL_PROVIDER or nm missing)"
+fi
 
 # a trace recorded here: kernel and user-space events on one timeline (marks)
 if [ "$(id -u)" -ne 0 ]; then

@@ -4,8 +4,9 @@
 and its functions, api/spans' rects on them) against gen-calls.py's NAME.flame, exactly.
 
 Each thread's call rows are read in windows at 10 ns a pixel: every call of the generated
-traces lasts 100 ns or more, so each comes whole (clipped to the window); pieces that a
-window's edge cut are joined again. Prints the differences; exit 1 when there are any."""
+traces lasts 100 ns or more, so each comes whole, clipped to the window, with its own begin
+and end beside (which must agree with the clipped rect); pieces that a window's edge cut
+are joined again. Prints the differences; exit 1 when there are any."""
 import json
 import sys
 import urllib.request
@@ -37,10 +38,12 @@ def main(url, flame_path):
             ans = get("%sapi/spans?rows=%s&t0=%d&t1=%d&px=%d" % (
                 url, ",".join(str(i) for i in depth), t0, t1, px))
             for row in ans["rows"]:
-                for b, e, flags, fn, spans in row["rects"]:
-                    if spans != 1:
-                        print("row %d: a merged rect at 10 ns a pixel: %r" % (
-                            row["id"], [b, e, flags, fn, spans]))
+                for rect in row["rects"]:
+                    b, e, flags, fn, spans, first, last = rect
+                    if spans != 1 or [b, e] != [max(first, t0), min(last, t1)]:
+                        print("row %d: not one call, or not its own times clipped: %r in "
+                              "[%d, %d]" % (row["id"], rect, t0, t1))
+                        return 1
                     p = pieces[row["id"]]
                     if p and p[-1][1] == b == t0 and p[-1][2:] == [flags, fn]:
                         p[-1][1] = e    # cut by the window's edge: one call

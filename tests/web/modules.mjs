@@ -60,5 +60,26 @@ check('the filter shows the matching threads (expanded) and the CPUs',
 	labels(layout(tree, new Set(['p10']), matchThreads(tree, 'worker'))),
 	['Resources', '  CPU 0', '  CPU 1', 'Control flow', '  app (10)', '    worker (12)']);
 
+// flame rows: a thread's calls under it by depth, the main thread's first in its process
+const fmeta = {
+	rows: [
+		{ id: 0, kind: 'thread', tid: 12, pid: 10, name: 'worker' },
+		{ id: 1, kind: 'thread', tid: 10, pid: 10, name: 'app' },
+		{ id: 2, kind: 'calls', tid: 12, pid: 10, depth: 1, name: 'worker' },
+		{ id: 3, kind: 'calls', tid: 12, pid: 10, depth: 0, name: 'worker' },
+		{ id: 4, kind: 'calls', tid: 10, pid: 10, depth: 0, name: 'app' },
+	],
+	processes: [{ pid: 10, name: 'app', rows: [0, 1] }],
+};
+const ftree = buildTree(fmeta);
+check('flame rows under their thread, by depth', labels(layout(ftree, new Set(), null)),
+	['Control flow', '  app (10)', '    depth 0', '    worker (12)', '      depth 0', '      depth 1']);
+check('a thread collapsed: its flame rows hidden', labels(layout(ftree, new Set(['r0']), null)),
+	['Control flow', '  app (10)', '    depth 0', '    worker (12)']);
+check('the filter keeps a thread\'s flame rows with it, not another\'s',
+	labels(layout(ftree, new Set(), matchThreads(ftree, 'worker'))),
+	['Control flow', '  app (10)', '    worker (12)', '      depth 0', '      depth 1']);
+check('flame rows are not threads to search', [...matchThreads(ftree, 'app')].sort(), [0, 1]);
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
