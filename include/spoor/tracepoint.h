@@ -115,17 +115,15 @@ struct spoor__inline {
  * thread, whose packet has room, in a compact header (the runtime allows it only for ids
  * below 31; here: under 2^27 ticks since the thread's previous event), the thread not
  * inside an emit (a signal handler's), tracing not paused. Returns 1 and where the payload
- * goes, the thread marked busy; else 0, and the caller goes the way of spoor_reserve. */
+ * goes, the thread marked busy; else 0, and the caller goes the way of spoor_reserve.
+ * spoor__inline_reserve_ring is its second half: b is the calling thread's ring of the
+ * event's first slot, or NULL, as spoor__inline_reserve finds it from the event's word
+ * (libspoor-calls' hooks find it otherwise). */
 static inline __attribute__((always_inline)) int
-spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor__inline *in,
-                      char **payload)
+spoor__inline_reserve_ring(struct spoor_ring_fast *b, const struct spoor_event_desc *ev,
+                           size_t size, struct spoor__inline *in, char **payload)
 {
 #if SPOOR_INLINE_ABI
-	uint32_t en = (uint32_t) __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
-	if (__builtin_expect(en >> SPOOR_ENABLED_INLINE_SHIFT != SPOOR_INLINE_ABI, 0))
-		return 0;
-	struct spoor_ring_fast *b =
-	    spoor__thread_rings.slot[(unsigned) __builtin_ctz(en >> 8) & (SPOOR_MAX_SLOTS - 1)];
 	if (__builtin_expect(!b || ((b->busy & 1) |
 	                            (uint64_t) __atomic_load_n(&spoor__paused, __ATOMIC_RELAXED)),
 	                     0))
@@ -153,6 +151,23 @@ spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spo
 	memcpy(p, &w, 4);
 	*payload = p + 4;
 	return 1;
+#else
+	(void) b, (void) ev, (void) size, (void) in, (void) payload;
+	return 0;
+#endif
+}
+
+static inline __attribute__((always_inline)) int
+spoor__inline_reserve(const struct spoor_event_desc *ev, size_t size, struct spoor__inline *in,
+                      char **payload)
+{
+#if SPOOR_INLINE_ABI
+	uint32_t en = (uint32_t) __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED);
+	if (__builtin_expect(en >> SPOOR_ENABLED_INLINE_SHIFT != SPOOR_INLINE_ABI, 0))
+		return 0;
+	struct spoor_ring_fast *b =
+	    spoor__thread_rings.slot[(unsigned) __builtin_ctz(en >> 8) & (SPOOR_MAX_SLOTS - 1)];
+	return spoor__inline_reserve_ring(b, ev, size, in, payload);
 #else
 	(void) ev, (void) size, (void) in, (void) payload;
 	return 0;

@@ -4,16 +4,16 @@
  *
  * -finstrument-functions calls __cyg_profile_func_enter/exit with the function's address and
  * its call site; glibc defines them as no-ops, and this library, preloaded, takes their
- * place. With no filter, no depth and no --calls-min each writes its event and nothing
- * else: no state per call. Otherwise both go through calls_enter/calls_exit and the thread's
+ * place. With no filter, no depth and no --calls-min each writes its event (calls_emit,
+ * emit.h) and nothing else: no state per call. Otherwise both go through calls_enter/calls_exit and the thread's
  * shadow stack, which -pg's hooks (mcount.S) always use, as they take over the return.
  */
 #include <string.h>
 #include <time.h>
 #include <x86intrin.h>
 
-#include "calls-tp.h"
 #include "calls.h"
+#include "emit.h"
 
 uint64_t calls_now(void)
 {
@@ -93,33 +93,54 @@ void calls_exit(struct calls_thread *t, uint32_t i)
 	t->n = i;
 }
 
-CALLS_API void __cyg_profile_func_enter(void *fn, void *site)
+/* spoor_trace of either event, by its descriptor. */
+__attribute__((noinline, cold)) void calls_emit_slow(struct spoor_event_desc *ev, uint64_t addr,
+                                                     uint64_t call_site)
 {
-	if (__builtin_expect(!calls_cfg.stateful, 1)) {
-		spoor_trace(lttng_ust_cyg_profile, func_entry, (uint64_t) fn, (uint64_t) site);
+	if (!SPOOR__ENABLED(ev))
 		return;
-	}
-	uint32_t d = calls_decide((uint64_t) fn);
-	struct calls_thread *t;
-	if (d & CALLS_TRACE && (t = calls_thread_get()))
-		calls_enter(t, (uint64_t) fn, (uint64_t) site, d);
+	SPOOR__EMIT_BODY(ev, SPOOR_FIELDS(spoor_field_hex(uint64_t, addr, addr)
+	                                      spoor_field_hex(uint64_t, call_site, call_site)))
 }
 
-CALLS_API void __cyg_profile_func_exit(void *fn, void *site)
+__attribute__((noinline)) static void enter_stateful(uint64_t fn, uint64_t site)
 {
-	if (__builtin_expect(!calls_cfg.stateful, 1)) {
-		spoor_trace(lttng_ust_cyg_profile, func_exit, (uint64_t) fn, (uint64_t) site);
-		return;
-	}
-	uint32_t d = calls_decide((uint64_t) fn);
+	uint32_t d = calls_decide(fn);
+	struct calls_thread *t;
+	if (d & CALLS_TRACE && (t = calls_thread_get()))
+		calls_enter(t, fn, site, d);
+}
+
+__attribute__((noinline)) static void exit_stateful(uint64_t fn, uint64_t site)
+{
+	uint32_t d = calls_decide(fn);
 	struct calls_thread *t;
 	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
 		return;
 	/* its frame: the top one, unless a longjmp left frames above it (a recursive
 	 * function's innermost in flight, then); none when its entry went unrecorded */
 	for (uint32_t i = t->n; i-- > 0;)
-		if (t->f[i].addr == (uint64_t) fn && t->f[i].site == (uint64_t) site) {
+		if (t->f[i].addr == fn && t->f[i].site == site) {
 			calls_exit(t, i);
 			return;
 		}
+}
+
+/* The common case needs no frame: the others are calls of their own, in tail position. */
+CALLS_API void __cyg_profile_func_enter(void *fn, void *site)
+{
+	if (__builtin_expect(calls_cfg.stateful, 0))
+		enter_stateful((uint64_t) fn, (uint64_t) site);
+	else
+		calls_emit(spoor_event_desc(lttng_ust_cyg_profile, func_entry), (uint64_t) fn,
+		           (uint64_t) site);
+}
+
+CALLS_API void __cyg_profile_func_exit(void *fn, void *site)
+{
+	if (__builtin_expect(calls_cfg.stateful, 0))
+		exit_stateful((uint64_t) fn, (uint64_t) site);
+	else
+		calls_emit(spoor_event_desc(lttng_ust_cyg_profile, func_exit), (uint64_t) fn,
+		           (uint64_t) site);
 }
