@@ -14,6 +14,9 @@
 /* The most fields a class may have (more: refused) */
 #define CV_MAX_FIELDS 512
 
+/* An output field taken from the event context's common_pid (LTTng's block events' tid) */
+#define CV_FROM_TID UINT32_MAX
+
 /* An input class and what it becomes. */
 struct cv_class {
 	struct spoor_field_desc *in; /* its fields (cvfields.h) */
@@ -21,8 +24,9 @@ struct cv_class {
 	struct spoor_enum_entry *entries;
 	struct spoor_field_desc *out; /* the LTTng layout's */
 	uint32_t nout;
-	uint32_t *from; /* per output field: its input field */
+	uint32_t *from; /* per output field: its input field, or CV_FROM_TID */
 	int16_t *delta; /* per output field: added to an integer's value */
+	uint8_t *rwbs;  /* per output field: the kernel's rwbs text as LTTng's flags (uint32) */
 	char *name;     /* the LTTng layout's */
 	uint32_t id;    /* its id in the output */
 	int dump[4];    /* spoor's statedump_process: its tid, pid, ppid, name fields */

@@ -2,7 +2,8 @@
 /*
  * cvstream.c: one stream of a spoor kernel trace written again in the LTTng layout: each
  * event with its timestamp, its event context's common_pid as tid, its payload field by field as
- * its class's new layout says (a field left out, a priority's value moved); the losses the packets
+ * its class's new layout says (a field left out, a priority's value moved, a block request's
+ * rwbs text as flags, the context's tid in the payload too); the losses the packets
  * counted, between the same events. spoor's statedump_process events become
  * lttng_statedump_process_state ones, each dump (the events of one timestamp) between an
  * lttng_statedump_start and, after the recording's block devices, an lttng_statedump_end.
@@ -17,6 +18,7 @@
 #include "kernel/ksynth.h"
 #include "kernel/procwalk.h"
 #include "spoor/spoor.h"
+#include "vocab/rwbs.h"
 
 static int64_t int_at(const uint8_t *p, unsigned size, bool is_signed)
 {
@@ -45,7 +47,7 @@ static int reencode(struct kpacket *p, const struct cv *c, const struct cv_class
 		return -SPOOR_EDECODE;
 	size_t tid = c->out.ncontext ? c->out.context[0].size : 0, body = tid;
 	for (uint32_t i = 0; i < k->nout; i++)
-		body += size[k->from[i]];
+		body += k->from[i] == CV_FROM_TID ? tid : k->rwbs[i] ? 4 : size[k->from[i]];
 	uint8_t *o = kpacket_begin_event(p, k->id, ts, body);
 	if (!o)
 		return p->werr ? p->werr : -SPOOR_ELIMIT;
@@ -53,8 +55,19 @@ static int reencode(struct kpacket *p, const struct cv *c, const struct cv_class
 	o += tid;
 	const uint8_t *pay = ev + c->ctx_bytes;
 	for (uint32_t i = 0; i < k->nout; i++) {
+		if (k->from[i] == CV_FROM_TID) {
+			memcpy(o, ev + c->tid_at, tid);
+			o += tid;
+			continue;
+		}
 		const struct spoor_field_desc *f = &k->in[k->from[i]];
 		uint32_t n = size[k->from[i]];
+		if (k->rwbs[i]) {
+			uint32_t v = vocab_rwbs_flags((const char *) pay + at[k->from[i]], n);
+			memcpy(o, &v, 4);
+			o += 4;
+			continue;
+		}
 		if (k->delta[i] && f->kind == SPOOR_FK_INT && !f->big_endian) {
 			int64_t v = int_at(pay + at[k->from[i]], n, f->is_signed) + k->delta[i];
 			memcpy(o, &v, n);

@@ -110,8 +110,27 @@ static int dump_class(struct cv_class *k)
 	return 0;
 }
 
-/* Its LTTng name and fields through the vocabulary: renamed, left out, values moved. */
-static int lttng_class(struct cv_class *k, const char *in_name)
+/* Output field k->nout: input field i (CV_FROM_TID: the context's common_pid) as f says. */
+static void add_field(const struct cv *c, struct cv_class *k, uint32_t i, const char *name,
+                      const struct vocab_field *f)
+{
+	struct spoor_field_desc *d = &k->out[k->nout];
+	*d = i == CV_FROM_TID ? c->out.context[0] : k->in[i];
+	d->name = name;
+	k->from[k->nout] = i;
+	k->delta[k->nout] = f ? f->delta : 0;
+	/* rwbs as text (spoor's char array, or a string) becomes LTTng's flags */
+	k->rwbs[k->nout] = f && f->rwbs && i != CV_FROM_TID &&
+	                   (d->kind == SPOOR_FK_STRING || (d->kind == SPOOR_FK_ARRAY && d->text));
+	if (k->rwbs[k->nout])
+		*d = (struct spoor_field_desc){
+		    .name = name, .kind = SPOOR_FK_INT, .size = 4, .base = 10};
+	k->nout++;
+}
+
+/* Its LTTng name and fields through the vocabulary: renamed, left out, values moved, or
+ * in the row's order (the task's tid from the event context). */
+static int lttng_class(const struct cv *c, struct cv_class *k, const char *in_name)
 {
 	char system[128] = "", buf[512];
 	const char *name = in_name, *colon = strchr(in_name, ':');
@@ -122,21 +141,32 @@ static int lttng_class(struct cv_class *k, const char *in_name)
 	}
 	const struct vocab_event *e = vocab_by_ftrace(system[0] ? system : NULL, name);
 	const char *lname = vocab_lttng_name(e, name, buf, sizeof(buf));
+	size_t most = k->nin + 1;
+	for (const char *const *l = e ? e->order : NULL; l && *l; l++)
+		most++;
 	k->name = strdup(lname ? lname : in_name);
-	k->out = calloc(k->nin + 1, sizeof(*k->out));
-	k->from = calloc(k->nin + 1, sizeof(*k->from));
-	k->delta = calloc(k->nin + 1, sizeof(*k->delta));
-	if (!k->name || !k->out || !k->from || !k->delta)
+	k->out = calloc(most, sizeof(*k->out));
+	k->from = calloc(most, sizeof(*k->from));
+	k->delta = calloc(most, sizeof(*k->delta));
+	k->rwbs = calloc(most, sizeof(*k->rwbs));
+	if (!k->name || !k->out || !k->from || !k->delta || !k->rwbs)
 		return -ENOMEM;
+	if (e && e->order) {
+		for (const char *const *l = e->order; *l; l++) {
+			const char *f = vocab_field_ftrace(e, *l);
+			int at = index_of(k, f);
+			if (at >= 0)
+				add_field(c, k, (uint32_t) at, *l, vocab_field_by_ftrace(e, f));
+			else if (!strcmp(f, "common_pid") && c->out.ncontext)
+				add_field(c, k, CV_FROM_TID, *l, NULL);
+		}
+		return 0;
+	}
 	for (uint32_t i = 0; i < k->nin; i++) {
 		const struct vocab_field *f = vocab_field_by_ftrace(e, k->in[i].name);
 		if (f && !f->lttng)
 			continue; /* LTTng has no such field */
-		k->out[k->nout] = k->in[i];
-		if (f)
-			k->out[k->nout].name = f->lttng;
-		k->from[k->nout] = i;
-		k->delta[k->nout++] = f ? f->delta : 0;
+		add_field(c, k, i, f ? f->lttng : k->in[i].name, f);
 	}
 	return 0;
 }
@@ -152,6 +182,7 @@ static void free_classes(struct cv *c)
 		free(k->out);
 		free(k->from);
 		free(k->delta);
+		free(k->rwbs);
 		free(k->name);
 		free(k);
 	}
@@ -196,7 +227,7 @@ static int build_classes(struct cv *c, char *err, size_t errlen)
 		}
 		if (!strcmp(ec->name, "statedump_process") && !dump_class(k))
 			continue; /* its class is LTTng's dump's, declared below */
-		if ((rc = lttng_class(k, ec->name)))
+		if ((rc = lttng_class(c, k, ec->name)))
 			return rc;
 		int id = kclasses_add_synthetic(&c->out, k->name, k->out, k->nout);
 		if (id < 0)

@@ -10,6 +10,7 @@
 
 #include "kclass.h"
 #include "vocab/lttng-kernel.h"
+#include "vocab/rwbs.h"
 
 static bool is_char_type(const struct tep_format_field *f)
 {
@@ -133,29 +134,106 @@ static bool is_char_pointer(const struct tep_format_field *f)
 	return (f->flags & TEP_FIELD_IS_POINTER) && f->size == 8 && strstr(f->type, "char");
 }
 
+/* The payload's fields in the order the layout writes them, into out (*n): the kernel's,
+ * or the row's (LTTng's, each by its ftrace name; a field this kernel has not is left
+ * out). */
+static void payload_fields(struct tep_event *ev, const struct vocab_event *row,
+                           struct tep_format_field **out, size_t *n)
+{
+	*n = 0;
+	if (!row || !row->order) {
+		for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+			out[(*n)++] = f;
+		return;
+	}
+	for (const char *const *l = row->order; *l; l++) {
+		const char *name = vocab_field_ftrace(row, *l);
+		struct tep_format_field *f = tep_find_field(ev, name);
+		if (f || (f = tep_find_common_field(ev, name)))
+			out[(*n)++] = f;
+	}
+}
+
+/* One field's ops, and its descriptor when it is the payload's (payload true). */
+static int plan_one(struct tep_event *ev, struct kclass *c, struct tep_format_field *f,
+                    const struct vocab_event *row, bool payload, int *npaths, char *err,
+                    size_t errlen)
+{
+	const struct vocab_field *vf = payload ? vocab_field_by_ftrace(row, f->name) : NULL;
+	if (vf && !vf->lttng)
+		return 0; /* a field LTTng has not */
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		/* a string gains its NUL, a sequence its uint32 length */
+		c->extra += 4 + 1;
+		if (f->size != 4) {
+			snprintf(err, errlen, "%s:%s: dynamic field %s of size %d", ev->system,
+			         ev->name, f->name, f->size);
+			return -EINVAL;
+		}
+	}
+	if (payload && c->path_call >= 0 && *npaths < 2 && is_char_pointer(f)) {
+		/* a path: the string the C library was called with */
+		c->ops[c->nops++] = (struct kop){.kind = KOP_PATH,
+		                                 .elem = (uint8_t) (*npaths)++,
+		                                 .off = (uint16_t) f->offset,
+		                                 .len = (uint16_t) f->size};
+		c->extra += KPATH_MAX;
+		c->fields[c->desc.nfields++] =
+		    (struct spoor_field_desc){.name = f->name, .kind = SPOOR_FK_STRING};
+		return 0;
+	}
+	bool fixed = !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY));
+	if (vf && vf->rwbs && (f->flags & TEP_FIELD_IS_ARRAY) &&
+	    !(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		/* the kernel's text, as LTTng's flags */
+		c->ops[c->nops++] = (struct kop){
+		    .kind = KOP_RWBS, .off = (uint16_t) f->offset, .len = (uint16_t) f->size};
+		c->extra += 4;
+		c->fields[c->desc.nfields++] = (struct spoor_field_desc){
+		    .name = vf->lttng, .kind = SPOOR_FK_INT, .size = 4, .base = 10};
+		return 0;
+	}
+	if (vf && vf->delta && f->size == 4 && fixed)
+		c->ops[c->nops++] = (struct kop){
+		    .kind = KOP_ADD32, .off = (uint16_t) f->offset, .len = 4, .delta = vf->delta};
+	else
+		plan_field(f, c->ops, &c->nops);
+	if (payload) {
+		describe(f, &c->fields[c->desc.nfields]);
+		if (vf)
+			c->fields[c->desc.nfields].name = vf->lttng;
+		c->desc.nfields++;
+	}
+	return 0;
+}
+
 static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum klayout layout,
                      bool libc, char *err, size_t errlen)
 {
-	size_t nf = 0, nc = 0;
+	size_t nf = 0, nc = 0, norder = 0;
+	const struct vocab_event *row =
+	    layout == KLAYOUT_LTTNG ? vocab_by_ftrace(ev->system, ev->name) : NULL;
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
 		nf++;
 	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
 		nc++;
-	c->fields = calloc(nf ? nf : 1, sizeof(*c->fields));
-	c->ops = calloc(nf + nc + 1, sizeof(*c->ops));
-	if (!c->fields || !c->ops)
+	for (const char *const *l = row ? row->order : NULL; l && *l; l++)
+		norder++;
+	size_t most = nf > norder ? nf : norder;
+	struct tep_format_field **payload = calloc(most + 1, sizeof(*payload));
+	c->fields = calloc(most + 1, sizeof(*c->fields));
+	c->ops = calloc(most + nc + 1, sizeof(*c->ops));
+	if (!payload || !c->fields || !c->ops || (row && lttng_name(row, ev, &c->name))) {
+		free(payload);
 		return -ENOMEM;
-	const struct vocab_event *row =
-	    layout == KLAYOUT_LTTNG ? vocab_by_ftrace(ev->system, ev->name) : NULL;
-	if (row && lttng_name(row, ev, &c->name))
-		return -ENOMEM;
+	}
 	c->path_fn = c->path_call = -1;
 	if (libc) {
 		c->path_fn = (int8_t) kpaths_function(ev->name);
 		if (row && row->prefix && !strcmp(row->ftrace, VOCAB_FTRACE_ENTRY))
 			c->path_call = (int8_t) kpaths_call(ev->name + strlen(VOCAB_FTRACE_ENTRY));
 	}
-	int npaths = 0;
+	int npaths = 0, rc = 0;
 	uint32_t fixed_end = 0;
 	struct tep_format_field *all[2] = {ev->format.common_fields, ev->format.fields};
 	for (int part = 0; part < 2; part++)
@@ -163,51 +241,22 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum k
 			if (f->offset < 0 || f->size < 0 || f->offset + f->size > 0xffff) {
 				snprintf(err, errlen, "%s:%s: field %s has offset %d, size %d",
 				         ev->system, ev->name, f->name, f->offset, f->size);
+				free(payload);
 				return -EINVAL;
 			}
 			if ((uint32_t) (f->offset + f->size) > fixed_end)
 				fixed_end = (uint32_t) (f->offset + f->size);
-			if (part == 0 && !context_kept(layout, f->name))
-				continue;
-			const struct vocab_field *vf =
-			    part ? vocab_field_by_ftrace(row, f->name) : NULL;
-			if (vf && !vf->lttng)
-				continue; /* a field LTTng has not */
-			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-				/* a string gains its NUL, a sequence its uint32 length */
-				c->extra += 4 + 1;
-				if (f->size != 4) {
-					snprintf(err, errlen, "%s:%s: dynamic field %s of size %d",
-					         ev->system, ev->name, f->name, f->size);
-					return -EINVAL;
-				}
-			}
-			if (part && c->path_call >= 0 && npaths < 2 && is_char_pointer(f)) {
-				/* a path: the string the C library was called with */
-				c->ops[c->nops++] = (struct kop){.kind = KOP_PATH,
-				                                 .elem = (uint8_t) npaths++,
-				                                 .off = (uint16_t) f->offset,
-				                                 .len = (uint16_t) f->size};
-				c->extra += KPATH_MAX;
-				c->fields[c->desc.nfields++] = (struct spoor_field_desc){
-				    .name = f->name, .kind = SPOOR_FK_STRING};
-				continue;
-			}
-			if (vf && vf->delta && f->size == 4 &&
-			    !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)))
-				c->ops[c->nops++] = (struct kop){.kind = KOP_ADD32,
-				                                 .off = (uint16_t) f->offset,
-				                                 .len = 4,
-				                                 .delta = vf->delta};
-			else
-				plan_field(f, c->ops, &c->nops);
-			if (part == 1) {
-				describe(f, &c->fields[c->desc.nfields]);
-				if (vf)
-					c->fields[c->desc.nfields].name = vf->lttng;
-				c->desc.nfields++;
-			}
 		}
+	for (struct tep_format_field *f = ev->format.common_fields; f && !rc; f = f->next)
+		if (context_kept(layout, f->name))
+			rc = plan_one(ev, c, f, NULL, false, &npaths, err, errlen);
+	size_t np;
+	payload_fields(ev, row, payload, &np);
+	for (size_t i = 0; i < np && !rc; i++)
+		rc = plan_one(ev, c, payload[i], row, true, &npaths, err, errlen);
+	free(payload);
+	if (rc)
+		return rc;
 	c->min_size = fixed_end;
 	c->kernel_id = ev->id;
 	c->names_other = names_other(ev);
@@ -424,6 +473,14 @@ long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uin
 				return -2;
 			memcpy(&v, rec + op->off, 4);
 			v = (int32_t) ((uint32_t) v + (uint32_t) op->delta);
+			memcpy(o, &v, 4);
+			o += 4;
+			continue;
+		}
+		if (op->kind == KOP_RWBS) {
+			if (end - o < 4)
+				return -2;
+			uint32_t v = vocab_rwbs_flags((const char *) rec + op->off, op->len);
 			memcpy(o, &v, 4);
 			o += 4;
 			continue;

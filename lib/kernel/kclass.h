@@ -18,7 +18,8 @@
  *
  * In the LTTng layout (klayout.h) the names are lib/vocab's, the event context is common_pid
  * alone, named tid (LTTng's context of that name), the fields LTTng has not are left out
- * (__syscall_nr) and priorities are written less 100, as LTTng writes them.
+ * (__syscall_nr), priorities are written less 100 and block requests' rwbs as flags, as
+ * LTTng writes them; a block event's fields in LTTng's order, with the task's tid.
  */
 #ifndef KERNEL_KCLASS_H
 #define KERNEL_KCLASS_H
@@ -36,8 +37,9 @@ struct tep_handle;
 struct tep_event;
 
 /* KOP_ADD32: a 32-bit integer copied with delta added (LTTng's priorities); KOP_PATH: a
- * path pointer written as the string -k libc captured (kpaths.h; elem: which of two) */
-enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32, KOP_PATH };
+ * path pointer written as the string -k libc captured (kpaths.h; elem: which of two);
+ * KOP_RWBS: a block request's rwbs text (len bytes) written as LTTng's uint32 flags */
+enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32, KOP_PATH, KOP_RWBS };
 
 struct kop {
 	uint8_t kind;     /* enum kop_kind */

@@ -7,7 +7,10 @@
  *
  * A row is an event that has a counterpart in the other vocabulary; only the fields whose
  * names (or values) differ are listed. An event without a row has the same name and fields
- * in both, or no counterpart: either way its ftrace names stand.
+ * in both, or no counterpart: either way its ftrace names stand. A row whose fields LTTng
+ * writes in an order of its own (the block events: the kernel's ioprio and cmd left out,
+ * the current task's tid added, which ftrace has as common_pid) lists them, in LTTng's
+ * order: a writer takes each from the ftrace field of that name, by the renames.
  *
  * System calls go by rule, in two prefix rows: syscalls:sys_enter_X <-> syscall_entry_X and
  * syscalls:sys_exit_X <-> syscall_exit_X, the call's fields under their names (the kernel's
@@ -37,6 +40,9 @@ struct vocab_field {
 	/* LTTng's value is ftrace's plus this: priorities, which LTTng writes less
 	 * MAX_RT_PRIO (100), so that a normal task's 120 is its nice 0 as 20 */
 	int16_t delta;
+	/* ftrace's block request kind, text (char[N]), is LTTng's integer of flags: the
+	 * writer writes vocab_rwbs_flags (rwbs.h) as a uint32 */
+	uint8_t rwbs;
 };
 
 struct vocab_event {
@@ -47,6 +53,9 @@ struct vocab_event {
 	const struct vocab_field *fields;
 	/* ftrace and lttng are prefixes: the system call's name follows each */
 	uint8_t prefix;
+	/* LTTng's payload, its field names in order, NULL-ended; NULL: ftrace's fields in
+	 * ftrace's order (but those LTTng has not) */
+	const char *const *order;
 };
 
 /* The row of ftrace's event SYSTEM:NAME (system NULL: any system), or NULL: no row, the

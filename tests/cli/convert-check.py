@@ -6,9 +6,12 @@ values, only named as lttng-modules 2.13 names them. Checked:
 - every event but the state dump's, pairwise in order: the same time and CPU, the context's
   common_pid as tid (its other members left out, as LTTng has none); the
   name as LTTng's (sys_enter_X: syscall_entry_X, sys_exit_X: syscall_exit_X, softirq_X:
-  irq_softirq_X, the others alike); the same fields in the same order, with __syscall_nr
-  left out, a *pid of the sched events as *tid, and their priorities less 100; the same
-  values;
+  irq_softirq_X, x86's vectors' X_entry: x86_irq_vectors_X_entry, the others alike); the
+  same fields in the same order, with __syscall_nr and sched_process_exit's group_dead
+  left out, a *pid of the sched events as *tid, and their priorities less 100, the calls
+  of CALL_FIELDS with LTTng's argument names; the block events' fields as BLOCK says
+  (LTTng's order: the task's tid added, the kernel's ioprio and cmd left out, rwbs as
+  LTTng's flags); the same values;
 - the state dump: spoor's statedump_process (tid, pid, ppid, name) as LTTng's
   lttng_statedump_process_state with the same values (its name cut to the kernel's 15
   bytes), between an lttng_statedump_start and
@@ -34,12 +37,61 @@ def parse(path):
     return out
 
 
+# lttng-modules' x86 interrupt vectors (include/instrumentation/events/arch/x86/
+# irq_vectors.h): x86_irq_vectors_ and the kernel's name, x86_platform_ipi's as ipi
+VECTORS = {"local_timer", "reschedule", "spurious_apic", "error_apic", "irq_work",
+           "call_function", "call_function_single", "threshold_apic", "deferred_error_apic",
+           "thermal_apic", "x86_platform_ipi"}
+
+
 def lttng_name(name):
     for ftrace, lttng in (("sys_enter_", "syscall_entry_"), ("sys_exit_", "syscall_exit_"),
                           ("softirq_", "irq_softirq_")):
         if name.startswith(ftrace):
             return lttng + name[len(ftrace):]
+    m = re.match(r"(\w+)_(entry|exit)$", name)
+    if m and m.group(1) in VECTORS:
+        return "x86_irq_vectors_%s_%s" % (m.group(1).replace("x86_platform_ipi", "ipi"),
+                                           m.group(2))
     return name
+
+
+# lttng-modules 2.13's block events (include/instrumentation/events/block.h, kernels >=
+# 5.17): their fields in order; tid is the task's (the context's common_pid), rwbs an
+# integer of RWBS_FLAG_* bits
+BLOCK = {}
+for names, fields in (
+        (("block_rq_insert", "block_rq_issue", "block_rq_merge"),
+         "dev sector nr_sector bytes tid rwbs comm"),
+        (("block_rq_complete", "block_bio_complete"), "dev sector nr_sector error rwbs"),
+        (("block_rq_requeue",), "dev sector nr_sector rwbs"),
+        (("block_rq_remap",), "dev sector nr_sector old_dev old_sector rwbs"),
+        (("block_bio_queue", "block_bio_backmerge", "block_bio_frontmerge", "block_bio_bounce",
+          "block_getrq"), "dev sector nr_sector rwbs tid comm"),
+        (("block_bio_remap",), "dev sector nr_sector rwbs old_dev old_sector"),
+        (("block_split",), "dev sector rwbs new_sector tid comm"),
+        (("block_plug",), "tid comm"), (("block_unplug",), "nr_rq tid comm")):
+    for n in names:
+        BLOCK[n] = fields.split()
+# the flags: WRITE 1, DISCARD 2, READ 4, RAHEAD 8, SYNC 32, META 64, SECURE 128, FLUSH 256,
+# FUA 512, PREFLUSH 1024 (blk_rwbs_ctf_integer); the kernel's text (blk_fill_rwbs): F for a
+# preflush, the operation (W, D, DE secure erase, F flush, R, N none, Z. zoned, WZ write
+# zeroes), then F for FUA, A, S, M
+OPS = {"W": 1, "D": 2, "DE": 2 | 128, "F": 256, "R": 4}
+MODS = {"F": 512, "A": 8, "S": 32, "M": 64}
+
+
+def rwbs_flags(text):
+    m = re.match(r"(F(?=[WDFRNZ]))?(DE|WZ|ZRA|Z.|[WDFRN])?(.*)$", text)
+    return ((1024 if m.group(1) else 0) | OPS.get(m.group(2), 0) |
+            sum(MODS.get(c, 0) for c in set(m.group(3))))
+
+
+# the system calls whose arguments lttng-modules names otherwise (None: not written)
+CALL_FIELDS = {"clone": {"clone_flags": "flags", "parent_tidptr": "parent_tid",
+                         "child_tidptr": "child_tid", "tls": None},
+               "mmap": {"off": "offset"}, "getcpu": {"unused": "tcache"},
+               "socketpair": {"usockvec": "socket"}}
 
 
 # lttng-modules' sched events (include/instrumentation/events/sched.h) write a task's id
@@ -76,12 +128,21 @@ def main():
         if a[1] != lttng_name(b[1]):
             bad.append("%s: named %s" % (where, a[1]))
         want = []
+        call = CALL_FIELDS.get(b[1][len("sys_enter_"):], {}) if b[1].startswith("sys_enter_") \
+            else {}
         for k, v in b[4]:
-            if k == "__syscall_nr":
+            if k == "__syscall_nr" or (b[1] == "sched_process_exit" and k == "group_dead"):
                 continue
             if b[1] in TASK_EVENTS and k in PRIOS:
                 v = str(int(v) - 100)
-            want.append((lttng_field(b[1], k), v))
+            k = call.get(k, k)
+            if k:
+                want.append((lttng_field(b[1], k), v))
+        if b[1] in BLOCK:
+            have = dict(b[4], tid=ctx[0][len("tid = "):] if ctx else None)
+            if "rwbs" in have:
+                have["rwbs"] = str(rwbs_flags(have["rwbs"].strip('"')))
+            want = [(k, have[k]) for k in BLOCK[b[1]] if have.get(k) is not None]
         renamed += sum(1 for (k, _), (k2, _) in zip(b[4], want) if k != k2)
         if a[4] != want:
             bad.append("%s: fields %s, expected %s" % (where, a[4], want))

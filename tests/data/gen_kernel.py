@@ -299,11 +299,24 @@ def spoor(outdir):
       kthreadd, 2) in the dump; 30 runs on CPU 0 first, then 100 and calls read and write; every 4th round
       it sleeps and 101 wakes it from CPU 1; irq 40 "nvme0q1" on CPU 0 every 3rd round, a
       softirq (raised, entered, left) after it; a block request of 8 sectors on nvme0n1
-      (259:0) every 5th round; 100 forks 300, which execs /bin/ls.
+      (259:0) every 5th round (inserted, issued, completed; the kernel's field types, each
+      with one of RWBS's texts in turn); an interrupt vector's handler (local_timer,
+      reschedule, call_function_single in turn) every 7th round; clone, mmap, getcpu and
+      socketpair once, and an exit; 100 forks 300, which execs /bin/ls.
     - CPU 1 lost 5 events before its 100th.
     Returns the trace's path."""
     ev = []
     comm = {0: "swapper", 2: "kthreadd", 30: "kworker/0:1", 100: "app", 101: "app", 300: "app"}
+
+    def U16(v): return (G.Int(16, align=8), v)
+    def U32(v): return (G.Int(32, align=8), v)
+    def U64(v): return (G.Int(64, align=8), v)
+    def S32(v): return (G.Int(32, signed=True, align=8), v)
+
+    def text(v, n):  # a char[n] of the kernel's
+        return (G.Array(G.utf8_char, n), v.encode().ljust(n, b"\0"))
+    # blk_fill_rwbs's texts: a preflush F, the operation, then FUA F, read-ahead, sync, meta
+    RWBS = ["R", "WS", "RA", "FWS", "WFS", "FF", "RM", "D", "DE", "N", "WSM", "F"]
 
     def add(ts, cpu, event, running, **f):
         ev.append((ts, cpu, event, dict(f, common_pid=running)))
@@ -341,10 +354,33 @@ def spoor(outdir):
             add(t + 4100, 0, "softirq_entry", 100, vec=4)
             add(t + 4160 + r % 11, 0, "softirq_exit", 100, vec=4)
         if r % 5 == 0:
-            add(t + 2000, 1, "block_rq_issue", 101, dev=259 << 20, sector=r * 8, nr_sector=8,
-                bytes=4096, ioprio=0, rwbs="R", comm="app")
-            add(t + 6000, 1, "block_rq_complete", 101, dev=259 << 20, sector=r * 8,
-                nr_sector=8, error=0, ioprio=0, rwbs="R")
+            # the kernel's types, as the recorder writes them; every kind of rwbs text
+            rwbs = text(RWBS[r // 5 % len(RWBS)], 10)
+            add(t + 1900, 0, "block_rq_insert", 100, dev=U32(259 << 20), sector=U64(r * 8),
+                nr_sector=U32(8), bytes=U32(4096), ioprio=U16(0), rwbs=rwbs,
+                comm=text("app", 16), cmd="")
+            add(t + 2000, 1, "block_rq_issue", 101, dev=U32(259 << 20), sector=U64(r * 8),
+                nr_sector=U32(8), bytes=U32(4096), ioprio=U16(0), rwbs=rwbs,
+                comm=text("app", 16), cmd="")
+            add(t + 6000, 1, "block_rq_complete", 101, dev=U32(259 << 20), sector=U64(r * 8),
+                nr_sector=U32(8), error=S32(0), ioprio=U16(0), rwbs=rwbs, cmd="")
+        if r % 7 == 1:  # x86's interrupt vectors
+            vec, v = (("local_timer", 236), ("reschedule", 253),
+                      ("call_function_single", 251))[r // 7 % 3]
+            add(t + 5000, 0, vec + "_entry", 100, vector=S32(v))
+            add(t + 5020 + r % 3, 0, vec + "_exit", 100, vector=S32(v))
+        if r == 20:  # the calls whose arguments LTTng names otherwise
+            call(t + 7000, 0, 100, "clone", 56, 301, 40, clone_flags=0x3D0F00,
+                 newsp=0x7F0000100000, parent_tidptr=0x7F0000200000,
+                 child_tidptr=0x7F0000200000, tls=0x7F0000300000)
+            call(t + 7100, 0, 100, "mmap", 9, 0x7F0000400000, 20, addr=0, len=8192, prot=3,
+                 flags=0x22, fd=-1, off=0)
+            call(t + 7200, 0, 100, "getcpu", 309, 0, 10, cpup=0x7F0000001000,
+                 nodep=0x7F0000001004, unused=0)
+            call(t + 7300, 0, 100, "socketpair", 53, 0, 30, family=1, type=1, protocol=0,
+                 usockvec=0x7F0000001008)
+            add(t + 7400, 0, "sched_process_exit", 100, comm="app", pid=301, prio=120,
+                group_dead=S32(1))
         if r == 50:
             add(t + 3000, 0, "sched_process_fork", 100, parent_comm="app", parent_pid=100,
                 child_comm="app", child_pid=300)

@@ -41,7 +41,9 @@ ENV_2_13 = ["env trace_buffering_scheme", "env trace_name", "env trace_creation_
 # process_state to lttng_statedump_process_*_ns and added file_table_address, which the file
 # descriptors name instead of pid; 2.10 added cpu; interrupts and file descriptors are not
 # in the 2.8 trace. block.h (its branch for kernels >= 5.17): rwbs an integer (an enum with
-# CONFIG_LTTNG_EXPERIMENTAL_BITWISE_ENUM), error (errors before 4.12). sched.h: exec and
+# CONFIG_LTTNG_EXPERIMENTAL_BITWISE_ENUM), error (errors before 4.12), the task's tid in the
+# events that name it. arch/x86/irq_vectors.h: x86_irq_vectors_*_entry and _exit, the
+# vector (not enabled in the 2.8 trace). sched.h: exec and
 # wakeup_new, not enabled in the 2.8 trace. The system calls: syscalls_2_13().
 # src/lttng-context-*.c: the contexts `lttng add-context -k` adds to every event (what a
 # trace's event.context may hold; perf counters and call stacks left out).
@@ -62,6 +64,24 @@ EVENTS_2_13 = [
     "event block_rq_insert dev:int sector:int nr_sector:int bytes:int tid:int rwbs:int "
     "comm:array",
     "event block_rq_complete dev:int sector:int nr_sector:int error:int rwbs:int",
+    "event block_rq_merge dev:int sector:int nr_sector:int bytes:int tid:int rwbs:int "
+    "comm:array",
+    "event block_rq_requeue dev:int sector:int nr_sector:int rwbs:int",
+    "event block_rq_remap dev:int sector:int nr_sector:int old_dev:int old_sector:int "
+    "rwbs:int",
+    "event block_bio_complete dev:int sector:int nr_sector:int error:int rwbs:int",
+    "event block_bio_remap dev:int sector:int nr_sector:int rwbs:int old_dev:int "
+    "old_sector:int",
+    "event block_split dev:int sector:int rwbs:int new_sector:int tid:int comm:array",
+    "event block_plug tid:int comm:array",
+    "event block_unplug nr_rq:int tid:int comm:array",
+] + ["event %s dev:int sector:int nr_sector:int rwbs:int tid:int comm:array" % e
+     for e in ("block_bio_queue", "block_bio_backmerge", "block_bio_frontmerge",
+               "block_bio_bounce", "block_getrq")] + [
+    "event x86_irq_vectors_%s_%s vector:int" % (v, d)
+    for v in ("local_timer", "reschedule", "spurious_apic", "error_apic", "ipi", "irq_work",
+              "call_function", "call_function_single", "threshold_apic",
+              "deferred_error_apic", "thermal_apic") for d in ("entry", "exit")] + [
     "event sched_process_exec filename:string tid:int old_tid:int",
     "event sched_wakeup_new comm:array tid:int prio:int target_cpu:int",
 ]
@@ -74,19 +94,8 @@ KNOWN = {
     # ftrace gives tids, not the tgids (parent_pid, child_pid), nor the namespaces
     "sched_process_fork": ({"parent_pid", "parent_ns_inum", "_vtids_length", "vtids",
                             "child_pid", "child_ns_inum"}, set()),
-    # the kernel's, which lttng-modules does not write
-    "sched_process_exit": (set(), {"group_dead"}),
-    # ftrace's block requests have no tid; ioprio and cmd are the kernel's own
-    "block_rq_issue": ({"tid"}, {"ioprio", "cmd"}),
-    "block_rq_insert": ({"tid"}, {"ioprio", "cmd"}),
-    "block_rq_complete": (set(), {"ioprio", "cmd"}),
     # what lttng-modules wrote until 2.11 and lttng-analyses 0.6.1 reads (docs/kernel.md)
     "lttng_statedump_file_descriptor": (set(), {"pid"}),
-    # the kernel's argument names where LTTng's headers have others
-    "syscall_entry_clone": (set(), {"clone_flags", "parent_tidptr", "child_tidptr", "tls"}),
-    "syscall_entry_getcpu": (set(), {"unused"}),
-    "syscall_entry_mmap": (set(), {"off"}),
-    "syscall_entry_socketpair": (set(), {"usockvec"}),
 }
 KINDS = {"Integer": "int", "String": "string", "Array": "array", "Sequence": "sequence",
          "Enumeration": "enum", "Structure": "struct", "Variant": "variant", "Float": "float"}
