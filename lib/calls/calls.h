@@ -15,6 +15,9 @@ struct calls_settings {
 	/* 0: every call recorded as it comes (entry and exit events, no state per call);
 	 * else the hooks go through calls_enter/calls_exit */
 	bool stateful;
+	/* --calls-depth, --calls-graph or --calls-min: calls_enter/calls_exit count or time
+	 * each call (else -pg's hooks take the calls through mcount-fast.c) */
+	bool counted;
 	bool mono;      /* the trace clock is CLOCK_MONOTONIC in ns, not the TSC */
 	bool names;     /* the name filters or --calls-graph decide per function */
 	uint32_t depth; /* --calls-depth: 0 for no limit */
@@ -82,11 +85,64 @@ static inline struct calls_frame *calls_push(struct calls_thread *t, uint64_t ad
 uint32_t calls_filter_decide(uint64_t addr) CALLS_HIDDEN;
 void calls_filter_init(void) CALLS_HIDDEN;
 
+/* The decisions made (filter.c fills it), read without a lock: open addressing, a few
+ * probes from the address's hash. */
+struct calls_decided {
+	uint64_t addr; /* 0: free */
+	uint32_t flags;
+};
+#define CALLS_DECIDED_BITS   17
+#define CALLS_DECIDED_PROBES 8
+extern struct calls_decided *calls_decided CALLS_HIDDEN; /* NULL: none kept */
+
+static inline struct calls_decided *calls_decided_first(uint64_t addr)
+{
+	return &calls_decided[(addr * 0x9e3779b97f4a7c15ull) >> (64 - CALLS_DECIDED_BITS)];
+}
+static inline struct calls_decided *calls_decided_next(struct calls_decided *s)
+{
+	return s + 1 < calls_decided + (1u << CALLS_DECIDED_BITS) ? s + 1 : calls_decided;
+}
+
+/* addr's flags when decided already: 1; else 0. */
+static inline int calls_decided_get(uint64_t addr, uint32_t *flags)
+{
+	if (__builtin_expect(calls_decided == NULL, 0))
+		return 0;
+	struct calls_decided *s = calls_decided_first(addr);
+	for (unsigned probe = 0; probe < CALLS_DECIDED_PROBES; probe++, s = calls_decided_next(s)) {
+		uint64_t a = __atomic_load_n(&s->addr, __ATOMIC_ACQUIRE);
+		if (a == addr) {
+			*flags = s->flags;
+			return 1;
+		}
+		if (!a)
+			break;
+	}
+	return 0;
+}
+
 /* flags of addr (CALLS_TRACE, CALLS_ROOT): with no name filter, every function traced and
  * none looked up. */
 static inline uint32_t calls_decide(uint64_t addr)
 {
 	return calls_cfg.names ? calls_filter_decide(addr) : CALLS_TRACE;
+}
+
+/* Whether --calls-graph and --calls-depth let a call of decision d be recorded now:
+ * CALLS_RECORDED, with d's CALLS_ROOT. */
+static inline uint32_t calls_recorded(const struct calls_thread *t, uint32_t d)
+{
+	uint32_t root = d & CALLS_ROOT;
+	bool in = (!calls_cfg.graph || t->graph || root) &&
+	          (!calls_cfg.depth || t->depth < calls_cfg.depth);
+	return root | (in ? CALLS_RECORDED : 0);
+}
+/* A recorded call counted in (dir 1) or out (-1) of the depth and the graph. */
+static inline void calls_count(struct calls_thread *t, uint32_t flags, int dir)
+{
+	t->depth += (uint32_t) dir;
+	t->graph += (uint32_t) (flags & CALLS_ROOT ? dir : 0);
 }
 
 /* Entry and exit with state (settings.stateful, and every -pg call). calls_enter returns

@@ -39,12 +39,9 @@ static struct pattern *patterns, *roots;
 static size_t npatterns, nroots;
 static bool have_include;
 
-#define SLOTS (1u << 17) /* decisions kept; the rest are decided again at each call */
-struct slot {
-	uint64_t addr; /* 0: free */
-	uint32_t flags;
-};
-static struct slot *table;
+/* decisions kept; the rest are decided again at each call */
+#define SLOTS (1u << CALLS_DECIDED_BITS)
+struct calls_decided *calls_decided;
 static size_t used;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct object *objects;
@@ -82,10 +79,9 @@ void calls_filter_init(void)
 	parse(calls_cfg.graph, false, &roots, &nroots);
 	for (size_t i = 0; i < npatterns; i++)
 		have_include |= !patterns[i].out;
-	table = mmap(NULL, SLOTS * sizeof(*table), PROT_READ | PROT_WRITE,
-	             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (table == MAP_FAILED)
-		table = NULL;
+	struct calls_decided *table = mmap(NULL, SLOTS * sizeof(*table), PROT_READ | PROT_WRITE,
+	                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	calls_decided = table == MAP_FAILED ? NULL : table;
 }
 
 /* The library glob matches the file name whole, or up to its ".so" (libfoo: libfoo.so.1). */
@@ -167,26 +163,18 @@ static uint32_t decide(uint64_t addr)
 
 uint32_t calls_filter_decide(uint64_t addr)
 {
-	if (__builtin_expect(table != NULL, 1)) {
-		struct slot *s = &table[(addr * 0x9e3779b97f4a7c15ull) >> (64 - 17)];
-		for (unsigned probe = 0; probe < 8;
-		     probe++, s = s + 1 < table + SLOTS ? s + 1 : table) {
-			uint64_t a = __atomic_load_n(&s->addr, __ATOMIC_ACQUIRE);
-			if (a == addr)
-				return s->flags;
-			if (!a)
-				break;
-		}
-	}
+	uint32_t flags;
+	if (calls_decided_get(addr, &flags))
+		return flags;
 	if (deciding)
 		return 0;
 	deciding = true;
 	pthread_mutex_lock(&lock);
-	uint32_t flags = decide(addr);
-	if (table && used < SLOTS / 2) {
-		struct slot *s = &table[(addr * 0x9e3779b97f4a7c15ull) >> (64 - 17)];
-		for (unsigned probe = 0; probe < 8;
-		     probe++, s = s + 1 < table + SLOTS ? s + 1 : table) {
+	flags = decide(addr);
+	if (calls_decided && used < SLOTS / 2) {
+		struct calls_decided *s = calls_decided_first(addr);
+		for (unsigned probe = 0; probe < CALLS_DECIDED_PROBES;
+		     probe++, s = calls_decided_next(s)) {
 			if (s->addr == addr)
 				break;
 			if (!s->addr) {

@@ -30,13 +30,9 @@ struct calls_frame *calls_enter(struct calls_thread *t, uint64_t addr, uint64_t 
 	struct calls_frame *f = calls_push(t, addr, site);
 	if (!f)
 		return NULL;
-	uint32_t flags = decision & CALLS_ROOT;
-	bool record = (!calls_cfg.graph || t->graph || (decision & CALLS_ROOT)) &&
-	              (!calls_cfg.depth || t->depth < calls_cfg.depth);
-	if (record) {
-		flags |= CALLS_RECORDED;
-		t->depth++;
-		t->graph += !!(decision & CALLS_ROOT);
+	uint32_t flags = calls_recorded(t, decision);
+	if (flags & CALLS_RECORDED) {
+		calls_count(t, flags, 1);
 		if (calls_cfg.min)
 			f->ts = calls_now();
 		else
@@ -82,8 +78,7 @@ void calls_exit(struct calls_thread *t, uint32_t i)
 		struct calls_frame *f = &t->f[k];
 		if (!(f->flags & CALLS_RECORDED))
 			continue;
-		t->depth--;
-		t->graph -= !!(f->flags & CALLS_ROOT);
+		calls_count(t, f->flags, -1);
 		if (!calls_cfg.min)
 			spoor_trace(lttng_ust_cyg_profile, func_exit, f->addr, f->site);
 		else if (now - f->ts >= calls_cfg.min)

@@ -2,68 +2,129 @@
 /*
  * mcount.S: gcc's and clang's -pg hooks on x86-64 (mcount, after the function's prologue;
  * with -mfentry __fentry__, before it), and the return trampoline through which a traced
- * call's exit comes. Each saves what the C side (mcount.c) may clobber and the function
- * still needs: the argument registers (integer and SSE, and %rax, which holds the number of
- * vector arguments of a variadic call, and %r10, the static chain) at the entry; the return
- * values (%rax, %rdx, %xmm0, %xmm1) at the exit. x87 registers (long double) and the upper
- * halves of %ymm/%zmm registers are not saved: the C side does not touch them (but on its
- * slow path, a thread's first event, where the C library may).
+ * call's exit comes.
+ *
+ * The common case goes to mcount-fast.c, whose functions touch no vector register and
+ * save the integer registers they use: the hooks save only what carries its arguments
+ * and its result (%rax, and %rdi, %rsi at the entry; %rax, %rdi at the exit). Otherwise
+ * (mcount-fast.c has done nothing) the general path, mcount.c, runs with every register
+ * saved that a C function may clobber and a traced function may still need: the integer
+ * ones (the arguments, %rax: the number of vector arguments of a variadic call, %r10: the
+ * static chain; %rax, %rdx: the return values) and the vector state as calls_vec_kind
+ * says (mcount.c): the whole of %xmm0-7, %ymm0-7 or %zmm0-7 (arguments), %xmm0-1 and up
+ * (return values), and x87's. %r11 is the hooks' scratch register, as it is the PLT's.
  */
 	.text
 
-/* %r11: the slot of the function's return address. Save the argument registers in a frame
- * aligned here (gcc calls mcount after pushing the callee-saved registers, at whatever
- * alignment that leaves), call calls_mcount_entry(slot, the hook's own return address),
- * restore them and return. */
-.macro HOOK_BODY
-	pushq	%rbp
+/* A hook: calls_entry_fast(slot of the function's return address, the hook's own return
+ * address), which keeps all but %rax; when it has done nothing, the general path.
+ * \slot: the slot after the three pushes, \slot0 before them. */
+.macro HOOK slot, slot0
+	pushq	%rax
 	.cfi_adjust_cfa_offset 8
-	.cfi_offset %rbp, -16
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	andq	$-16, %rsp
-	subq	$192, %rsp
-	movq	%rdi, 0(%rsp)
-	movq	%rsi, 8(%rsp)
-	movq	%rdx, 16(%rsp)
-	movq	%rcx, 24(%rsp)
-	movq	%r8, 32(%rsp)
-	movq	%r9, 40(%rsp)
-	movq	%rax, 48(%rsp)
-	movq	%r10, 56(%rsp)
-	movdqu	%xmm0, 64(%rsp)
-	movdqu	%xmm1, 80(%rsp)
-	movdqu	%xmm2, 96(%rsp)
-	movdqu	%xmm3, 112(%rsp)
-	movdqu	%xmm4, 128(%rsp)
-	movdqu	%xmm5, 144(%rsp)
-	movdqu	%xmm6, 160(%rsp)
-	movdqu	%xmm7, 176(%rsp)
-	movq	%r11, %rdi
-	movq	8(%rbp), %rsi
-	call	calls_mcount_entry
-	movq	0(%rsp), %rdi
-	movq	8(%rsp), %rsi
-	movq	16(%rsp), %rdx
-	movq	24(%rsp), %rcx
-	movq	32(%rsp), %r8
-	movq	40(%rsp), %r9
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r10
-	movdqu	64(%rsp), %xmm0
-	movdqu	80(%rsp), %xmm1
-	movdqu	96(%rsp), %xmm2
-	movdqu	112(%rsp), %xmm3
-	movdqu	128(%rsp), %xmm4
-	movdqu	144(%rsp), %xmm5
-	movdqu	160(%rsp), %xmm6
-	movdqu	176(%rsp), %xmm7
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	leaq	\slot, %rdi
+	movq	24(%rsp), %rsi
+	call	calls_entry_fast
+	testl	%eax, %eax
+	popq	%rsi
 	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	jz	1f
 	ret
+1:	leaq	\slot0, %r11
+	jmp	calls_entry_general
+.endm
+
+/* After `push %rbp; mov %rsp, %rbp`: every integer register a C function may clobber but
+ * %r11, then the vector state into a 64-byte aligned area below them; %ebx says how it
+ * was kept (0: fxsave, 1: xsave, 3: %xmm0-7). */
+.macro SAVE
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%rbx
+	.cfi_offset %rbx, -88
+	movzbl	calls_vec_kind(%rip), %ebx	/* before the size: mcount.c writes it last */
+	andq	$-64, %rsp
+	subq	calls_vec_bytes(%rip), %rsp
+	cmpl	$2, %ebx
+	jne	2f
+	movl	$1, %ecx
+	xgetbv				/* the state in use */
+	testl	$0x44, %eax		/* the upper halves of %ymm0-15 (AVX), %zmm0-15 */
+	jnz	3f
+	movl	$3, %ebx
+	movdqu	%xmm0, 0(%rsp)
+	movdqu	%xmm1, 16(%rsp)
+	movdqu	%xmm2, 32(%rsp)
+	movdqu	%xmm3, 48(%rsp)
+	movdqu	%xmm4, 64(%rsp)
+	movdqu	%xmm5, 80(%rsp)
+	movdqu	%xmm6, 96(%rsp)
+	movdqu	%xmm7, 112(%rsp)
+	jmp	9f
+2:	testl	%ebx, %ebx
+	jnz	3f
+	fxsave	(%rsp)
+	jmp	9f
+3:	movl	$1, %ebx
+	xorl	%eax, %eax		/* xrstor wants the header's reserved bytes zero */
+	movq	%rax, 512(%rsp)
+	movq	%rax, 520(%rsp)
+	movq	%rax, 528(%rsp)
+	movq	%rax, 536(%rsp)
+	movq	%rax, 544(%rsp)
+	movq	%rax, 552(%rsp)
+	movq	%rax, 560(%rsp)
+	movq	%rax, 568(%rsp)
+	movl	calls_vec_mask(%rip), %eax
+	xorl	%edx, %edx
+	xsave	(%rsp)
+9:
+.endm
+
+/* SAVE undone (%r11 untouched). */
+.macro RESTORE
+	cmpl	$1, %ebx
+	je	3f
+	jb	2f
+	movdqu	0(%rsp), %xmm0
+	movdqu	16(%rsp), %xmm1
+	movdqu	32(%rsp), %xmm2
+	movdqu	48(%rsp), %xmm3
+	movdqu	64(%rsp), %xmm4
+	movdqu	80(%rsp), %xmm5
+	movdqu	96(%rsp), %xmm6
+	movdqu	112(%rsp), %xmm7
+	jmp	9f
+2:	fxrstor	(%rsp)
+	jmp	9f
+3:	movl	calls_vec_mask(%rip), %eax
+	xorl	%edx, %edx
+	xrstor	(%rsp)
+9:	leaq	-72(%rbp), %rsp
+	popq	%rbx
+	.cfi_restore %rbx
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
 .endm
 
 /* mcount: called after the function's prologue: its return address is at 8(%rbp) (-pg
@@ -76,8 +137,7 @@
 mcount:
 _mcount:
 	.cfi_startproc
-	leaq	8(%rbp), %r11
-	HOOK_BODY
+	HOOK	8(%rbp), 8(%rbp)
 	.cfi_endproc
 	.size	mcount, .-mcount
 
@@ -90,15 +150,38 @@ _mcount:
 __fentry__:
 calls_fentry:
 	.cfi_startproc
-	leaq	8(%rsp), %r11
-	HOOK_BODY
+	HOOK	32(%rsp), 8(%rsp)
 	.cfi_endproc
 	.size	__fentry__, .-__fentry__
 
+/* The hooks' general path: calls_mcount_entry(%r11: the slot, the hook's return address),
+ * jumped to from the hook: (%rsp) is the hook's return address. */
+	.p2align 4
+	.type	calls_entry_general, @function
+calls_entry_general:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	SAVE
+	movq	%r11, %rdi
+	movq	8(%rbp), %rsi
+	call	calls_mcount_entry
+	RESTORE
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	calls_entry_general, .-calls_entry_general
+
 /* A traced function returns here (its return address was replaced): %rsp is 8 bytes above
- * the slot that held the address. An unwinder looks up the byte
- * before a return address: the nop, which no unwind table covers, so it stops there (a
- * thread's pthread_exit then ends its cleanup at the frame, as at the stack's end). */
+ * the slot that held the address. An unwinder looks up the byte before a return address:
+ * the nop, which no unwind table covers, so it stops there (a thread's pthread_exit then
+ * ends its cleanup at the frame, as at the stack's end); one that starts inside finds no
+ * return address either. */
 	.p2align 4
 	nop
 	.globl	calls_return
@@ -106,22 +189,26 @@ calls_fentry:
 	.type	calls_return, @function
 calls_return:
 	.cfi_startproc
+	.cfi_undefined %rip
+	pushq	%rax			/* into the slot */
+	pushq	%rdi
+	leaq	8(%rsp), %rdi
+	call	calls_exit_fast		/* the original return address, or 0 */
+	popq	%rdi
+	testq	%rax, %rax
+	jz	1f
+	movq	%rax, %r11
+	popq	%rax
+	jmp	*%r11
+1:	popq	%rax
+	/* the general path: calls_mcount_exit(the slot) */
 	pushq	%rbp			/* over the slot: %rbp holds its address */
 	movq	%rsp, %rbp
-	andq	$-16, %rsp
-	subq	$48, %rsp
-	movq	%rax, 0(%rsp)
-	movq	%rdx, 8(%rsp)
-	movdqu	%xmm0, 16(%rsp)
-	movdqu	%xmm1, 32(%rsp)
+	SAVE
 	movq	%rbp, %rdi
 	call	calls_mcount_exit	/* the original return address */
 	movq	%rax, %r11
-	movq	0(%rsp), %rax
-	movq	8(%rsp), %rdx
-	movdqu	16(%rsp), %xmm0
-	movdqu	32(%rsp), %xmm1
-	movq	%rbp, %rsp
+	RESTORE
 	popq	%rbp
 	jmp	*%r11
 	.cfi_endproc

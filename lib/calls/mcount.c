@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mcount.c: the C side of -pg's hooks (mcount.S). At a traced function's entry its return
- * address goes on the thread's shadow stack, with where it lives on the stack, and the
- * return trampoline (calls_return) takes its place; the trampoline writes the exit and
- * returns to the original address.
+ * mcount.c: the C side of -pg's hooks (mcount.S), in general (the common case is
+ * mcount-fast.c's). At a traced function's entry its return address goes on the thread's
+ * shadow stack, with where it lives on the stack, and the return trampoline (calls_return)
+ * takes its place; the trampoline writes the exit and returns to the original address.
  *
  * longjmp: the frames it leaves never return. The trampoline finds its frame by its stack
  * slot, below whatever longjmp left above it, and ends those first (their exits, at that
@@ -16,27 +16,13 @@
  * C++ exceptions: unwind.c puts the original return addresses back while one is on its way.
  * Backtraces through traced functions show the trampoline.
  */
+#include <cpuid.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "calls-tp.h"
-#include "calls.h"
-
-void calls_mcount_entry(uint64_t *slot, uint64_t ret) CALLS_HIDDEN;
-uint64_t calls_mcount_exit(uint64_t slot) CALLS_HIDDEN;
-
-/* The address of the hook's call: `call rel32` or `call *disp32(%rip)`; with -mfentry
- * the function's entry (before an endbr64, when there is one). */
-static inline uint64_t call_of(uint64_t ret)
-{
-	const unsigned char *p = (const unsigned char *) ret;
-	uint64_t at = p[-5] == 0xe8 ? ret - 5 : p[-6] == 0xff && p[-5] == 0x15 ? ret - 6 : ret;
-	uint32_t w;
-	memcpy(&w, (const void *) (at - 4), 4);
-	return w == 0xfa1e0ff3u ? at - 4 : at; /* endbr64: f3 0f 1e fa */
-}
+#include "mcount.h"
 
 /* Frames that a longjmp or an exception left: at or below the new slot on the same stack. */
 void calls_drop_left(struct calls_thread *t, uint64_t slot)
@@ -52,16 +38,9 @@ void calls_drop_left(struct calls_thread *t, uint64_t slot)
 	calls_exit(t, i);
 }
 
-/* The frame's return goes through the trampoline from now on. */
-static inline void take_return(struct calls_frame *f, uint64_t *slot)
+void calls_mcount_entry(uint64_t *slot, uint64_t ret)
 {
-	f->slot = (uint64_t) slot;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	*slot = (uint64_t) calls_return;
-}
-
-__attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
-{
+	uint64_t addr = calls_call_of(ret);
 	uint32_t d = calls_decide(addr);
 	struct calls_thread *t;
 	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
@@ -78,34 +57,10 @@ __attribute__((noinline)) static void entry_slow(uint64_t *slot, uint64_t addr)
 		return; /* its frame is still there (a signal stack): it takes the return */
 	struct calls_frame *f = calls_enter(t, addr, site, d);
 	if (f)
-		take_return(f, slot);
+		calls_take_return(f, slot);
 }
 
-/* The common case inline: every call recorded (no filter, depth or --calls-min: the depth
- * counts are not kept), the thread's stack made, with room, and the call not a tail call
- * or the first after a longjmp. */
-void calls_mcount_entry(uint64_t *slot, uint64_t ret)
-{
-	uint64_t addr = call_of(ret);
-	struct calls_thread *t = calls_self;
-	if (__builtin_expect(!calls_cfg.stateful && t != NULL && t != CALLS_ENDED, 1)) {
-		uint32_t n = t->n;
-		uint64_t site = *slot;
-		struct calls_frame *f;
-		if (__builtin_expect((!n || t->f[n - 1].slot > (uint64_t) slot) &&
-		                         site != (uint64_t) calls_return &&
-		                         (f = calls_push(t, addr, site)),
-		                     1)) {
-			f->flags = CALLS_RECORDED;
-			spoor_trace(lttng_ust_cyg_profile, func_entry, addr, site);
-			take_return(f, slot);
-			return;
-		}
-	}
-	entry_slow(slot, addr);
-}
-
-__attribute__((noinline)) static uint64_t exit_slow(uint64_t slot)
+uint64_t calls_mcount_exit(uint64_t slot)
 {
 	struct calls_thread *t = calls_thread_get();
 	for (uint32_t i = t ? t->n : 0; i-- > 0;)
@@ -121,21 +76,38 @@ __attribute__((noinline)) static uint64_t exit_slow(uint64_t slot)
 	abort();
 }
 
-uint64_t calls_mcount_exit(uint64_t slot)
+/* How mcount.S's general path keeps the vector registers (a function's vector arguments, its
+ * vector return values) while C code runs that may use them, and the stack it takes for it:
+ *   0  fxsave: x87 and SSE (until the constructor below has looked at the CPU);
+ *   1  xsave of calls_vec_mask: x87, SSE and the upper halves of the ymm/zmm registers
+ *      (%zmm16-31 and the mask registers are neither arguments nor return values);
+ *   2  the same, unless those upper halves are all zero (XGETBV 1 says them not in use):
+ *      then %xmm0-7 only, as C code that uses the upper halves zeroes them when done
+ *      (vzeroupper). The x87 registers are then not saved: C code leaves them alone.
+ * Written before any thread but the first runs, in the order mcount.S reads them. */
+uint8_t calls_vec_kind CALLS_HIDDEN;
+uint32_t calls_vec_mask CALLS_HIDDEN;
+uint64_t calls_vec_bytes CALLS_HIDDEN = 512;
+
+__attribute__((constructor(101))) static void vec_setup(void)
 {
-	struct calls_thread *t = calls_self;
-	if (__builtin_expect(!calls_cfg.stateful && t != NULL && t != CALLS_ENDED && t->n, 1)) {
-		uint32_t i = t->n - 1;
-		struct calls_frame *f = &t->f[i];
-		if (__builtin_expect(f->slot == slot, 1)) {
-			uint64_t addr = f->addr, site = f->site;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			t->n = i;
-			spoor_trace(lttng_ust_cyg_profile, func_exit, addr, site);
-			return site;
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
+		return;
+	uint32_t xcr0, hi;
+	__asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
+	uint32_t mask = xcr0 & 0x47; /* x87, SSE, AVX (ymm's upper halves), ZMM_Hi256 */
+	uint64_t bytes = 576;        /* the legacy area and the header */
+	for (unsigned i = 2; i < 8; i++)
+		if (mask >> i & 1) {
+			__cpuid_count(0xd, i, a, b, c, d); /* a: its size, b: its offset */
+			bytes = b + a > bytes ? b + a : bytes;
 		}
-	}
-	return exit_slow(slot);
+	__cpuid_count(0xd, 1, a, b, c, d);
+	calls_vec_bytes = (bytes + 63) & ~(uint64_t) 63;
+	calls_vec_mask = mask;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	calls_vec_kind = a & 4 ? 2 : 1; /* XGETBV with %ecx = 1: the state in use */
 }
 
 void __monstartup(unsigned long low, unsigned long high);

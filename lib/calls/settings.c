@@ -33,7 +33,8 @@ static void read_settings(void)
 	const char *clock = getenv("SPOOR_CALLS_CLOCK");
 	c->mono = clock && !strcmp(clock, "mono");
 	c->names = c->include || c->exclude || c->graph;
-	c->stateful = c->names || c->depth || c->min;
+	c->counted = c->graph || c->depth || c->min;
+	c->stateful = c->names || c->counted;
 }
 
 /* After libspoor-ust's constructors (a dependency's run first), before the program's. */
