@@ -8,7 +8,9 @@ from such a folder's metadata); WORK_DIR a scratch folder. The tools run in thei
 machine-readable mode (lttng-irqstats-mi, lttng-schedstats-mi, lttng-syscallstats-mi: JSON,
 durations in ns, means and deviations unrounded) beside `spoor irq --all-cpus`,
 `spoor sched` and `spoor syscalls --per-thread` (--json: ns, means and deviations to 3
-decimals). Count, min and max must be equal; mean and standard deviation within 0.0015
+decimals); with block requests in the trace, lttng-iolatencystats-mi and
+lttng-iousagetop-mi's disk tables beside `spoor disk` (its requests: `spoor sql`'s
+disk_requests). Count, min and max must be equal; mean and standard deviation within 0.0015
 ns (spoor's rounding). Allowed, as docs/analyses/ and docs/compatibility.md say:
   - softirqs: lttng-analyses knows only softirq_entry/exit, not LTTng's irq_softirq_*
     (2.7 and later): it sees none in the trace as written; so it reads a copy whose
@@ -28,6 +30,8 @@ ns (spoor's rounding). Allowed, as docs/analyses/ and docs/compatibility.md say:
     without LTTng's tgids): the copy's metadata renames the event, which lttng-analyses
     then ignores;
   - lttng-syscallstats' return-value counts start at 1 (each one too many);
+  - lttng-analyses leaves out block requests of 0 sectors (flushes), which spoor disk
+    counts as "other": the disks are compared over the requests with data;
   - what spoor counts and lttng-analyses drops (calls without an exit, exits without an
     entry) is not in either table.
 Prints ok/FAIL lines and what was compared; exit 1 on a FAIL.
@@ -248,6 +252,55 @@ def syscalls_part(skip_tids):
         print("  rows spoor has, lttng-syscallstats not: %s" % extra[:10])
 
 
+def stats(durs):
+    """count, min, mean, max, sample standard deviation of a list of durations."""
+    n = len(durs)
+    mean = sum(durs) / n
+    sd = (sum((d - mean) ** 2 for d in durs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    return (n, min(durs), mean, max(durs), sd)
+
+
+def disk_part():
+    """lttng-iolatencystats and lttng-iousagetop against spoor disk, per disk, over the
+    requests both count: lttng-analyses leaves out those of 0 sectors (the block layer's
+    flushes), which spoor counts ("other"). spoor's requests are its disk_requests table,
+    whose latencies, all of them, are first checked to be spoor disk's figures."""
+    doc = spoor_json("disk", "--json", KERNEL) or {"devices": []}
+    devs = {d["name"]: d for d in doc["devices"] if d["latency"]["count"]}
+    if not devs:
+        print("note - no block request with its issue and completion: no disk comparison")
+        return
+    rows = [(r[0], int(r[1]), int(r[2])) for r in
+            sql("SELECT disk, bytes, dur FROM disk_requests WHERE dur IS NOT NULL")]
+    every = {n: stats([d for m, _, d in rows if m == n]) for n in devs}
+    say(all(same(every[n], spoor_stats(devs[n]["latency"])) for n in devs),
+        "spoor disk's latencies are those of its disk_requests table (%s)" %
+        ", ".join("%s %d" % (n, every[n][0]) for n in sorted(devs)))
+    data = {n: [(b, d) for m, b, d in rows if m == n and b > 0] for n in devs}
+    mine = {n: stats([d for _, d in v]) for n, v in data.items() if v}
+    zero = sum(1 for _, b, _ in rows if b == 0)
+    lat = {row[0]["name"]: stats_of(row) for r in mi("lttng-iolatencystats-mi")
+           for row in r["data"] if r["class"] == "disk-latency-stats"}
+    bad = [(n, mine.get(n), v) for n, v in sorted(lat.items()) if not same(mine.get(n), v)]
+    say(lat and not bad and set(lat) == set(mine),
+        "lttng-iolatencystats = spoor disk's requests with data: %d disks, %d requests, "
+        "count/min/mean/max/stdev %s; %d requests of 0 sectors left out (lttng-analyses "
+        "ignores them)" % (len(lat), sum(v[0] for v in lat.values()),
+                           "all equal" if not bad else "differ: %s" % bad[:3], zero))
+    for n, v in sorted(lat.items()):
+        print("  %s: count %d min %d mean %.3f max %d stdev %s ns" %
+              (n, v[0], v[1], v[2], v[3], "%.3f" % v[4] if v[4] else "-"))
+    top = {}
+    for r in mi("lttng-iousagetop-mi"):
+        for row in r["data"]:
+            if r["class"] in ("per-disk-top-request", "per-disk-top-sector"):
+                top.setdefault(row[0]["name"], {})[r["class"]] = value(row[1])
+    want = {n: {"per-disk-top-request": len(v),
+                "per-disk-top-sector": sum(b for b, _ in v) // 512} for n, v in data.items() if v}
+    say(top == want, "lttng-iousagetop's requests and sectors per disk = spoor disk's "
+        "requests with data: %s%s" % (top, "" if top == want else ", spoor %s" % want))
+
+
 def sql(query):
     """Rows of `spoor sql` on the trace, as lists of text."""
     p = subprocess.run([SPOOR, "sql", "--format=csv", KERNEL, "-c", query],
@@ -276,4 +329,5 @@ if READABLE:
     irq_part(irqstats)
     sched_part(skip, n_inferred)
     syscalls_part(skip | early)
+    disk_part()
 sys.exit(1 if failed else 0)

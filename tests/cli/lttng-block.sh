@@ -64,12 +64,15 @@ dd if='$TMP/g' of=/dev/null bs=64k iflag=direct 2>/dev/null; sync"
 check "record -k block (spoor's layout) around record --layout=lttng: exit 0" test $? -eq 0
 babeltrace2 "$TMP/sp" >"$TMP/sp.txt" 2>"$TMP/sp.err" &&
 	babeltrace2 "$TMP/real" >"$TMP/real.txt" 2>"$TMP/real.err"
+# (babeltrace2 warns "Tracer discarded N events", or "may have discarded events" when a
+# packet's count is not known)
 check "babeltrace2 reads both (but for the warnings of events lost)" \
-	test $? -eq 0 -a "$(cat "$TMP/sp.err" "$TMP/real.err" | grep -vc 'Tracer discarded')" -eq 0
-cat "$TMP/sp.err" "$TMP/real.err" | grep -v 'Tracer discarded' | head -5
+	test $? -eq 0 -a "$(cat "$TMP/sp.err" "$TMP/real.err" | grep -vc 'discarded')" -eq 0
+cat "$TMP/sp.err" "$TMP/real.err" | grep -v 'discarded' | head -5
 # the machine is recorded whole: under load the outer recording may lose some
 lost=$(sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' "$TMP/sp.err" |
 	awk '{ n += $1 } END { print n + 0 }')
+grep -q 'may have discarded' "$TMP/sp.err" && lost=unknown
 $py "$here/rwbs-pairs.py" "$TMP/sp.txt" "$TMP/real.txt" "$lost" "$(cat "$TMP/outer.pid")" \
 	>"$TMP/pairs.out"
 check "each block request in both: LTTng's fields, flags = its text's, tid = its task's" \

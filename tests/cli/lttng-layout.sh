@@ -54,14 +54,18 @@ T=/sys/kernel/tracing
 if [ "$(stat -f -c %T "$T" 2>/dev/null)" != tracefs ]; then
 	mount -t tracefs nodev "$T" 2>/dev/null || skip "tracefs cannot be mounted at $T"
 fi
-# disk I/O that bypasses the cache (interrupts), sleeps and a pipe (wake-ups, switches),
-# failing and succeeding calls (errors per call); short: the whole machine is recorded, and
-# lttng-analyses reads some 40,000 events a second
+# disk I/O that bypasses the cache (interrupts) and a file written and synced (block
+# requests, flushes), sleeps and a pipe (wake-ups, switches), failing and succeeding calls
+# (errors per call); short: the whole machine is recorded, and lttng-analyses reads some
+# 40,000 events a second
 work="for i in \$(seq 20); do cat /proc/interrupts >/dev/null; ls /nonexistent-spoor 2>/dev/null; done
 dd if=/dev/zero of=$TMP/f bs=64k count=16 oflag=direct 2>/dev/null
+dd if=/dev/zero of=$TMP/s bs=64k count=16 conv=fsync 2>/dev/null
 for i in \$(seq 10); do sleep 0.002; done; seq 2000 | cat >/dev/null"
-"$SPOOR" record -k sched,irq,syscalls --layout=lttng -o "$TMP/lt" -- sh -c "$work" 2>"$TMP/rec.err"
-check "record -k sched,irq,syscalls --layout=lttng exits 0" test $? -eq 0
+# (libc: the paths as strings, as LTTng writes them: lttng-iousagetop takes a file name
+# for a string, and stops on an address)
+"$SPOOR" record -k sched,irq,syscalls,block,libc --layout=lttng -o "$TMP/lt" -- sh -c "$work" 2>"$TMP/rec.err"
+check "record -k sched,irq,syscalls,block,libc --layout=lttng exits 0" test $? -eq 0
 cat "$TMP/rec.err"
 K="$TMP/lt/kernel"
 [ -f "$K/metadata" ] || skip "no kernel trace was written"
@@ -105,7 +109,7 @@ check "spoor convert's env has the recorder's keys, and spoor_converted" \
 # 4. lttng-analyses' numbers = spoor's
 mkdir "$TMP/work"
 python3 "$here/lttng-analyses-compare.py" "$SPOOR" "$K" "$TMP/work" >"$TMP/cmp.out" 2>&1
-check "lttng-irqstats, lttng-schedstats, lttng-syscallstats = spoor irq, sched, syscalls" \
+check "lttng-irqstats, lttng-schedstats, lttng-syscallstats, lttng-iolatencystats, lttng-iousagetop = spoor irq, sched, syscalls, disk" \
 	test $? -eq 0
 cat "$TMP/cmp.out"
 finish

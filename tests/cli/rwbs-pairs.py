@@ -6,8 +6,8 @@ lttng-modules 2.13's fields in its order (convert-check.py's BLOCK), its payload
 context's, and the spoor recording has the same event (name, dev, sector, nr_sector, the
 task the context names, comm) with the rwbs text whose flags (convert-check.py's
 rwbs_flags) are its rwbs.
-Needs a write and a read among them. LOST: the events spoor's recording lost (as many
-may be missing from it; a request found there with other flags never may). OWN: the pid of
+Needs a write and a read among them. LOST: the events spoor's recording lost ("unknown": any
+number; as many may be missing from it; a request found there with other flags never may). OWN: the pid of
 spoor's recorder, whose own records it leaves out (an interrupt's completion while it ran):
 such events of the LTTng layout are not looked for. Prints what
 differs, and the texts met with their flags; exit 1 when something differs."""
@@ -32,7 +32,8 @@ def main():
     sp, lt = block_events(sys.argv[1]), block_events(sys.argv[2])
     have, seen = collections.Counter(), set()
     texts = collections.Counter()
-    lost = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    lost = sys.argv[3] if len(sys.argv) > 3 else "0"
+    lost = float("inf") if lost == "unknown" else int(lost)
     own = sys.argv[4] if len(sys.argv) > 4 else None
     missing = []
     for name, ctx, fields in sp:
@@ -71,7 +72,7 @@ def main():
     if len(missing) > lost:
         bad += ["%s: not in spoor's layout" % m for m in missing]
     elif missing:
-        print("note - %d events not in spoor's layout, which lost %d: %s" %
+        print("note - %d events not in spoor's layout, which lost %s: %s" %
               (len(missing), lost, missing[:3]))
     if not {"write", "read"} <= ops:
         bad.append("the requests in the LTTng layout hold no %s" %
