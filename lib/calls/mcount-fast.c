@@ -48,19 +48,21 @@ static inline int emit_call_fast(uint64_t addr, uint64_t site, uint64_t begin)
 	return 1;
 }
 
-/* 1: done (the entry recorded, or not, as calls_enter decides, and its return taken; or the
- * function filtered out); 0: nothing done, for the general path. */
-int calls_entry_fast(uint64_t *slot, uint64_t ret)
+/* The entry of addr, whose return address is at slot: ENTERED (the frame pushed, recorded
+ * or not as calls_enter decides; with take, its return taken), FILTERED (not followed) or
+ * 0: nothing done, for the general path. */
+#define ENTERED  1
+#define FILTERED 2
+static inline __attribute__((always_inline)) int enter(uint64_t *slot, uint64_t addr, bool take)
 {
 	struct calls_thread *t = calls_self;
 	if (__builtin_expect((uintptr_t) t <= (uintptr_t) CALLS_ENDED, 0))
 		return 0;
-	uint64_t addr = calls_call_of(ret);
 	uint32_t d = CALLS_TRACE;
 	if (calls_cfg.names && !calls_decided_get(addr, &d))
 		return 0;
 	if (!(d & CALLS_TRACE))
-		return 1;
+		return FILTERED;
 	uint32_t n = t->n;
 	uint64_t site = *slot;
 	/* not a tail call or the first after a longjmp */
@@ -74,7 +76,7 @@ int calls_entry_fast(uint64_t *slot, uint64_t ret)
 	if (calls_cfg.counted) {
 		flags = calls_recorded(t, d);
 		if (!(flags & CALLS_RECORDED))
-			goto take;
+			goto push;
 		if (calls_cfg.min) {
 			if (calls_cfg.mono)
 				goto undo;
@@ -87,14 +89,32 @@ int calls_entry_fast(uint64_t *slot, uint64_t ret)
 	} else if (!emit_fast(spoor_event_desc(lttng_ust_cyg_profile, func_entry), addr, site)) {
 		goto undo;
 	}
-take:
+push:
 	f->flags = flags;
-	calls_take_return(f, slot);
-	return 1;
+	if (take)
+		calls_take_return(f, slot);
+	else
+		f->slot = (uint64_t) slot; /* the thunk's call takes it */
+	return ENTERED;
 undo:
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->n = n;
 	return 0;
+}
+
+/* 1: done (the entry, or the function filtered out); 0: nothing done. */
+int calls_entry_fast(uint64_t *slot, uint64_t ret)
+{
+	return enter(slot, calls_call_of(ret), true) != 0;
+}
+
+/* Where the thunk's entry returns: to the thunk (tret), or to the body when the call is
+ * not followed; 0: nothing done. */
+uint64_t calls_thunk_entry_fast(uint64_t *slot, uint64_t tret)
+{
+	uint64_t body = calls_thunk_body(tret);
+	int r = enter(slot, calls_entry_of(body - 5), false);
+	return r == ENTERED ? tret : r == FILTERED ? body : 0;
 }
 
 /* The original return address, the exit recorded (as calls_exit does it) and the frame

@@ -144,11 +144,8 @@ _mcount:
 /* __fentry__: called first thing: the function's return address is just above ours. */
 	.globl	__fentry__
 	.type	__fentry__, @function
-	.globl	calls_fentry		/* the same, for the patched sites (patch.c) */
-	.hidden	calls_fentry
 	.p2align 4
 __fentry__:
-calls_fentry:
 	.cfi_startproc
 	HOOK	32(%rsp), 8(%rsp)
 	.cfi_endproc
@@ -176,6 +173,103 @@ calls_entry_general:
 	ret
 	.cfi_endproc
 	.size	calls_entry_general, .-calls_entry_general
+
+/* A patched function's thunk (mcount.h) calls this first: (%rsp) is the thunk's return
+ * address, 8(%rsp) the function's: its slot. Returns where calls_thunk_entry_fast or the
+ * general path says: to the thunk, or to the function's body (the call not followed). */
+	.globl	calls_thunk_entry
+	.hidden	calls_thunk_entry
+	.type	calls_thunk_entry, @function
+	.p2align 4
+calls_thunk_entry:
+	.cfi_startproc
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	leaq	32(%rsp), %rdi
+	movq	24(%rsp), %rsi
+	call	calls_thunk_entry_fast
+	testq	%rax, %rax
+	jz	1f
+	movq	%rax, 24(%rsp)
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+1:	.cfi_adjust_cfa_offset 24
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	SAVE
+	leaq	16(%rbp), %rdi
+	movq	8(%rbp), %rsi
+	call	calls_thunk_entry_general
+	movq	%rax, 8(%rbp)
+	RESTORE
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	calls_thunk_entry, .-calls_thunk_entry
+
+/* The thunk calls this when the function has returned to it: 8(%rsp) is the slot, where
+ * the exit (calls_exit_fast, else the general path) puts the original return address. */
+	.globl	calls_thunk_exit
+	.hidden	calls_thunk_exit
+	.type	calls_thunk_exit, @function
+	.p2align 4
+calls_thunk_exit:
+	.cfi_startproc
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	leaq	24(%rsp), %rdi
+	call	calls_exit_fast		/* the original return address, or 0 */
+	testq	%rax, %rax
+	jz	1f
+	movq	%rax, 24(%rsp)
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+1:	.cfi_adjust_cfa_offset 16
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	SAVE
+	leaq	16(%rbp), %rdi
+	call	calls_mcount_exit	/* the original return address */
+	movq	%rax, 16(%rbp)
+	RESTORE
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	calls_thunk_exit, .-calls_thunk_exit
 
 /* A traced function returns here (its return address was replaced): %rsp is 8 bytes above
  * the slot that held the address. An unwinder looks up the byte before a return address:

@@ -38,26 +38,41 @@ void calls_drop_left(struct calls_thread *t, uint64_t slot)
 	calls_exit(t, i);
 }
 
-void calls_mcount_entry(uint64_t *slot, uint64_t ret)
+/* The entry in general: the frame pushed, or NULL when the call is not followed. */
+static struct calls_frame *enter(uint64_t *slot, uint64_t addr)
 {
-	uint64_t addr = calls_call_of(ret);
 	uint32_t d = calls_decide(addr);
 	struct calls_thread *t;
 	if (!(d & CALLS_TRACE) || !(t = calls_thread_get()))
-		return;
+		return NULL;
 	uint64_t site = *slot;
 	if (t->n && t->f[t->n - 1].slot <= (uint64_t) slot) {
 		/* a tail call: the caller's frame left, its return address (ours) in the slot */
-		for (uint32_t i = t->n; site == (uint64_t) calls_return && i-- > 0;)
+		for (uint32_t i = t->n; calls_is_return(site) && i-- > 0;)
 			if (t->f[i].slot == (uint64_t) slot)
 				site = t->f[i].site;
 		calls_drop_left(t, (uint64_t) slot);
 	}
-	if (site == (uint64_t) calls_return)
-		return; /* its frame is still there (a signal stack): it takes the return */
-	struct calls_frame *f = calls_enter(t, addr, site, d);
+	if (calls_is_return(site))
+		return NULL; /* its frame is still there (a signal stack): it takes the return */
+	return calls_enter(t, addr, site, d);
+}
+
+void calls_mcount_entry(uint64_t *slot, uint64_t ret)
+{
+	struct calls_frame *f = enter(slot, calls_call_of(ret));
 	if (f)
 		calls_take_return(f, slot);
+}
+
+uint64_t calls_thunk_entry_general(uint64_t *slot, uint64_t tret)
+{
+	uint64_t body = calls_thunk_body(tret);
+	struct calls_frame *f = enter(slot, calls_entry_of(body - 5));
+	if (!f)
+		return body;
+	f->slot = (uint64_t) slot; /* the thunk's call takes the return */
+	return tret;
 }
 
 uint64_t calls_mcount_exit(uint64_t slot)

@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
-#include "calls.h"
+#include "mcount.h"
 
 void *__cxa_begin_catch(void *e);
 _Unwind_Reason_Code __gxx_personality_v0(int version, _Unwind_Action actions, uint64_t cls,
@@ -70,9 +70,11 @@ static struct calls_thread *frames(void)
  * ended. */
 #define HERE() ((uint64_t) __builtin_frame_address(0) + 8)
 
-/* Each frame's slot from the trampoline's address to its original one (original) or back.
- * Only slots that hold the one expected are written: a frame between its push and its
- * take-over has no slot yet, and -finstrument-functions' frames none at all. */
+/* Each frame's slot from the trampoline's address (or a patched function's thunk's:
+ * mcount.h) to its original one (original), or to the trampoline's (a patched function that
+ * an exception passed by then returns through the trampoline, which finds its frame the
+ * same way). Only slots that hold the one expected are written: a frame between its push
+ * and its take-over has no slot yet, and -finstrument-functions' frames none at all. */
 static void put_back(struct calls_thread *t, bool original)
 {
 	for (uint32_t i = t->n; i-- > 0;) {
@@ -80,8 +82,7 @@ static void put_back(struct calls_thread *t, bool original)
 		if (f->slot == UINT64_MAX || f->slot == 0)
 			continue;
 		uint64_t *slot = (uint64_t *) f->slot;
-		uint64_t from = original ? (uint64_t) calls_return : f->site;
-		if (*slot == from)
+		if (original ? calls_is_return(*slot) : *slot == f->site)
 			*slot = original ? f->site : (uint64_t) calls_return;
 	}
 }
