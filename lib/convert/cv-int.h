@@ -9,6 +9,7 @@
 #include "ctf/trace.h"
 #include "kconvert.h"
 #include "kernel/kclass.h"
+#include "kernel/kfork.h"
 #include "kernel/statedump-lttng.h"
 
 /* The most fields a class may have (more: refused) */
@@ -31,6 +32,10 @@ struct cv_class {
 	uint32_t id;    /* its id in the output */
 	int dump[4];    /* spoor's statedump_process: its tid, pid, ppid, name fields */
 	bool is_dump;
+	/* sched_process_fork, written as LTTng's (kfork.h): its parent_comm, parent_pid,
+	 * child_comm, child_pid fields; task_newtask: its pid and clone_flags */
+	int fork[4];
+	bool is_fork, is_newtask;
 };
 
 struct cv {
@@ -48,10 +53,14 @@ struct cv {
 	uint8_t uuid[16];
 	char partitions[4100]; /* the input's .partitions ("": none) */
 	uint64_t end;          /* the trace's last timestamp_end: a dump's stream spans to it */
+	struct kfork fork;     /* the threads' processes, as the streams say in time order */
 };
 
-/* The input's stream file `index` (in->stream_paths) as out_path. 0, or < 0 with err set. */
-int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_totals *t,
-              char *err, size_t errlen);
+/* Every stream of the input written again in out_dir, under its file's name. The streams
+ * are converted together, event by event in time order (a heap of their next events), so
+ * that a fork on one CPU finds in c->fork the task_newtask of its parent made on another.
+ * 0, or < 0 with err set. */
+int cv_streams(struct cv *c, const char *out_dir, struct kconvert_totals *t, char *err,
+               size_t errlen);
 
 #endif

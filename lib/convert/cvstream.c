@@ -8,7 +8,9 @@
  * lttng_statedump_process_state ones, each dump (the events of one timestamp) between an
  * lttng_statedump_start and, after the recording's block devices, an lttng_statedump_end.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cv-int.h"
@@ -39,8 +41,9 @@ static bool locate(const struct cv *c, const struct cv_class *k, const uint8_t *
 }
 
 /* The event's payload in the class's new layout, after its context. */
-static int reencode(struct kpacket *p, const struct cv *c, const struct cv_class *k, uint64_t ts,
-                    const uint8_t *ev, size_t len)
+static inline __attribute__((always_inline)) int reencode(struct kpacket *p, const struct cv *c,
+                                                          const struct cv_class *k, uint64_t ts,
+                                                          const uint8_t *ev, size_t len)
 {
 	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
 	if (!locate(c, k, ev, len, at, size))
@@ -80,9 +83,59 @@ static int reencode(struct kpacket *p, const struct cv *c, const struct cv_class
 	return 0;
 }
 
+/* An integer field of an event located by locate(). */
+static int64_t field_int(const struct cv_class *k, const uint8_t *pay, const uint32_t *at, int i)
+{
+	return int_at(pay + at[i], k->in[i].size, k->in[i].is_signed);
+}
+
+/* The task running: the event context's common_pid (0 without one). */
+static int32_t running(const struct cv *c, const uint8_t *ev)
+{
+	int64_t tid = 0;
+	if (c->out.ncontext)
+		tid = int_at(ev + c->tid_at, c->out.context[0].size, c->out.context[0].is_signed);
+	return (int32_t) tid;
+}
+
+/* A task_newtask's new task (its creator is the task running): noted in f's map, and, when
+ * last, as the one its fork on this CPU follows. */
+static void newtask(const struct cv *c, const struct cv_class *k, const uint8_t *ev, size_t len,
+                    struct kfork_newtask *last, struct kfork *f)
+{
+	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
+	struct kfork_newtask none;
+	if (locate(c, k, ev, len, at, size)) {
+		const uint8_t *pay = ev + c->ctx_bytes;
+		kfork_newtask(last ? last : &none, f, running(c, ev),
+		              (int32_t) field_int(k, pay, at, k->fork[0]),
+		              (uint64_t) field_int(k, pay, at, k->fork[1]));
+	}
+}
+
+/* A fork as LTTng's (kfork.h), its tgids from c->fork's map and the task_newtask before. */
+static int fork_event(struct kpacket *p, struct cv *c, const struct cv_class *k, uint64_t ts,
+                      const uint8_t *ev, size_t len, struct kfork_newtask *last)
+{
+	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
+	if (!locate(c, k, ev, len, at, size))
+		return -SPOOR_EDECODE;
+	const uint8_t *pay = ev + c->ctx_bytes;
+	struct kfork_task t[2];
+	for (int i = 0; i < 2; i++) {
+		int comm = k->fork[2 * i], tid = k->fork[2 * i + 1];
+		t[i].comm = (const char *) pay + at[comm];
+		t[i].len = size[comm]; /* a string's NUL, or an array's: kfork cuts there */
+		t[i].tid = (int32_t) field_int(k, pay, at, tid);
+	}
+	if (kfork_emit(p, &c->out, k->id, ts, running(c, ev), last, &c->fork, &t[0], &t[1]))
+		return p->werr ? p->werr : -SPOOR_ELIMIT;
+	return 0;
+}
+
 /* spoor's dump event: what it says of a thread (no state: UNNAMED; kthreadd and its
- * children are the kernel's threads). */
-static int dump_thread(struct kpacket *p, const struct cv *c, const struct cv_class *k, uint64_t ts,
+ * children are the kernel's threads); its process noted for the forks. */
+static int dump_thread(struct kpacket *p, struct cv *c, const struct cv_class *k, uint64_t ts,
                        const uint8_t *ev, size_t len)
 {
 	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
@@ -91,8 +144,7 @@ static int dump_thread(struct kpacket *p, const struct cv *c, const struct cv_cl
 	const uint8_t *pay = ev + c->ctx_bytes;
 	int64_t v[3];
 	for (int i = 0; i < 3; i++)
-		v[i] = int_at(pay + at[k->dump[i]], k->in[k->dump[i]].size,
-		              k->in[k->dump[i]].is_signed);
+		v[i] = field_int(k, pay, at, k->dump[i]);
 	struct proc_task t = {
 	    .tid = (int) v[0], .pid = (int) v[1], .ppid = (int) v[2], .state = '?'};
 	const struct spoor_field_desc *name = &k->in[k->dump[3]];
@@ -100,6 +152,7 @@ static int dump_thread(struct kpacket *p, const struct cv *c, const struct cv_cl
 	snprintf(t.comm, sizeof(t.comm), "%.*s", (int) n, (const char *) pay + at[k->dump[3]]);
 	if (t.tid == 2 || t.ppid == 2)
 		t.flags = PROC_PF_KTHREAD;
+	ktgid_set(&c->fork.tgids, t.tid, t.pid);
 	statedump_lttng_thread(p, &c->out, &c->dump, ts, &t);
 	return 0;
 }
@@ -111,84 +164,180 @@ static void end_dump(struct kpacket *p, const struct cv *c, uint64_t ts)
 	statedump_lttng_emit(p, &c->out, &c->dump, SDL_END, ts);
 }
 
-int cv_stream(struct cv *c, size_t index, const char *out_path, struct kconvert_totals *t,
-              char *err, size_t errlen)
-{
-	const char *in_path = c->in->stream_paths[index];
+/* One stream being converted. */
+struct cvs {
 	struct ctf_stream s;
-	struct kpacket p = {.fd = -1};
-	int rc = ctf_stream_open(&s, c->in, in_path, index);
+	struct kpacket p;
+	uint64_t discarded, dump_ts;
+	bool in_dump, dump_only;
+	struct kfork_newtask last; /* its (CPU's) last task_newtask */
+};
+
+/* Input stream i and its output in out_dir, at its first event: 1, 0 (no event), or < 0
+ * with err set. */
+static int open_one(struct cv *c, size_t i, struct cvs *v, const char *out_dir, char *err,
+                    size_t errlen)
+{
+	const char *in_path = c->in->stream_paths[i], *base = strrchr(in_path, '/');
+	char out_path[4300];
+	snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, base ? base + 1 : in_path);
+	v->p.fd = -1;
+	v->dump_only = true;
+	int rc = ctf_stream_open(&v->s, c->in, in_path, i);
 	if (rc) {
-		snprintf(err, errlen, "%s", s.error[0] ? s.error : spoor_strerror(rc));
-		ctf_stream_close(&s);
+		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
 		return rc;
 	}
-	if (s.sc != c->sc) {
+	if (v->s.sc != c->sc) {
 		snprintf(err, errlen, "%s: a stream class spoor's kernel traces do not have",
 		         in_path);
-		ctf_stream_close(&s);
 		return -SPOOR_EUNSUPPORTED;
 	}
 	/* streams told apart by their instance ids (a trace without them: by their files) */
-	rc = kpacket_open(&p, out_path, c->uuid, s.has_instance_id ? s.instance_id : index,
-	                  (uint32_t) (s.cpu < 0 ? 0 : s.cpu), KCPU_PACKET_CAP);
-	if (rc)
+	rc = kpacket_open(&v->p, out_path, c->uuid, v->s.has_instance_id ? v->s.instance_id : i,
+	                  (uint32_t) (v->s.cpu < 0 ? 0 : v->s.cpu), KCPU_PACKET_CAP);
+	if (rc) {
 		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
-	uint64_t discarded = 0, dump_ts = 0;
-	bool in_dump = false, dump_only = true;
-	while (!rc && (rc = ctf_stream_next(&s)) == 1) {
-		rc = 0;
-		if (s.discarded != discarded) { /* lost before this packet */
-			kpacket_add_discarded(&p, s.discarded - discarded);
-			discarded = s.discarded;
-		}
-		const struct cv_class *k = s.ec->id < c->nids ? c->by_id[s.ec->id] : NULL;
-		if (!k || s.src.pos % 8) {
-			rc = -SPOOR_EUNSUPPORTED;
-			break;
-		}
-		const uint8_t *ev = s.src.base + s.src.pos / 8;
-		size_t len = (size_t) (s.src.end_bits / 8 - s.src.pos / 8);
-		/* a dump's events share its time: the first other event ends it */
-		if (in_dump && (!k->is_dump || s.ts_cycles != dump_ts)) {
-			end_dump(&p, c, dump_ts);
-			in_dump = false;
-		}
-		dump_only = dump_only && k->is_dump;
-		if (k->is_dump) {
-			if (!in_dump)
-				statedump_lttng_emit(&p, &c->out, &c->dump, SDL_START, s.ts_cycles);
-			in_dump = true;
-			dump_ts = s.ts_cycles;
-			rc = dump_thread(&p, c, k, s.ts_cycles, ev, len);
-			t->threads += !rc;
-		} else {
-			rc = reencode(&p, c, k, s.ts_cycles, ev, len);
-		}
-		if (rc == -SPOOR_EDECODE)
-			snprintf(
-			    err, errlen, "%s: event %s at byte %llu runs past its packet's content",
-			    in_path, s.ec->name, (unsigned long long) (s.pkt_off + s.ev_start / 8));
+		return rc;
 	}
-	if (rc < 0 && !err[0])
-		snprintf(err, errlen, "%s", s.error[0] ? s.error : spoor_strerror(rc));
+	rc = ctf_stream_next(&v->s);
+	if (rc < 0)
+		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
+	return rc;
+}
+
+/* The stream's current event written again. 0, or < 0. */
+static inline __attribute__((always_inline)) int
+convert_one(struct cv *c, struct cvs *v, struct kconvert_totals *t, char *err, size_t errlen)
+{
+	struct ctf_stream *s = &v->s;
+	struct kpacket *p = &v->p;
+	if (s->discarded != v->discarded) { /* lost before this packet */
+		kpacket_add_discarded(p, s->discarded - v->discarded);
+		v->discarded = s->discarded;
+	}
+	const struct cv_class *k = s->ec->id < c->nids ? c->by_id[s->ec->id] : NULL;
+	if (!k || s->src.pos % 8)
+		return -SPOOR_EUNSUPPORTED;
+	const uint8_t *ev = s->src.base + s->src.pos / 8;
+	size_t len = (size_t) (s->src.end_bits / 8 - s->src.pos / 8);
+	int rc;
+	/* a dump's events share its time: the first other event ends it */
+	if (v->in_dump && (!k->is_dump || s->ts_cycles != v->dump_ts)) {
+		end_dump(p, c, v->dump_ts);
+		v->in_dump = false;
+	}
+	v->dump_only = v->dump_only && k->is_dump;
+	if (k->is_dump) {
+		if (!v->in_dump)
+			statedump_lttng_emit(p, &c->out, &c->dump, SDL_START, s->ts_cycles);
+		v->in_dump = true;
+		v->dump_ts = s->ts_cycles;
+		rc = dump_thread(p, c, k, s->ts_cycles, ev, len);
+		t->threads += !rc;
+	} else if (k->is_fork) {
+		rc = fork_event(p, c, k, s->ts_cycles, ev, len, &v->last);
+	} else {
+		if (k->is_newtask)
+			newtask(c, k, ev, len, &v->last, &c->fork);
+		rc = reencode(p, c, k, s->ts_cycles, ev, len);
+	}
+	if (rc == -SPOOR_EDECODE)
+		snprintf(err, errlen, "%s: event %s at byte %llu runs past its packet's content",
+		         s->path, s->ec->name, (unsigned long long) (s->pkt_off + s->ev_start / 8));
+	return rc;
+}
+
+/* The stream's end: its dump ended, its last losses, the dump's stream spanning the trace
+ * (kpacket_extend, as the recorder writes it), the file closed. */
+static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals *t, char *err,
+                     size_t errlen)
+{
+	struct kpacket *p = &v->p;
 	if (!rc) {
-		if (in_dump)
-			end_dump(&p, c, dump_ts);
-		if (s.discarded != discarded)
-			kpacket_add_discarded(&p, s.discarded - discarded);
-		t->discarded += s.discarded;
-		/* as the recorder writes it: the dump's stream spans the trace (kpacket_extend) */
-		if (dump_only && p.events)
-			rc = kpacket_extend(&p, c->end);
+		if (v->in_dump)
+			end_dump(p, c, v->dump_ts);
+		if (v->s.discarded != v->discarded)
+			kpacket_add_discarded(p, v->s.discarded - v->discarded);
+		t->discarded += v->s.discarded;
+		if (v->dump_only && p->events)
+			rc = kpacket_extend(p, c->end);
 	}
-	int wrc = p.fd >= 0 ? kpacket_close(&p) : 0;
+	int wrc = p->fd >= 0 ? kpacket_close(p) : 0;
 	if (!rc && wrc) {
 		rc = wrc;
-		snprintf(err, errlen, "%s: %s", out_path, strerror(-wrc));
+		snprintf(err, errlen, "%s: %s", p->path, strerror(-wrc));
 	}
-	t->events += p.events_written;
+	t->events += p->events_written;
 	t->streams += !rc;
-	ctf_stream_close(&s);
+	ctf_stream_close(&v->s);
+	return rc;
+}
+
+/* The heap of streams with an event, earliest first (ties: in file order). */
+static bool before(const struct cvs *v, size_t a, size_t b)
+{
+	uint64_t x = v[a].s.ts_cycles, y = v[b].s.ts_cycles;
+	return x < y || (x == y && a < b);
+}
+
+static void sift_down(const struct cvs *v, size_t *h, size_t n, size_t i)
+{
+	for (size_t m; (m = 2 * i + 1) < n; i = m) {
+		if (m + 1 < n && before(v, h[m + 1], h[m]))
+			m++;
+		if (!before(v, h[m], h[i]))
+			break;
+		size_t x = h[i];
+		h[i] = h[m];
+		h[m] = x;
+	}
+}
+
+int cv_streams(struct cv *c, const char *out_dir, struct kconvert_totals *t, char *err,
+               size_t errlen)
+{
+	size_t n = c->in->nstream_paths, nh = 0;
+	struct cvs *v = calloc(n + 1, sizeof(*v));
+	size_t *h = calloc(n + 1, sizeof(*h));
+	int rc = v && h ? 0 : -ENOMEM;
+	size_t opened = 0;
+	for (; !rc && opened < n; opened++) {
+		int more = open_one(c, opened, &v[opened], out_dir, err, errlen);
+		if (more == 1)
+			h[nh++] = opened;
+		rc = more < 0 ? more : 0;
+	}
+	for (size_t i = nh; i-- > 0;)
+		sift_down(v, h, nh, i);
+	while (!rc && nh) {
+		/* the earliest stream goes on while it stays before the next earliest: a
+		 * compare per event, a sift per change of stream */
+		size_t top = h[0], next = nh > 2 && before(v, h[2], h[1]) ? h[2] : h[1];
+		struct cvs *s = &v[top];
+		/* it goes on up to the next's time (at it too when it comes first in order) */
+		uint64_t until = nh == 1 ? UINT64_MAX : v[next].s.ts_cycles;
+		bool at_until = nh == 1 || top < next;
+		int more;
+		do {
+			rc = convert_one(c, s, t, err, errlen);
+			more = rc ? 0 : ctf_stream_next(&s->s);
+		} while (more == 1 &&
+		         (s->s.ts_cycles < until || (s->s.ts_cycles == until && at_until)));
+		if (more < 0)
+			rc = more;
+		else if (more == 0)
+			h[0] = h[--nh];
+		sift_down(v, h, nh, 0);
+	}
+	if (rc < 0 && !err[0] && nh)
+		snprintf(err, errlen, "%s",
+		         v[h[0]].s.error[0] ? v[h[0]].s.error : spoor_strerror(rc));
+	for (size_t i = 0; i < opened; i++) {
+		int crc = close_one(c, &v[i], rc, t, err, errlen);
+		rc = rc ? rc : crc;
+	}
+	free(v);
+	free(h);
 	return rc;
 }

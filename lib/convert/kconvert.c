@@ -110,6 +110,41 @@ static int dump_class(struct cv_class *k)
 	return 0;
 }
 
+/* An integer field's index, or -1. */
+static int int_field(const struct cv_class *k, const char *name)
+{
+	int at = index_of(k, name);
+	return at >= 0 && k->in[at].kind == SPOOR_FK_INT && k->in[at].size <= 8 ? at : -1;
+}
+
+/* A text field's index (a string or a char array), or -1. */
+static int text_field(const struct cv_class *k, const char *name)
+{
+	int at = index_of(k, name);
+	return at >= 0 && (k->in[at].kind == SPOOR_FK_STRING ||
+	                   (k->in[at].kind == SPOOR_FK_ARRAY && k->in[at].text))
+	           ? at
+	           : -1;
+}
+
+/* The classes the LTTng layout's fork needs (kfork.h): sched_process_fork with its comms
+ * and tids, task_newtask with its pid and clone_flags. Others are converted as they are. */
+static void fork_class(struct cv_class *k, const char *name)
+{
+	if (!strcmp(name, "sched_process_fork") || !strcmp(name, "sched:sched_process_fork")) {
+		k->fork[0] = text_field(k, "parent_comm");
+		k->fork[1] = int_field(k, "parent_pid");
+		k->fork[2] = text_field(k, "child_comm");
+		k->fork[3] = int_field(k, "child_pid");
+		k->is_fork =
+		    k->fork[0] >= 0 && k->fork[1] >= 0 && k->fork[2] >= 0 && k->fork[3] >= 0;
+	} else if (!strcmp(name, "task_newtask") || !strcmp(name, "task:task_newtask")) {
+		k->fork[0] = int_field(k, "pid");
+		k->fork[1] = int_field(k, "clone_flags");
+		k->is_newtask = k->fork[0] >= 0 && k->fork[1] >= 0;
+	}
+}
+
 /* Output field k->nout: input field i (CV_FROM_TID: the context's common_pid) as f says. */
 static void add_field(const struct cv *c, struct cv_class *k, uint32_t i, const char *name,
                       const struct vocab_field *f)
@@ -190,6 +225,7 @@ static void free_classes(struct cv *c)
 	free(c->ctx);
 	free(c->ctx_entries);
 	kclasses_free(&c->out);
+	kfork_free(&c->fork);
 }
 
 static int build_classes(struct cv *c, char *err, size_t errlen)
@@ -229,7 +265,10 @@ static int build_classes(struct cv *c, char *err, size_t errlen)
 			continue; /* its class is LTTng's dump's, declared below */
 		if ((rc = lttng_class(c, k, ec->name)))
 			return rc;
-		int id = kclasses_add_synthetic(&c->out, k->name, k->out, k->nout);
+		fork_class(k, ec->name);
+		int id = k->is_fork
+		             ? kclasses_add_synthetic(&c->out, k->name, kfork_fields, KFORK_NFIELDS)
+		             : kclasses_add_synthetic(&c->out, k->name, k->out, k->nout);
 		if (id < 0)
 			return -ENOMEM;
 		k->id = (uint32_t) id;
@@ -340,13 +379,7 @@ static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct
 			snprintf(err, errlen, "%s: %s", out_dir, strerror(-rc));
 		return rc;
 	}
-	for (size_t i = 0; !rc && i < c->in->nstream_paths; i++) {
-		const char *in_path = c->in->stream_paths[i], *base = strrchr(in_path, '/');
-		char out_path[4300];
-		snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, base ? base + 1 : in_path);
-		rc = cv_stream(c, i, out_path, t, err, errlen);
-	}
-	return rc;
+	return cv_streams(c, out_dir, t, err, errlen);
 }
 
 int kconvert_lttng(const char *in, const char *out, struct kconvert_totals *t, char *err,
@@ -355,6 +388,7 @@ int kconvert_lttng(const char *in, const char *out, struct kconvert_totals *t, c
 	char in_dir[4000], out_dir[4000];
 	struct cv c = {0};
 	struct outdir od;
+	kfork_init(&c.fork, NULL); /* /proc is not the recorded machine's */
 	*t = (struct kconvert_totals){0};
 	err[0] = '\0';
 	if (find_trace(in, out, in_dir, out_dir, sizeof(in_dir))) {

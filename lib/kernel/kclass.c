@@ -9,6 +9,7 @@
 #include <traceevent/event-parse.h>
 
 #include "kclass.h"
+#include "kfork.h"
 #include "vocab/lttng-kernel.h"
 #include "vocab/rwbs.h"
 
@@ -207,6 +208,43 @@ static int plan_one(struct tep_event *ev, struct kclass *c, struct tep_format_fi
 	return 0;
 }
 
+/* Where a named field lies, as an op that reads it: a string (KOP_STRING) or char array,
+ * or an integer of `size` bytes (KOP_COPY). False when the format has no such field. */
+static bool field_at(struct tep_event *ev, const char *name, unsigned size, struct kop *op)
+{
+	const struct tep_format_field *f = tep_find_field(ev, name);
+	if (!f)
+		return false;
+	bool dyn = (f->flags & TEP_FIELD_IS_DYNAMIC) != 0;
+	*op = (struct kop){.kind = dyn ? KOP_STRING : KOP_COPY,
+	                   .relative = (f->flags & TEP_FIELD_IS_RELATIVE) != 0,
+	                   .off = (uint16_t) f->offset,
+	                   .len = (uint16_t) f->size};
+	if (size)
+		return !dyn && !(f->flags & TEP_FIELD_IS_ARRAY) && (unsigned) f->size == size;
+	if (dyn)
+		return (is_char_type(f) || (f->flags & TEP_FIELD_IS_STRING)) && f->size == 4;
+	return is_char_type(f) && (f->flags & TEP_FIELD_IS_ARRAY);
+}
+
+/* The LTTng layout's fork (kfork.h): sched_process_fork written with its tgids, from the
+ * task_newtask before it. A kernel whose formats differ keeps the plain conversion. */
+static void fork_hooks(struct tep_event *ev, struct kclass *c)
+{
+	if (!strcmp(ev->system, "sched") && !strcmp(ev->name, "sched_process_fork") &&
+	    field_at(ev, "parent_comm", 0, &c->at[0]) && field_at(ev, "parent_pid", 4, &c->at[1]) &&
+	    field_at(ev, "child_comm", 0, &c->at[2]) && field_at(ev, "child_pid", 4, &c->at[3])) {
+		c->hook |= KHOOK_FORK;
+		c->desc.fields = kfork_fields;
+		c->desc.nfields = KFORK_NFIELDS;
+	}
+	if (!strcmp(ev->system, "task") && !strcmp(ev->name, "task_newtask") &&
+	    field_at(ev, "pid", 4, &c->at[0]) &&
+	    (field_at(ev, "clone_flags", 8, &c->at[1]) ||
+	     field_at(ev, "clone_flags", 4, &c->at[1])))
+		c->hook |= KHOOK_NEWTASK;
+}
+
 static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum klayout layout,
                      bool libc, char *err, size_t errlen)
 {
@@ -266,6 +304,10 @@ static int build_one(struct tep_event *ev, struct kclass *c, uint32_t id, enum k
 	c->desc.fields = c->fields;
 	c->desc.id = id;
 	c->desc.max_align = 1;
+	if (c->path_fn >= 0 || c->path_call >= 0)
+		c->hook |= KHOOK_PATHS;
+	if (layout == KLAYOUT_LTTNG)
+		fork_hooks(ev, c);
 	return 0;
 }
 
@@ -435,6 +477,20 @@ static const uint8_t *dynamic_at(const struct kop *op, const uint8_t *rec, size_
 	return rec + off;
 }
 
+/* A string or char array's text, cut at its NUL. */
+static void text_at(const struct kop *op, const uint8_t *rec, size_t size, const char **s,
+                    size_t *len)
+{
+	const uint8_t *p = rec + op->off;
+	*len = op->len;
+	if (op->kind == KOP_STRING)
+		p = dynamic_at(op, rec, size, len);
+	const uint8_t *nul = memchr(p, '\0', *len);
+	if (nul)
+		*len = (size_t) (nul - p);
+	*s = (const char *) p;
+}
+
 void kclass_strings(const struct kclass *c, const uint8_t *rec, size_t size, const char *s[2],
                     size_t len[2])
 {
@@ -443,12 +499,33 @@ void kclass_strings(const struct kclass *c, const uint8_t *rec, size_t size, con
 	len[0] = len[1] = 0;
 	for (uint32_t i = 0; i < c->nops && n < 2 && size >= c->min_size; i++)
 		if (c->ops[i].kind == KOP_STRING) {
-			const uint8_t *p = dynamic_at(&c->ops[i], rec, size, &len[n]);
-			const uint8_t *nul = memchr(p, '\0', len[n]);
-			if (nul)
-				len[n] = (size_t) (nul - p);
-			s[n++] = (const char *) p;
+			text_at(&c->ops[i], rec, size, &s[n], &len[n]);
+			n++;
 		}
+}
+
+bool kclass_fork_tasks(const struct kclass *c, const uint8_t *rec, size_t size,
+                       struct kfork_task *parent, struct kfork_task *child)
+{
+	if (size < c->min_size)
+		return false;
+	text_at(&c->at[0], rec, size, &parent->comm, &parent->len);
+	text_at(&c->at[2], rec, size, &child->comm, &child->len);
+	memcpy(&parent->tid, rec + c->at[1].off, 4);
+	memcpy(&child->tid, rec + c->at[3].off, 4);
+	return true;
+}
+
+bool kclass_newtask(const struct kclass *c, const uint8_t *rec, size_t size, int32_t *tid,
+                    uint64_t *clone_flags)
+{
+	if (size < c->min_size)
+		return false;
+	uint64_t flags = 0;
+	memcpy(tid, rec + c->at[0].off, 4);
+	memcpy(&flags, rec + c->at[1].off, c->at[1].len); /* little-endian: 4 or 8 bytes */
+	*clone_flags = flags;
+	return true;
 }
 
 long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,

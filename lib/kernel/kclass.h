@@ -41,6 +41,11 @@ struct tep_event;
  * KOP_RWBS: a block request's rwbs text (len bytes) written as LTTng's uint32 flags */
 enum kop_kind { KOP_COPY, KOP_STRING, KOP_SEQ, KOP_ADD32, KOP_PATH, KOP_RWBS };
 
+/* What the recorder does with a class's records beyond converting them (kcpu.c), bits:
+ * KHOOK_PATHS: -k libc's paths (kpaths.h); the LTTng layout's fork (kfork.h):
+ * KHOOK_NEWTASK, task_newtask, noted; KHOOK_FORK, sched_process_fork, written by kfork. */
+enum { KHOOK_PATHS = 1, KHOOK_NEWTASK = 2, KHOOK_FORK = 4 };
+
 struct kop {
 	uint8_t kind;     /* enum kop_kind */
 	uint8_t elem;     /* KOP_SEQ: element size */
@@ -63,6 +68,10 @@ struct kclass {
 	/* the LTTng layout with -k libc: a libc_* event's function, whose paths wait for the
 	 * system call (kpaths.h), or a path-taking system call's entry; -1 else */
 	int8_t path_fn, path_call;
+	uint8_t hook; /* KHOOK_* */
+	/* KHOOK_FORK: parent_comm, parent_pid, child_comm, child_pid in the record (a string
+	 * or a char array, an integer); KHOOK_NEWTASK: pid and clone_flags */
+	struct kop at[4];
 };
 
 struct kclasses {
@@ -124,6 +133,13 @@ static inline bool kclass_is_own(const struct kclasses *cs, const struct kclass 
  * is too small. */
 long kclass_convert(const struct kclass *c, const uint8_t *rec, size_t size, uint8_t *dst,
                     size_t cap, const struct kpath_slot *paths);
+/* A fork record's parent and child (KHOOK_FORK); false for one shorter than its format. */
+struct kfork_task;
+bool kclass_fork_tasks(const struct kclass *c, const uint8_t *rec, size_t size,
+                       struct kfork_task *parent, struct kfork_task *child);
+/* A task_newtask record's new task and clone flags (KHOOK_NEWTASK). */
+bool kclass_newtask(const struct kclass *c, const uint8_t *rec, size_t size, int32_t *tid,
+                    uint64_t *clone_flags);
 /* The first two strings of a record (a libc_* event's paths), in place, cut at their NUL
  * ("" when absent). */
 void kclass_strings(const struct kclass *c, const uint8_t *rec, size_t size, const char *s[2],

@@ -71,6 +71,32 @@ static const struct kpath_slot *pass_paths(struct kcpu *c, const struct kclasses
 	return NULL;
 }
 
+/* The LTTng layout's fork hooks (kfork.h): task_newtask noted, then converted as usual;
+ * sched_process_fork written here. True when the record is written (or lost) here. */
+static bool pass_fork(struct kcpu *c, const struct kclasses *cs, const struct kclass *k,
+                      const uint8_t *rec, size_t size, uint64_t ts)
+{
+	int32_t running = 0;
+	if (cs->pid_off && size >= cs->pid_off + 4u)
+		memcpy(&running, rec + cs->pid_off, 4);
+	if (k->hook & KHOOK_NEWTASK) {
+		int32_t tid;
+		uint64_t flags;
+		if (kclass_newtask(k, rec, size, &tid, &flags))
+			kfork_newtask(&c->newtask, c->fork, running, tid, flags);
+		return false;
+	}
+	struct kfork_task parent, child;
+	if (!kclass_fork_tasks(k, rec, size, &parent, &child))
+		c->malformed++;
+	else if (kfork_emit(&c->pkt, cs, k->desc.id, ts, running, &c->newtask, c->fork, &parent,
+	                    &child))
+		c->pkt.werr ? c->unwritten++ : c->malformed++;
+	else
+		c->records++;
+	return true;
+}
+
 void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 {
 	unsigned long long ts;
@@ -104,6 +130,14 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 			c->own++;
 			continue;
 		}
+		const struct kpath_slot *paths = NULL;
+		if (__builtin_expect(k->hook, 0)) {
+			if ((k->hook & (KHOOK_NEWTASK | KHOOK_FORK)) &&
+			    pass_fork(c, cs, k, rec, (size_t) size, ts))
+				continue;
+			if (k->hook & KHOOK_PATHS)
+				paths = pass_paths(c, cs, k, rec, (size_t) size);
+		}
 		size_t room = (size_t) size + k->extra;
 		uint8_t *body = kpacket_begin_event(&c->pkt, k->desc.id, ts, room);
 		if (!body) {
@@ -113,9 +147,6 @@ void kcpu_subbuffer(struct kcpu *c, const struct kclasses *cs, void *page)
 				c->malformed++; /* larger than a packet */
 			continue;
 		}
-		const struct kpath_slot *paths = NULL;
-		if (__builtin_expect(k->path_fn >= 0 || k->path_call >= 0, 0))
-			paths = pass_paths(c, cs, k, rec, (size_t) size);
 		long n = kclass_convert(k, rec, (size_t) size, body, room, paths);
 		if (n < 0) {
 			c->malformed++;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "kclass.h"
+#include "kfork.h"
 #include "kpacket.h"
 
 struct kbuffer;
@@ -31,6 +32,10 @@ struct kcpu {
 	uint64_t records, unknown, malformed, missed, missed_unknown, unwritten;
 	uint64_t own;             /* the recorder's own records, left out */
 	struct kpath_slot *paths; /* -k libc's paths waiting for their call (kpaths.h) */
+	/* the LTTng layout's forks (kfork.h): the session's, shared by its CPUs (drained by one
+	 * thread); NULL: the tgids are the /proc-less fallback's */
+	struct kfork *fork;
+	struct kfork_newtask newtask; /* this CPU's last task_newtask */
 };
 
 /* Open cpuN of the instance at inst_dir (kb is taken); its stream, c->pkt, is opened by the

@@ -27,6 +27,7 @@ struct ksession {
 	struct kpacket dump;
 	uint32_t dump_id;          /* spoor's layout: statedump_process */
 	struct sdl_ids lttng_dump; /* the LTTng layout's: lttng_statedump_* */
+	struct kfork fork;         /* the LTTng layout's forks: threads' processes (kfork.h) */
 	uint64_t dumped;
 	char *dir;   /* the current chunk's DIR/kernel (it may have been renamed since) */
 	int meta_fd; /* its metadata, open for the classes declared later */

@@ -238,6 +238,8 @@ static int open_cpus(struct ksession *k, char *err, size_t errlen)
 		int rc = kcpu_open(c, kinstance_dir(k->inst), cpu, sub, kb, err, errlen);
 		if (rc)
 			return rc;
+		if (k->classes.layout == KLAYOUT_LTTNG)
+			c->fork = &k->fork;
 	}
 	return 0;
 }
@@ -246,7 +248,8 @@ uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t t
 {
 	static const struct sdl_roots roots = {"/proc", "/sys"};
 	long n = k->classes.layout == KLAYOUT_LTTNG
-	             ? statedump_lttng_write(dump, &k->classes, &k->lttng_dump, ts, &roots)
+	             ? statedump_lttng_write(dump, &k->classes, &k->lttng_dump, ts, &roots,
+	                                     &k->fork.tgids)
 	             : statedump_write(dump, &k->classes, k->dump_id, ts, "/proc");
 	kpacket_flush(dump);
 	return n > 0 ? (uint64_t) n : 0;
@@ -386,6 +389,7 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 	}
 	KRIGHTS_OWN(caller);
 	k->caller = caller;
+	kfork_init(&k->fork, "/proc");
 	int rc = setup(k, o, clock, err, errlen);
 	if (rc) {
 		if (rc == -ENOMEM)
@@ -599,6 +603,7 @@ void ksession_free(struct ksession *k)
 		close(k->meta_fd);
 	kclasses_free(&k->classes);
 	kevents_free(&k->events);
+	kfork_free(&k->fork);
 	if (k->tep)
 		tep_free(k->tep);
 	free(k->dir);

@@ -5,12 +5,21 @@
 
 #include "ksynth.h"
 
+static size_t length_bytes(const struct spoor_field_desc *f)
+{
+	return f->length_size ? f->length_size : 4;
+}
+
 static size_t size_of(const struct spoor_field_desc *f, const union ksynth_val *v)
 {
 	switch (f->kind) {
 	case SPOOR_FK_INT: return f->size;
 	case SPOOR_FK_ARRAY: return f->text && f->size == 1 ? f->length : SIZE_MAX;
 	case SPOOR_FK_STRING: return (v->s ? strlen(v->s) : 0) + 1;
+	case SPOOR_FK_SEQUENCE:
+		return f->text || f->length_size > 8
+		           ? SIZE_MAX
+		           : length_bytes(f) + (size_t) v->seq.n * f->size;
 	default: return SIZE_MAX;
 	}
 }
@@ -49,6 +58,10 @@ int ksynth_emit(struct kpacket *p, const struct kclasses *cs, uint32_t id, uint6
 			memcpy(o, &v[i].i, n);
 		} else if (f->kind == SPOOR_FK_STRING) {
 			memcpy(o, s, n);
+		} else if (f->kind == SPOOR_FK_SEQUENCE) {
+			uint64_t count = v[i].seq.n;
+			memcpy(o, &count, length_bytes(f)); /* little-endian: the low bytes */
+			memcpy(o + length_bytes(f), v[i].seq.v, n - length_bytes(f));
 		} else {
 			size_t len = strnlen(s, n - 1); /* a C string: its NUL kept */
 			memcpy(o, s, len);

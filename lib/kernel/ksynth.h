@@ -8,6 +8,8 @@
  *   text ARRAY     the string, cut to `length` - 1 bytes (a task's comm: the kernel's 15
  *                  and its NUL; /proc says more of a kworker's) and padded with NULs
  *   SPOOR_FK_STRING the string and its NUL
+ *   SPOOR_FK_SEQUENCE of integers: the count in length_size bytes (0: 4), then the elements
+ *                  (given in the field's size each, little-endian)
  * Other kinds are not written (-1).
  */
 #ifndef KERNEL_KSYNTH_H
@@ -21,6 +23,10 @@
 union ksynth_val {
 	int64_t i;
 	const char *s; /* NULL: "" */
+	struct {
+		const void *v;
+		uint32_t n;
+	} seq;
 };
 
 /* Event `id` of cs (its values in field order) at ts. 0, or -1 (not written). */

@@ -39,6 +39,37 @@ static int read_stat(const char *dir, struct proc_task *t)
 	return 0;
 }
 
+static int read_list(const char *s, int *v)
+{
+	int n = 0;
+	char *end;
+	for (long x; n < PROC_NS_LEVELS && (x = strtol(s, &end, 10), end != s); s = end)
+		v[n++] = (int) x;
+	return n;
+}
+
+int proc_status(const char *dir, struct proc_status *st)
+{
+	char path[700], line[512];
+	snprintf(path, sizeof(path), "%s/status", dir);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	*st = (struct proc_status){0};
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "NSpid:", 6))
+			st->levels = read_list(line + 6, st->nspid);
+		else if (!strncmp(line, "NStgid:", 7))
+			read_list(line + 7, st->nstgid);
+		else if (!strncmp(line, "Uid:", 4))
+			st->uid = (unsigned int) strtoul(line + 4, NULL, 10); /* the real id */
+		else if (!strncmp(line, "Gid:", 4))
+			st->gid = (unsigned int) strtoul(line + 4, NULL, 10);
+	}
+	fclose(f);
+	return st->levels ? 0 : -1;
+}
+
 static int by_number(const void *a, const void *b)
 {
 	long x = *(const long *) a, y = *(const long *) b;

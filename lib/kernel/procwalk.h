@@ -21,6 +21,18 @@ struct proc_task {
 	const char *dir;     /* PROC_ROOT/PID/task/TID, for more of its files */
 };
 
+/* What a thread's status file says of its ids: in each pid namespace from the reader's down
+ * to its own (NSpid, NStgid: [0] is its tid and its process's id as the reader sees them),
+ * and its real user and group ids. Deeper levels than PROC_NS_LEVELS are left out. */
+#define PROC_NS_LEVELS 8 /* pid namespaces nest 32 deep at most */
+struct proc_status {
+	int nspid[PROC_NS_LEVELS], nstgid[PROC_NS_LEVELS], levels;
+	unsigned int uid, gid;
+};
+
+/* dir/status read (dir: PROC_ROOT/PID or a task's dir). 0, or -1: gone, or unreadable. */
+int proc_status(const char *dir, struct proc_status *st);
+
 /* fn for each thread under proc_root ("/proc"); a thread gone meanwhile is left out.
  * Returns how many calls returned 0, or -1 when proc_root cannot be read. */
 long proc_walk(const char *proc_root, int (*fn)(const struct proc_task *t, void *data), void *data);

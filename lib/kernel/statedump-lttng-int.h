@@ -26,6 +26,7 @@ struct sdl {
 	int parent;               /* the last parent whose tgids (parent_tgid) were read */
 	int parent_tgid[8];       /* its tgid in each pid namespace level (0: none) */
 	unsigned int own_user_ns; /* the initial user namespace's inode: the reader's */
+	struct ktgid *tgids;      /* NULL, or where each thread's process is noted */
 };
 
 /* One event of class c (if declared). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ktgid.h"
 #include "statedump-lttng-int.h"
 
 /* Types as lttng-modules 2.13 declares them: pid_t and int: signed 32 bits; unsigned int,
@@ -181,13 +182,16 @@ static int dump_thread(const struct proc_task *t, void *data)
 	if (t->first && table)
 		sdl_file_descriptors(d, t, table);
 	note_irq_thread(d, t);
+	if (d->tgids)
+		ktgid_set(d->tgids, t->tid, t->pid);
 	return 0;
 }
 
 long statedump_lttng_write(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
-                           uint64_t ts, const struct sdl_roots *roots)
+                           uint64_t ts, const struct sdl_roots *roots, struct ktgid *tgids)
 {
-	struct sdl d = {.p = p, .cs = cs, .ids = ids, .ts = ts, .roots = roots, .parent = -1};
+	struct sdl d = {
+	    .p = p, .cs = cs, .ids = ids, .ts = ts, .roots = roots, .parent = -1, .tgids = tgids};
 	char path[600];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/self/ns/user", roots->proc);

@@ -86,10 +86,12 @@ struct sdl_roots {
 	const char *proc, *sys;
 };
 
-/* The whole dump, every event stamped ts. Returns how many threads it holds, or -1 when
- * the threads could not be listed. */
+/* The whole dump, every event stamped ts; each thread's process noted in tgids (NULL: not;
+ * the forks' map, kfork.h). Returns how many threads it holds, or -1 when the threads could
+ * not be listed. */
+struct ktgid;
 long statedump_lttng_write(struct kpacket *p, const struct kclasses *cs, const struct sdl_ids *ids,
-                           uint64_t ts, const struct sdl_roots *roots);
+                           uint64_t ts, const struct sdl_roots *roots, struct ktgid *tgids);
 
 /* The status /proc's state letter means (docs/kernel.md); UNNAMED for one not known. */
 int sdl_status_of(char state);

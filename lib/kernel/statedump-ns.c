@@ -17,45 +17,6 @@
 
 #include "statedump-lttng-int.h"
 
-#define MAX_LEVELS 8 /* pid namespaces nest 32 deep at most; deeper ones are left out */
-
-struct ns_status {
-	int nspid[MAX_LEVELS], nstgid[MAX_LEVELS], levels;
-	unsigned int uid, gid;
-};
-
-static int read_list(const char *s, int *v)
-{
-	int n = 0;
-	char *end;
-	for (long x; n < MAX_LEVELS && (x = strtol(s, &end, 10), end != s); s = end)
-		v[n++] = (int) x;
-	return n;
-}
-
-/* NSpid, NStgid, Uid, Gid of a status file. */
-static int read_status(const char *dir, struct ns_status *st)
-{
-	char path[700], line[512];
-	snprintf(path, sizeof(path), "%s/status", dir);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	*st = (struct ns_status){0};
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "NSpid:", 6))
-			st->levels = read_list(line + 6, st->nspid);
-		else if (!strncmp(line, "NStgid:", 7))
-			read_list(line + 7, st->nstgid);
-		else if (!strncmp(line, "Uid:", 4))
-			st->uid = (unsigned int) strtoul(line + 4, NULL, 10); /* the real id */
-		else if (!strncmp(line, "Gid:", 4))
-			st->gid = (unsigned int) strtoul(line + 4, NULL, 10);
-	}
-	fclose(f);
-	return st->levels ? 0 : -1;
-}
-
 /* The inodes of a namespace and of those above it, innermost first; how many. */
 static int ns_chain(const char *path, unsigned int *inum, int max)
 {
@@ -77,20 +38,20 @@ static const int *parent_tgids(struct sdl *d, int ppid)
 {
 	if (d->parent != ppid) {
 		char dir[600];
-		struct ns_status st;
+		struct proc_status st;
 		memset(d->parent_tgid, 0, sizeof(d->parent_tgid));
 		snprintf(dir, sizeof(dir), "%s/%d", d->roots->proc, ppid);
-		if (ppid > 0 && read_status(dir, &st) == 0)
+		if (ppid > 0 && proc_status(dir, &st) == 0)
 			memcpy(d->parent_tgid, st.nstgid, sizeof(st.nstgid));
 		d->parent = ppid;
 	}
 	return d->parent_tgid;
 }
 
-static void pid_namespaces(struct sdl *d, const struct proc_task *t, const struct ns_status *st)
+static void pid_namespaces(struct sdl *d, const struct proc_task *t, const struct proc_status *st)
 {
 	char path[700];
-	unsigned int inum[MAX_LEVELS] = {0};
+	unsigned int inum[PROC_NS_LEVELS] = {0};
 	snprintf(path, sizeof(path), "%s/ns/pid", t->dir);
 	ns_chain(path, inum, st->levels);
 	const int *ptgid = parent_tgids(d, t->ppid);
@@ -123,12 +84,12 @@ static unsigned int map_in(const char *dir, const char *map, unsigned int id)
 	return r;
 }
 
-static void user_namespaces(struct sdl *d, const struct proc_task *t, const struct ns_status *st)
+static void user_namespaces(struct sdl *d, const struct proc_task *t, const struct proc_status *st)
 {
 	char path[700];
-	unsigned int inum[MAX_LEVELS];
+	unsigned int inum[PROC_NS_LEVELS];
 	snprintf(path, sizeof(path), "%s/ns/user", t->dir);
-	int n = ns_chain(path, inum, MAX_LEVELS);
+	int n = ns_chain(path, inum, PROC_NS_LEVELS);
 	if (n < 1)
 		return;
 	if (n > 1) { /* its own namespace, then the initial one: those between are left out */
@@ -151,8 +112,8 @@ void sdl_namespaces(struct sdl *d, const struct proc_task *t)
 		const char *link;
 	} others[] = {{SDL_CGROUP_NS, "cgroup"}, {SDL_IPC_NS, "ipc"}, {SDL_MNT_NS, "mnt"},
 	              {SDL_NET_NS, "net"},       {SDL_UTS_NS, "uts"}, {SDL_TIME_NS, "time"}};
-	struct ns_status st;
-	if (read_status(t->dir, &st) == 0) {
+	struct proc_status st;
+	if (proc_status(t->dir, &st) == 0) {
 		pid_namespaces(d, t, &st);
 		user_namespaces(d, t, &st);
 	}

@@ -353,10 +353,11 @@ static __attribute__((noinline)) void update(struct threads *t, const struct spo
 	case K_FORK:
 		if (int_of(ev, c, 0, &tid) && str_of(ev, c, 1, &s, &len) && (e = get(t, tid))) {
 			set_comm(e, s, len);
-			if (int_of(ev, c, 2, &pid))
-				e->pid = pid;
-			else if (!e->newtask) /* ftrace's, without task_newtask before it */
-				e->pid = tid;
+			/* the task_newtask just before (spoor's recordings, either layout) said its
+			 * process already, from what the model knows; else LTTng's child_pid, or
+			 * ftrace's lone tid: a process */
+			if (!e->newtask)
+				e->pid = int_of(ev, c, 2, &pid) ? pid : tid;
 			e->newtask = false;
 		}
 		break;

@@ -11,7 +11,10 @@ values, only named as lttng-modules 2.13 names them. Checked:
   left out, a *pid of the sched events as *tid, and their priorities less 100, the calls
   of CALL_FIELDS with LTTng's argument names; the block events' fields as BLOCK says
   (LTTng's order: the task's tid added, the kernel's ioprio and cmd left out, rwbs as
-  LTTng's flags); the same values;
+  LTTng's flags); the same values; sched_process_fork with lttng-modules 2.13's fields,
+  in its order: its tids and comms the same, parent_pid and child_pid (tgids:
+  lttng-layout.sh checks them), the namespaces 0 and vtids the child's tid alone (a
+  converted trace has no /proc);
 - the state dump: spoor's statedump_process (tid, pid, ppid, name) as LTTng's
   lttng_statedump_process_state with the same values (its name cut to the kernel's 15
   bytes), between an lttng_statedump_start and
@@ -111,6 +114,17 @@ def lttng_field(event, name):
     return name
 
 
+def fork_fields(want, got):
+    """LTTng 2.13's sched_process_fork (want: the renamed ftrace fields), the tgids as got has
+    them."""
+    w, g = dict(want), dict(got)
+    return [("parent_comm", w.get("parent_comm")), ("parent_tid", w.get("parent_tid")),
+            ("parent_pid", g.get("parent_pid")), ("parent_ns_inum", "0"),
+            ("child_comm", w.get("child_comm")), ("child_tid", w.get("child_tid")),
+            ("_vtids_length", "1"), ("vtids", "[ [0] = %s ]" % w.get("child_tid")),
+            ("child_pid", g.get("child_pid")), ("child_ns_inum", "0")]
+
+
 def main():
     before, after, ndev = parse(sys.argv[1]), parse(sys.argv[2]), int(sys.argv[3])
     bad = []
@@ -144,6 +158,8 @@ def main():
                 have["rwbs"] = str(rwbs_flags(have["rwbs"].strip('"')))
             want = [(k, have[k]) for k in BLOCK[b[1]] if have.get(k) is not None]
         renamed += sum(1 for (k, _), (k2, _) in zip(b[4], want) if k != k2)
+        if b[1] == "sched_process_fork":
+            want = fork_fields(want, a[4])
         if a[4] != want:
             bad.append("%s: fields %s, expected %s" % (where, a[4], want))
     if not renamed:

@@ -25,10 +25,6 @@ ns (spoor's rounding). Allowed, as docs/analyses/ and docs/compatibility.md say:
     stream covers, and spoor's per-CPU streams begin at each CPU's first event (LTTng's at
     the session's start), which leaves out the first milliseconds of some CPUs
     (lttng-layout.sh counts them);
-  - where lttng-analyses stops on the trace as written, the gap docs/compatibility.md
-    names is printed as a note: "Cannot run analysis: 'child_pid'" (sched_process_fork
-    without LTTng's tgids): the copy's metadata renames the event, which lttng-analyses
-    then ignores;
   - lttng-syscallstats' return-value counts start at 1 (each one too many);
   - lttng-analyses leaves out block requests of 0 sectors (flushes), which spoor disk
     counts as "other": the disks are compared over the requests with data;
@@ -108,25 +104,14 @@ def copy_of(renames, name):
 
 
 def readable():
-    """The copy lttng-analyses reads, and lttng-irqstats' results on it: the softirqs
-    renamed (lttng-analyses knows only softirq_*), and where it stops, the detours of the
-    gaps docs/compatibility.md names, each noted."""
-    renames = {"irq_softirq_": "softirq_"}
-    for attempt in range(3):
-        trace = copy_of(renames, "copy%d" % attempt)
-        res, err = run_mi("lttng-irqstats-mi", "--stats", trace=trace)
-        if err is None:
-            say(True, "lttng-analyses reads the trace, its softirqs renamed%s" %
-                ("" if attempt == 0 else ", with the detours above"))
-            return trace, res
-        print("note - lttng-analyses 0.6.1 stops on the trace as spoor wrote it: %s" % err)
-        if re.search(r"Cannot run analysis: '(child|parent)_pid'", err) and \
-                'sched_process_fork"' not in renames:
-            renames['sched_process_fork"'] = 'spoor_sched_process_fork"'
-        else:
-            break
-    say(False, "lttng-analyses reads the trace: %s" % err)
-    return None, []
+    """The copy lttng-analyses reads, its softirqs renamed (lttng-analyses knows only
+    softirq_*), and lttng-irqstats' results on it. The rest of the trace as spoor wrote it:
+    sched_process_fork with LTTng's parent_pid and child_pid, which lttng-analyses reads."""
+    trace = copy_of({"irq_softirq_": "softirq_"}, "copy")
+    res, err = run_mi("lttng-irqstats-mi", "--stats", trace=trace)
+    say(err is None, "lttng-analyses reads the trace, its softirqs renamed%s" %
+        ("" if err is None else ": %s" % err))
+    return (trace, res) if err is None else (None, [])
 
 
 def value(cell):

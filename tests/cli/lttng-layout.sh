@@ -47,6 +47,20 @@ $py "$names" check "$ref" "$TMP/gen.lttng" >"$TMP/gen.names.out"
 check "the converted trace: env, scopes and event names as LTTng's (lttng-kernel-names.py check)" \
 	test $? -eq 0
 grep -v '^ok' "$TMP/gen.names.out"
+# sched_process_fork as lttng-modules 2.13 writes it, its tgids from the task_newtask before
+# each fork and the dump: "parent_tid parent_pid parent_ns_inum child_tid vtids' count,
+# vtids[0] child_pid child_ns_inum" (a converted trace has no /proc: namespaces 0)
+forks() {
+	babeltrace2 "$1" | sed -n 's/.* sched_process_fork: .*parent_tid = \([0-9]*\), parent_pid = \([0-9]*\), parent_ns_inum = \([0-9]*\), child_comm = "[^"]*", child_tid = \([0-9]*\), _vtids_length = \([0-9]*\), vtids = \[ \[0\] = \([0-9]*\) \], child_pid = \([0-9]*\), child_ns_inum = \([0-9]*\) }$/\1 \2 \3 \4 \5 \6 \7 \8/p'
+}
+forks "$TMP/gen.lttng" >"$TMP/gen.forks"
+# gen_kernel.py: 100 forks process 300; 101 makes thread 102 (CPU 1), which forks process
+# 400 on CPU 0, whose stream is converted first
+check "the converted trace's forks: parent_pid and child_pid the processes (a thread's, a process's)" \
+	test "$(cat "$TMP/gen.forks")" = "100 100 0 300 1 300 300 0
+101 100 0 102 1 102 100 0
+102 100 0 400 1 400 400 0"
+cat "$TMP/gen.forks"
 
 # 2. a recording in the LTTng layout of interrupts, scheduling and system calls
 T=/sys/kernel/tracing
@@ -95,6 +109,20 @@ for e in sched_switch sched_waking irq_handler_entry irq_softirq_entry syscall_e
 	syscall_exit_openat lttng_statedump_process_state; do
 	check "the trace has $e events" grep -q " $e: " "$TMP/bt2.txt"
 done
+
+# sched_process_fork's tgids on this machine: fork-kinds (P) makes thread T, which makes
+# thread T2 and forks process C; the pid namespace is this shell's
+"$SPOOR" record -k sched --layout=lttng -o "$TMP/fk" -- "$FORK_KINDS" >"$TMP/fk.out" 2>"$TMP/fk.err"
+check "record -k sched --layout=lttng of fork-kinds exits 0" test $? -eq 0
+read -r P T T2 C <"$TMP/fk.out"
+ns=$(stat -L -c %i /proc/self/ns/pid)
+forks "$TMP/fk" | grep -E "^($P|$T) " >"$TMP/fk.forks"
+check "its forks: parent_pid and child_pid are the processes, vtids and namespaces this machine's" \
+	test "$(cat "$TMP/fk.forks")" = "$P $P $ns $T 1 $T $P $ns
+$T $P $ns $T2 1 $T2 $P $ns
+$T $P $ns $C 1 $C $C $ns"
+echo "fork-kinds: $(cat "$TMP/fk.out")"
+cat "$TMP/fk.forks"
 
 # 3. the names: every event both write has LTTng's fields (the reference's rules)
 $py "$names" check "$ref" "$K" >"$TMP/names.out"

@@ -289,6 +289,10 @@ def analyses(outdir):
     return write(outdir, ev, losses={c: [(i, 0) for i in range(250, 4000, 250)] for c in (0, 1)})
 
 
+# clone flags of glibc's fork and pthread_create (CLONE_THREAD: 0x10000)
+PROCESS, THREAD = 0x1200011, 0x3D0F00
+
+
 def spoor(outdir):
     """A kernel trace as `spoor record -k` writes one (style "ftrace": ftrace's event and
     field names, the context common_pid, a statedump_process dump, priorities as the
@@ -302,11 +306,14 @@ def spoor(outdir):
       (259:0) every 5th round (inserted, issued, completed; the kernel's field types, each
       with one of RWBS's texts in turn); an interrupt vector's handler (local_timer,
       reschedule, call_function_single in turn) every 7th round; clone, mmap, getcpu and
-      socketpair once, and an exit; 100 forks 300, which execs /bin/ls.
+      socketpair once, and an exit; 100 forks 300, which execs /bin/ls; 101 makes a thread,
+      102, on CPU 1, which forks 400 on CPU 0 later (each fork after its task_newtask:
+      parent_pid and child_pid in the LTTng layout are 100, 100 and 100, 400).
     - CPU 1 lost 5 events before its 100th.
     Returns the trace's path."""
     ev = []
-    comm = {0: "swapper", 2: "kthreadd", 30: "kworker/0:1", 100: "app", 101: "app", 300: "app"}
+    comm = {0: "swapper", 2: "kthreadd", 30: "kworker/0:1", 100: "app", 101: "app", 102: "app",
+            300: "app", 400: "app"}
 
     def U16(v): return (G.Int(16, align=8), v)
     def U32(v): return (G.Int(32, align=8), v)
@@ -382,6 +389,8 @@ def spoor(outdir):
             add(t + 7400, 0, "sched_process_exit", 100, comm="app", pid=301, prio=120,
                 group_dead=S32(1))
         if r == 50:
+            add(t + 2990, 0, "task_newtask", 100, pid=300, comm="app", clone_flags=PROCESS,
+                oom_score_adj=0)
             add(t + 3000, 0, "sched_process_fork", 100, parent_comm="app", parent_pid=100,
                 child_comm="app", child_pid=300)
             add(t + 3100, 1, "sched_wakeup_new", 101, comm="app", pid=300, prio=120,
@@ -391,6 +400,18 @@ def spoor(outdir):
                 old_pid=300)
             comm[300] = "ls"
             sw(t + 3800, 1, 300, 101, state=16)
+        if r == 146:  # 101 makes a thread, on CPU 1 (its loss and last event stay put)
+            add(t + 3000, 1, "task_newtask", 101, pid=102, comm="app", clone_flags=THREAD,
+                oom_score_adj=0)
+            add(t + 3001, 1, "sched_process_fork", 101, parent_comm="app", parent_pid=101,
+                child_comm="app", child_pid=102)
+        if r == 149:  # which forks a process on CPU 0: its stream is converted first
+            sw(t + 2900, 0, 100, 102, state=0)
+            add(t + 2950, 0, "task_newtask", 102, pid=400, comm="app", clone_flags=PROCESS,
+                oom_score_adj=0)
+            add(t + 2960, 0, "sched_process_fork", 102, parent_comm="app", parent_pid=102,
+                child_comm="app", child_pid=400)
+            sw(t + 3000, 0, 102, 100)
     # the env the recorder writes (kmeta.c), but for its values
     env = {"sysname": "Linux", "kernel_release": "6.1.0-synth", "kernel_version": "#1 SMP synth",
            "tracer_major": 0, "tracer_minor": 1, "tracer_patchlevel": 0, "trace_clock": "mono"}

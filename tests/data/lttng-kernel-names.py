@@ -91,9 +91,6 @@ REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # Differences spoor's LTTng layout has, as documented (docs/kernel.md, "What the layout does
 # not promise"; docs/compatibility.md): event: (LTTng's fields it lacks, fields of its own).
 KNOWN = {
-    # ftrace gives tids, not the tgids (parent_pid, child_pid), nor the namespaces
-    "sched_process_fork": ({"parent_pid", "parent_ns_inum", "_vtids_length", "vtids",
-                            "child_pid", "child_ns_inum"}, set()),
     # what lttng-modules wrote until 2.11 and lttng-analyses 0.6.1 reads (docs/kernel.md)
     "lttng_statedump_file_descriptor": (set(), {"pid"}),
 }

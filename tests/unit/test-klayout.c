@@ -6,7 +6,8 @@
  * recorder's own code (kclass, kcpu, kmeta), into a trace in each layout. Then:
  *   - event by event, the LTTng trace holds the spoor trace's events under lib/vocab's
  *     names, with the same values (priorities less 100; __syscall_nr left out), and tid as
- *     the event context;
+ *     the event context; sched_process_fork with lttng-modules 2.13's fields (kfork.h):
+ *     the workload's fork has the test's pid as parent_pid, its child's as child_pid;
  *   - its env says lttng-modules 2.13 as Trace Compass and babeltrace 1 read it;
  *   - spoor irq, spoor sched and spoor syscalls print the same on both;
  *   - babeltrace2 and babeltrace (1) read it without a complaint.
@@ -28,6 +29,7 @@
 #include "ktracefs.h"
 #include "kernel/instance.h"
 #include "kernel/kcpu.h"
+#include "kernel/kfork.h"
 #include "kernel/kmeta.h"
 #include "kernel/ksession-int.h"
 #include "record/clock.h"
@@ -107,8 +109,13 @@ static int convert(struct tep_handle *tep, const struct kevent_list *events, enu
 	mkdir(dir, 0755);
 	mkdir(kdir, 0755);
 	CHECK_EQ_S64(kmeta_write(kdir, &cs, uuid, &clock_, NULL, err, sizeof(err)), 0);
+	struct kfork forks; /* the session's, as the recorder keeps it */
+	kfork_init(&forks, "/proc");
 	for (int i = 0; i < ncpus; i++) {
-		struct kcpu c = {.cpu = i, .kb = tep_kbuffer(tep), .pkt = {.fd = -1}};
+		struct kcpu c = {.cpu = i,
+		                 .kb = tep_kbuffer(tep),
+		                 .pkt = {.fd = -1},
+		                 .fork = layout == KLAYOUT_LTTNG ? &forks : NULL};
 		snprintf(path, sizeof(path), "%s/cpu%d", kdir, i);
 		CHECK_EQ_S64(
 		    kpacket_open(&c.pkt, path, uuid, (uint64_t) i, (uint32_t) i, KCPU_PACKET_CAP),
@@ -120,6 +127,7 @@ static int convert(struct tep_handle *tep, const struct kevent_list *events, enu
 		kbuffer_free(c.kb);
 	}
 	kclasses_free(&cs);
+	kfork_free(&forks);
 	return 0;
 }
 
@@ -133,13 +141,43 @@ static struct spoor_reader *open_trace(const char *dir)
 	return r;
 }
 
+/* An integer field's value (INT64_MIN: none). */
+static int64_t int_field(const struct spoor_event *e, const char *name)
+{
+	struct spoor_field f;
+	return spoor_event_field(e, SPOOR_SCOPE_PAYLOAD, name, &f) ? f.v.s : INT64_MIN;
+}
+
+/* LTTng's fork (kfork.h) holds spoor's tids; the workload's child is a process of its own,
+ * forked by this one. Returns 1 for the workload's fork. */
+static int same_fork(const struct spoor_event *ea, const struct spoor_event *eb)
+{
+	static const char *const names[] = {
+	    "parent_comm", "parent_tid",    "parent_pid", "parent_ns_inum", "child_comm",
+	    "child_tid",   "_vtids_length", "vtids",      "child_pid",      "child_ns_inum"};
+	const int n = (int) (sizeof(names) / sizeof(names[0]));
+	struct spoor_field f;
+	for (int i = 0; i < n; i++)
+		CHECK(spoor_event_field_at(eb, SPOOR_SCOPE_PAYLOAD, i, &f) &&
+		      !strcmp(f.name, names[i]));
+	CHECK(!spoor_event_field_at(eb, SPOOR_SCOPE_PAYLOAD, n, &f));
+	int64_t parent = int_field(ea, "parent_pid"), child = int_field(ea, "child_pid");
+	CHECK_EQ_S64(int_field(eb, "parent_tid"), parent);
+	CHECK_EQ_S64(int_field(eb, "child_tid"), child);
+	if (parent != getpid())
+		return 0;
+	CHECK_EQ_S64(int_field(eb, "parent_pid"), getpid());
+	CHECK_EQ_S64(int_field(eb, "child_pid"), child);
+	return 1;
+}
+
 /* Every event of the spoor layout's trace is the LTTng layout's, renamed by the table. */
 static void same_events(const char *spoor_dir, const char *lttng_dir)
 {
 	struct spoor_reader *a = open_trace(spoor_dir), *b = open_trace(lttng_dir);
 	if (!a || !b)
 		goto out;
-	uint64_t n = 0, switches = 0, calls = 0;
+	uint64_t n = 0, switches = 0, calls = 0, forks = 0;
 	const struct spoor_event *ea, *eb;
 	for (;;) {
 		int ra = spoor_reader_next(a, &ea), rb = spoor_reader_next(b, &eb);
@@ -164,6 +202,10 @@ static void same_events(const char *spoor_dir, const char *lttng_dir)
 		CHECK_EQ_S64(fb.v.s, fa.v.s);
 		CHECK(
 		    !spoor_event_field(eb, SPOOR_SCOPE_STREAM_EVENT_CONTEXT, "common_flags", &fb));
+		if (!strcmp(name, "sched_process_fork")) {
+			forks += (uint64_t) same_fork(ea, eb);
+			continue;
+		}
 		int jb = 0;
 		for (int ja = 0; spoor_event_field_at(ea, SPOOR_SCOPE_PAYLOAD, ja, &fa); ja++) {
 			const struct vocab_field *vf = vocab_field_by_ftrace(row, fa.name);
@@ -185,6 +227,7 @@ static void same_events(const char *spoor_dir, const char *lttng_dir)
 	printf("  %llu events (%llu switches, %llu per-call system call events) alike\n",
 	       (unsigned long long) n, (unsigned long long) switches, (unsigned long long) calls);
 	CHECK(switches > 0 && calls > 400);
+	CHECK_EQ_U64(forks, 1);
 out:
 	spoor_reader_close(a);
 	spoor_reader_close(b);
