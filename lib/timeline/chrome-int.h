@@ -6,6 +6,7 @@
 
 #include "analysis/idmap.h"
 #include "chrome.h"
+#include "flame.h"
 #include "states.h"
 #include "tef.h"
 
@@ -40,6 +41,7 @@ struct ch_class {
 struct tl_chrome {
 	struct an_engine *e;
 	struct tl_states *st;
+	struct tl_flame *fl; /* NULL: the trace has no function calls */
 	struct tef t;
 	struct tl_chrome_opts o;
 	bool has_origin, oom;
@@ -47,6 +49,9 @@ struct tl_chrome {
 	struct ch_thread *threads;
 	size_t nthreads, capthreads;
 	struct idmap by_tid; /* tid -> its latest row in threads */
+	struct ch_thread *callers; /* the calls' rows: a thread's calls apart from its states */
+	size_t ncallers, capcallers;
+	struct idmap by_caller; /* tid -> callers */
 	struct ch_cpu *cpus;
 	size_t ncpus;
 	struct ch_class *classes;

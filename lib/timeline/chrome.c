@@ -159,6 +159,49 @@ static void on_span(void *data, enum tl_row_kind kind, int64_t id, const struct 
 	           s->value);
 }
 
+/* A call: on its thread's calls row, in the process the thread's row is in. */
+static void on_call(void *data, const struct tl_call *k)
+{
+	struct tl_chrome *c = data;
+	int64_t begin = k->begin, end = k->end;
+	if ((c->o.has_begin && end < ch_rel(c, c->o.begin)) ||
+	    (c->o.has_end && begin > ch_rel(c, c->o.end)))
+		return; /* outside the range; a call partly in it is clipped to it */
+	if (c->o.has_begin && begin < ch_rel(c, c->o.begin))
+		begin = ch_rel(c, c->o.begin);
+	if (c->o.has_end && end > ch_rel(c, c->o.end))
+		end = ch_rel(c, c->o.end);
+	/* the thread's latest row (a user-space event's set its process) */
+	uint32_t *row = idmap_find(&c->by_tid, (uint64_t) k->tid);
+	struct ch_thread *th = row ? &c->threads[*row] : thread(c, k->tid, -1);
+	uint32_t *at = th ? idmap_find(&c->by_caller, (uint64_t) k->tid) : NULL;
+	if (th && !at) {
+		if (grow_one(&c->callers, c->ncallers, &c->capcallers, sizeof(*c->callers), 16) ||
+		    idmap_add(&c->by_caller, (uint64_t) k->tid, (uint32_t) c->ncallers))
+			th = NULL;
+		else
+			c->callers[c->ncallers++] = (struct ch_thread){.tid = k->tid, .pid = th->pid};
+	}
+	if (!th) {
+		c->oom = true;
+		return;
+	}
+	const char *name = tl_flame_function_name(c->fl, k->function);
+	if (!tef_event(&c->t, 'X', th->pid, TL_CHROME_CALLS_TID + k->tid, begin)) {
+		an_engine_stop(c->e);
+		return;
+	}
+	tef_us(&c->t, "dur", end - begin);
+	tef_str(&c->t, "cat", "call", 4);
+	tef_str(&c->t, "name", name, strlen(name));
+	if (k->flags) { /* what the trace lacks of it (analysis/calls.h) */
+		tef_object(&c->t, "args");
+		tef_int(&c->t, "flags", k->flags);
+		tef_close(&c->t);
+	}
+	tef_close(&c->t);
+}
+
 /* ---- instants and rates ---- */
 
 static void find_context(const struct spoor_event_class *ec, const char *name, int8_t *scope,
@@ -297,7 +340,9 @@ int tl_chrome_new(struct an_engine *e, int fd, const struct tl_chrome_opts *o,
 	if ((rc = tef_open(&c->t, fd)))
 		goto fail;
 	const struct tl_callbacks cb = {.data = c, .span = on_span};
-	if ((rc = tl_states_new(e, &cb, &c->st)) || (rc = choose_instants(c)) ||
+	const struct tl_flame_callbacks fcb = {.data = c, .call = on_call};
+	if ((rc = tl_states_new(e, &cb, &c->st)) || (rc = tl_flame_new(e, &fcb, &c->fl)) ||
+	    (rc = choose_instants(c)) ||
 	    (rc = an_engine_on_name(e, "*", on_any, c)) || (rc = an_engine_on_lost(e, on_lost, c)))
 		goto fail;
 	*out = c;
@@ -363,6 +408,14 @@ static int write_names(struct tl_chrome *c)
 			meta(c, "process_name", th->pid, th->pid, pname, strlen(pname));
 	}
 	idmap_free(&procs);
+	for (size_t i = 0; i < c->ncallers; i++) {
+		const struct ch_thread *th = &c->callers[i];
+		uint32_t *at = idmap_find(&c->by_tid, (uint64_t) th->tid);
+		const char *name = at ? thread_name(c, &c->threads[*at]) : NULL;
+		int n = name ? snprintf(buf, sizeof(buf), "%.15s calls", name)
+		             : snprintf(buf, sizeof(buf), "calls");
+		meta(c, "thread_name", th->pid, TL_CHROME_CALLS_TID + th->tid, buf, (size_t) n);
+	}
 	bool cpus = false;
 	for (size_t i = 0; i < c->ncpus; i++) {
 		if (!c->cpus[i].seen)
@@ -410,6 +463,8 @@ static void other_data(struct tef *t, void *data)
 int tl_chrome_finish(struct tl_chrome *c)
 {
 	tl_states_finish(c->st); /* the last spans */
+	if (c->fl && tl_flame_finish(c->fl)) /* the calls still open */
+		c->oom = true;
 	for (size_t i = 0; i < c->ncpus; i++)
 		flush_run(c, (int64_t) i);
 	ch_counters_finish(c);
@@ -430,6 +485,9 @@ void tl_chrome_free(struct tl_chrome *c)
 	if (!c)
 		return;
 	tl_states_free(c->st);
+	tl_flame_free(c->fl);
+	free(c->callers);
+	idmap_free(&c->by_caller);
 	tef_free(&c->t);
 	idmap_free(&c->by_tid);
 	free(c->threads);

@@ -10,6 +10,10 @@
  *     call's name for a syscall span), on the thread's row under its process; CPU rows are
  *     threads of a pseudo-process "CPUs" (TL_CHROME_CPU_PID), their spans named by the
  *     thread that ran (or the state);
+ *   - function calls (flame.h) as complete events ("X", cat "call"), named by the
+ *     function, on a row of their own under the thread's process (thread
+ *     TL_CHROME_CALLS_TID + tid, "NAME calls"): nested by their times, as Chrome's and
+ *     Perfetto's flame charts draw them (a thread's states would cut across them);
  *   - events as instants ("i", thread scope) with their payload fields as args: the
  *     user-space events, or those whose names match the -e patterns;
  *   - counters ("C"): events per ms of each event class (pseudo-process "Event rate"),
@@ -31,6 +35,8 @@
  * thread TL_CHROME_CPU_PID + 1 + n) and the event rates. */
 #define TL_CHROME_CPU_PID 0x40000000
 #define TL_CHROME_RATE_PID 0x3fffffff
+/* A thread's calls: thread TL_CHROME_CALLS_TID + tid of its process. */
+#define TL_CHROME_CALLS_TID 0x20000000
 
 struct tl_chrome_opts {
 	/* shell wildcards: the events whose names match become instants; none: every

@@ -11,6 +11,12 @@
     export-check.py instants EXPORT.json DUMP.txt
         One instant per line of `spoor dump` (same order), named as the event, whose args
         hold the payload's integers and strings as dump prints them.
+    export-check.py calls EXPORT.json FLAME
+        The function calls of gen-calls.py's FLAME ([tid, depth, begin, end, name, flags],
+        ns from the first event), exactly: one X event each of cat "call" on the thread's
+        calls row (tid + CALLS below), named by its function, at its time and duration
+        (µs), its flags in args; nested on that row as deep as the call is; in the
+        process of the thread's other events.
     export-check.py names FILE.json NAME...
         FILE parses (strictly: UTF-8) and each NAME (Python escapes) is a string in it:
         an event's name, a thread's, a field's value (an export, or any --json output).
@@ -21,6 +27,7 @@ import sys
 from collections import defaultdict
 
 PSEUDO = 0x3FFFFFFF  # pids at or above: CPUs, event rates (lib/timeline/chrome.h)
+CALLS = 0x20000000   # a thread's calls row: tid + CALLS
 ON_CPU = {"user", "syscall", "irq", "softirq", "running"}
 bad = []
 
@@ -52,7 +59,7 @@ def sums(export, sched, begin=None, end=None):
     origin = int(d["otherData"]["origin_ns"])
     rows = defaultdict(list)
     for e in events:
-        if e["ph"] == "X" and e["pid"] < PSEUDO:
+        if e["ph"] == "X" and e["pid"] < PSEUDO and e.get("cat") == "state":
             rows[e["tid"]].append(e)
         if begin is not None and e["ph"] in "XiC":
             t0, t1 = origin + ns(e["ts"]), origin + ns(e["ts"] + e.get("dur", 0))
@@ -142,12 +149,40 @@ def names(export, *wanted):
     return "%d names found" % len(wanted)
 
 
+def calls(export, flame):
+    d = load(export)
+    check_members(d["traceEvents"])
+    got = [[e["tid"] - CALLS, ns(e["ts"]), ns(e["ts"] + e["dur"]), e["name"],
+            e.get("args", {}).get("flags", 0)]
+           for e in d["traceEvents"] if e["ph"] == "X" and e.get("cat") == "call"]
+    for tid, b, e, name, flags in got:  # its depth: the calls of its row around it
+        depth = sum(1 for o in got if o[0] == tid and o[1] <= b and o[2] >= e and
+                    (o[1], -o[2]) < (b, -e))
+        got_call = [tid, depth, b, e, name, flags]
+        if got_call not in want_calls(flame):
+            bad.append("a call not in %s: %r" % (flame, got_call))
+    pids = {e["tid"]: e["pid"] for e in d["traceEvents"] if e.get("cat") in ("event", "state")}
+    for e in d["traceEvents"]:
+        if e.get("cat") == "call" and pids.get(e["tid"] - CALLS, e["pid"]) != e["pid"]:
+            bad.append("a call not in its thread's process (%d): %r" % (pids[e["tid"] - CALLS], e))
+    for w in want_calls(flame):
+        if not any(g[0] == w[0] and g[1:] == w[2:] for g in got):
+            bad.append("a call missing: %r" % w)
+    return "%d calls" % len(got)
+
+
+def want_calls(flame, memo={}):
+    if flame not in memo:
+        memo[flame] = json.load(open(flame))
+    return memo[flame]
+
+
 def main():
     what, args = sys.argv[1], sys.argv[2:]
     if what == "sums":
         said = sums(args[0], args[1], *(int(a) for a in args[2:4]))
     else:
-        said = {"instants": instants, "names": names}[what](*args)
+        said = {"instants": instants, "names": names, "calls": calls}[what](*args)
     for b in bad[:20]:
         print(b)
     print(said + (", %d problems" % len(bad) if bad else ", as expected"))

@@ -150,4 +150,18 @@ if [ -d "$ros2" ]; then
 	check "ros2 (LTTng-UST): an instant per event, with its fields" \
 		chk instants "$TMP/ros2.json" "$TMP/ros2.dump"
 fi
+# function calls (gen-calls.py's traces): X events on each thread's calls row, nested
+if [ -n "${CALLS_TREE:-}" ] && [ -n "${DL_PROVIDER:-}" ] && command -v nm >/dev/null; then
+	cp "$CALLS_TREE" "$TMP/calls-tree"
+	strip -s "$TMP/calls-tree" -o "$TMP/calls-tree-stripped"
+	python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
+		--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/calls" ||
+		fail "gen-calls.py"
+	for t in calls-tree calls-midstart calls-lost; do
+		"$SPOOR" export -o "$TMP/$t.json" "$TMP/calls/$t" 2>/dev/null
+		check "$t: the calls, exact and nested" chk calls "$TMP/$t.json" "$TMP/calls/$t.flame"
+	done
+else
+	echo "# skipped: the calls (CALLS_TREE, DL_PROVIDER or nm missing)"
+fi
 finish
