@@ -27,6 +27,7 @@ struct slot {
 struct fthread {
 	int64_t tid;
 	int64_t first;   /* its first call event (relative) */
+	int64_t last;    /* its last event of any class (absolute) */
 	bool seen;       /* first is set */
 	uint32_t before; /* CALLS_OPEN_BEFORE exits met */
 	struct slot *up, *down; /* keys >= 0 and < 0 (down[0]: key -1) */
@@ -53,7 +54,7 @@ struct tl_flame {
 	size_t nnames, capnames;
 	struct idmap by_id;   /* loadmap's name id -> function */
 	struct idmap by_text; /* a name's hash -> function: one number per text */
-	int64_t origin, end;
+	int64_t origin;
 	bool has_origin, finished, oom;
 };
 
@@ -168,7 +169,7 @@ static void on_leave(void *data, const struct calls_span *s)
 		return;
 	}
 	c.row = sl->row - 1;
-	c.end = s->flags & CALLS_NO_EXIT ? f->end : rel(f, s->end);
+	c.end = rel(f, s->flags & CALLS_NO_EXIT && t->last > s->end ? t->last : s->end);
 	if (s->flags & CALLS_OPEN_BEFORE)
 		c.begin = 0;
 	else if (s->flags & CALLS_NO_ENTRY) /* after the call before it here, or the first */
@@ -197,12 +198,23 @@ static void on_call_event(void *data, const struct an_event *ev)
 		t->first = rel(f, ev->ts);
 		t->seen = true;
 	}
+	t->last = ev->ts;
 	if (calls_event(f->calls, ev->ev, ev->tid, loadmap_process(f->lm, ev->ev)) < 0)
 		f->oom = true;
 }
 
+/* Another event of a trace with calls: a thread's last event ends its calls left open. */
+static void on_other_event(void *data, const struct an_event *ev)
+{
+	struct tl_flame *f = data;
+	uint32_t *i = idmap_find(&f->by_tid, (uint64_t) ev->tid);
+	if (i)
+		f->th[*i].last = ev->ts;
+}
+
 static void on_loadmap_event(void *data, const struct an_event *ev)
 {
+	on_other_event(data, ev);
 	struct tl_flame *f = data;
 	if (loadmap_update(f->lm, ev->ev) < 0)
 		f->oom = true;
@@ -226,16 +238,21 @@ int tl_flame_new(struct an_engine *e, const struct tl_flame_callbacks *cb, struc
 		tl_flame_free(f);
 		return -ENOMEM;
 	}
-	bool any = false;
-	for (size_t c = 0; c < n; c++)
-		any |= calls_reads(f->calls, c);
-	int rc = 0;
+	/* the traces that hold calls: their other events are read too */
+	bool any = false, *with = calloc(spoor_reader_trace_count(r) + 1, sizeof(*with));
+	for (size_t c = 0; with && c < n; c++)
+		if (calls_reads(f->calls, c))
+			any = with[spoor_reader_event_class(r, c)->trace] = true;
+	int rc = with ? 0 : -ENOMEM;
 	for (size_t c = 0; any && !rc && c < n; c++) {
 		if (calls_reads(f->calls, c))
 			rc = an_engine_on_class(e, c, on_call_event, f);
 		else if (loadmap_reads(f->lm, c))
 			rc = an_engine_on_class(e, c, on_loadmap_event, f);
+		else if (with[spoor_reader_event_class(r, c)->trace])
+			rc = an_engine_on_class(e, c, on_other_event, f);
 	}
+	free(with);
 	if (rc || !any) {
 		tl_flame_free(f);
 		return rc;
@@ -246,12 +263,9 @@ int tl_flame_new(struct an_engine *e, const struct tl_flame_callbacks *cb, struc
 
 int tl_flame_finish(struct tl_flame *f)
 {
-	int64_t begin;
 	if (f->finished)
 		return 0;
 	f->finished = true;
-	an_span(f->e, &begin, &f->end);
-	f->end = rel(f, f->end);
 	if (calls_finish(f->calls) < 0)
 		f->oom = true;
 	return f->oom ? -ENOMEM : 0;

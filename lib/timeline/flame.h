@@ -8,7 +8,7 @@
  *
  * A call whose entry is not in the trace begins at the trace's start when it was open
  * then, else (its entry lost) where the call before it at its depth ended; one whose exit
- * is not (the trace ends inside it) ends at the trace's end.
+ * is not (the thread or the trace ends inside it) ends at its thread's last event.
  */
 #ifndef TIMELINE_FLAME_H
 #define TIMELINE_FLAME_H

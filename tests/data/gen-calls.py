@@ -20,7 +20,8 @@ per thread, every time different. Written in OUTDIR:
                       without calls, not shown), a function of a library between its
                       dlopen and dlclose, then the same address after the dlclose
     calls-midstart/   a thread whose trace starts inside three calls and ends inside two,
-                      in the stripped program (names as STRIPPED+0xOFFSET)
+                      in the stripped program (names as STRIPPED+0xOFFSET); then an event
+                      of another thread without calls
     calls-whole/      the tree of calls-tree's first thread as spoor_calls:call events
                       (written at exits, post-order, with durations)
     calls-lost/       a thread whose stream lost events (a packet counting them): an exit
@@ -241,6 +242,8 @@ def midstart_trace(stripped):
     th.entry(a["ct_work"])
     th.entry(a["ct_handler"])
     th.mark("last words")
+    # another thread's event later: the calls left open end at their own thread's last
+    Thread(tr, 202, 200, "calls-tree", names).mark("after 201's last", shown=False)
     return tr
 
 
@@ -483,8 +486,10 @@ def flame(tr, seeds=None):
     """The calls by thread and depth (lib/timeline/flame.h's rules): a call open when the
     trace began starts at the trace's start, one whose entry was lost after the call before
     it at its depth (else at its thread's first call event), one open at the end ends at
-    the trace's end."""
-    t0, t_end = tr.events[0][0], max(e[0] for e in tr.events)
+    its thread's last event."""
+    t0, t_end = tr.events[0][0], {}
+    for e in tr.events:
+        t_end[e[1]] = max(t_end.get(e[1], e[0]), e[0])
     base, stacks, lost, first, last_end, out = dict(seeds or {}), {}, {}, {}, {}, []
 
     def put(tid, depth, begin, end, name, flags):
@@ -518,7 +523,7 @@ def flame(tr, seeds=None):
     for tid, st in stacks.items():
         while st:
             n, begin = st.pop()
-            put(tid, base.get(tid, 0) + len(st), begin, t_end, n, 2)
+            put(tid, base.get(tid, 0) + len(st), begin, t_end[tid], n, 2)
     return sorted(out)
 
 
