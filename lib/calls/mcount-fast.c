@@ -15,24 +15,14 @@
  * of SPOOR_EVENT (include/spoor/tracepoint.h). The entries and exits as calls_enter and
  * calls_exit (hooks.c) make them.
  */
-#include "calls-tp.h"
+#include "emit.h"
 #include "mcount.h"
 
-/* The events' payloads, as calls-tp.h declares them. */
+/* --calls-min's payload, as calls-tp.h declares it. */
 static inline void write_call(char *p, uint64_t addr, uint64_t site)
 {
 	memcpy(p, &addr, 8);
 	memcpy(p + 8, &site, 8);
-}
-static inline int emit_fast(struct spoor_event_desc *ev, uint64_t addr, uint64_t site)
-{
-	struct spoor__inline in;
-	char *p;
-	if (!spoor__inline_reserve(ev, 16, &in, &p))
-		return 0;
-	write_call(p, addr, site);
-	spoor__inline_commit(&in);
-	return 1;
 }
 /* --calls-min's, its duration up to the event's own time (as hooks.c's emit_call). */
 static inline int emit_call_fast(uint64_t addr, uint64_t site, uint64_t begin)
@@ -81,12 +71,13 @@ static inline __attribute__((always_inline)) int enter(uint64_t *slot, uint64_t 
 			if (calls_cfg.mono)
 				goto undo;
 			f->ts = __builtin_ia32_rdtsc();
-		} else if (!emit_fast(spoor_event_desc(lttng_ust_cyg_profile, func_entry), addr,
-		                      site)) {
+		} else if (!calls_emit_inline(spoor_event_desc(lttng_ust_cyg_profile, func_entry),
+		                              addr, site)) {
 			goto undo;
 		}
 		calls_count(t, flags, 1);
-	} else if (!emit_fast(spoor_event_desc(lttng_ust_cyg_profile, func_entry), addr, site)) {
+	} else if (!calls_emit_inline(spoor_event_desc(lttng_ust_cyg_profile, func_entry), addr,
+	                              site)) {
 		goto undo;
 	}
 push:
@@ -132,7 +123,8 @@ uint64_t calls_exit_fast(uint64_t slot)
 	uint32_t flags = f->flags;
 	if (!(flags & CALLS_RECORDED)) {
 	} else if (!calls_cfg.min) {
-		if (!emit_fast(spoor_event_desc(lttng_ust_cyg_profile, func_exit), addr, site))
+		if (!calls_emit_inline(spoor_event_desc(lttng_ust_cyg_profile, func_exit), addr,
+		                       site))
 			return 0;
 	} else {
 		if (calls_cfg.mono)
