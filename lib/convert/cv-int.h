@@ -52,8 +52,9 @@ struct cv {
 	struct sdl_ids dump;
 	uint8_t uuid[16];
 	char partitions[4100]; /* the input's .partitions ("": none) */
-	uint64_t end;          /* the trace's last timestamp_end: a dump's stream spans to it */
 	struct kfork fork;     /* the threads' processes, as the streams say in time order */
+	/* the trace's first timestamp_begin and last timestamp_end: every stream spans them */
+	uint64_t begin, end;
 };
 
 /* Every stream of the input written again in out_dir, under its file's name. The streams

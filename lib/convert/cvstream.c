@@ -169,7 +169,7 @@ struct cvs {
 	struct ctf_stream s;
 	struct kpacket p;
 	uint64_t discarded, dump_ts;
-	bool in_dump, dump_only;
+	bool in_dump;
 	struct kfork_newtask last; /* its (CPU's) last task_newtask */
 };
 
@@ -182,7 +182,6 @@ static int open_one(struct cv *c, size_t i, struct cvs *v, const char *out_dir, 
 	char out_path[4300];
 	snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, base ? base + 1 : in_path);
 	v->p.fd = -1;
-	v->dump_only = true;
 	int rc = ctf_stream_open(&v->s, c->in, in_path, i);
 	if (rc) {
 		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
@@ -200,6 +199,8 @@ static int open_one(struct cv *c, size_t i, struct cvs *v, const char *out_dir, 
 		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
 		return rc;
 	}
+	/* as the recorder writes it: every stream spans the trace, as LTTng's */
+	kpacket_begin_at(&v->p, c->begin);
 	rc = ctf_stream_next(&v->s);
 	if (rc < 0)
 		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
@@ -227,7 +228,6 @@ convert_one(struct cv *c, struct cvs *v, struct kconvert_totals *t, char *err, s
 		end_dump(p, c, v->dump_ts);
 		v->in_dump = false;
 	}
-	v->dump_only = v->dump_only && k->is_dump;
 	if (k->is_dump) {
 		if (!v->in_dump)
 			statedump_lttng_emit(p, &c->out, &c->dump, SDL_START, s->ts_cycles);
@@ -248,7 +248,7 @@ convert_one(struct cv *c, struct cvs *v, struct kconvert_totals *t, char *err, s
 	return rc;
 }
 
-/* The stream's end: its dump ended, its last losses, the dump's stream spanning the trace
+/* The stream's end: its dump ended, its last losses, the stream spanning the trace
  * (kpacket_extend, as the recorder writes it), the file closed. */
 static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals *t, char *err,
                      size_t errlen)
@@ -260,8 +260,7 @@ static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals
 		if (v->s.discarded != v->discarded)
 			kpacket_add_discarded(p, v->s.discarded - v->discarded);
 		t->discarded += v->s.discarded;
-		if (v->dump_only && p->events)
-			rc = kpacket_extend(p, c->end);
+		rc = kpacket_extend(p, c->end);
 	}
 	int wrc = p->fd >= 0 ? kpacket_close(p) : 0;
 	if (!rc && wrc) {

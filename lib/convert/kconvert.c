@@ -343,19 +343,25 @@ static int find_trace(const char *in, const char *out, char *in_dir, char *out_d
 	return a < 0 || b < 0 || (size_t) a >= cap || (size_t) b >= cap ? -ENAMETOOLONG : 0;
 }
 
-/* Where the trace ends: its streams' last packets' timestamp_end (damage is met later). */
-static uint64_t trace_end(struct ctf_trace *in)
+/* Where the trace begins and ends: its streams' first packets' timestamp_begin, their last
+ * packets' timestamp_end (damage is met later). */
+static void trace_bounds(struct cv *c)
 {
-	uint64_t end = 0;
+	struct ctf_trace *in = c->in;
+	c->begin = UINT64_MAX;
+	c->end = 0;
 	for (size_t i = 0; i < in->nstream_paths; i++) {
 		struct ctf_stream s;
 		if (!ctf_stream_open(&s, in, in->stream_paths[i], i)) {
 			ctf_stream_scan_to_end(&s);
-			end = s.prev_end > end ? s.prev_end : end;
+			if (s.packets && s.first_begin < c->begin)
+				c->begin = s.first_begin;
+			c->end = s.prev_end > c->end ? s.prev_end : c->end;
 		}
 		ctf_stream_close(&s);
 	}
-	return end;
+	if (c->begin > c->end)
+		c->begin = c->end;
 }
 
 static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct kconvert_totals *t,
@@ -370,7 +376,7 @@ static int convert(struct cv *c, const char *in_dir, const char *out_dir, struct
 		return -EIO;
 	c->uuid[6] = (uint8_t) ((c->uuid[6] & 0x0f) | 0x40); /* version 4, random */
 	c->uuid[8] = (uint8_t) ((c->uuid[8] & 0x3f) | 0x80);
-	c->end = trace_end(c->in);
+	trace_bounds(c);
 	snprintf(c->partitions, sizeof(c->partitions), "%s/.partitions", in_dir);
 	if (access(c->partitions, R_OK))
 		c->partitions[0] = '\0';

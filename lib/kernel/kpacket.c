@@ -106,6 +106,11 @@ void kpacket_end_event(struct kpacket *p, size_t body_len)
 	p->packet_events++;
 }
 
+void kpacket_begin_at(struct kpacket *p, uint64_t ts)
+{
+	p->last_ts = ts; /* where the next packet begins */
+}
+
 int kpacket_extend(struct kpacket *p, uint64_t ts)
 {
 	int rc = kpacket_flush(p);

@@ -45,9 +45,14 @@ void kpacket_end_event(struct kpacket *p, size_t body_len);
 /* Events the kernel lost before the next one: closes the packet so the loss shows between
  * the right packets. */
 void kpacket_add_discarded(struct kpacket *p, uint64_t n);
-/* Write the packet in progress, then an empty packet from the last event up to ts: a
- * stream's packets then span as long as the others' (babeltrace 1 and lttng-analyses read
- * only where every stream spans). Nothing when ts is not after the last event. */
+/* Before the stream's first event: its first packet begins at ts (the session's start, or
+ * where the stream's previous chunk ended) rather than at that event. With kpacket_extend,
+ * every stream of a trace spans the session, as LTTng's do: babeltrace 1, lttng-analyses
+ * (and babeltrace2's --stream-intersection) read only the time every stream spans. An
+ * event stamped before ts would be stamped ts: callers pass a time before all of them. */
+void kpacket_begin_at(struct kpacket *p, uint64_t ts);
+/* Write the packet in progress, then an empty packet from the last event (or the begin,
+ * for a stream without events) up to ts. Nothing when ts is not after the last event. */
 int kpacket_extend(struct kpacket *p, uint64_t ts);
 /* Write the packet in progress, if it has anything. */
 int kpacket_flush(struct kpacket *p);

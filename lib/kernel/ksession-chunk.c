@@ -188,7 +188,7 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		struct kcpu *c = &k->cpus[i];
 		if (!k->paused)
 			kcpu_flush(c, &k->classes);
-		ksession_end_stream(k, c, true, &k->done, NULL, NULL);
+		ksession_end_stream(k, c, true, 0, &k->done, NULL, NULL);
 		/* one stream across chunks, as LTTng's rotation: readers that merge the chunks
 		 * of one trace uuid see its packets and losses continue */
 		o.cpu[i].seq = c->pkt.seq;
@@ -196,13 +196,19 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		/* and its first packet begins where the last one ended: babeltrace2 orders the
 		 * merged chunks' packets by their begin alone, so two equal begins (a packet of
 		 * one time cut by a loss) could swap */
-		o.cpu[i].last_ts = c->pkt.last_ts;
+		kpacket_begin_at(&o.cpu[i], c->pkt.last_ts);
 	}
+	/* The dump's stream, too, goes on where it ended, with its packet numbers: up to a
+	 * nanosecond before the new chunk's dump, whose packet then begins before the empty
+	 * one that follows it (babeltrace2 orders the chunks' packets by their begin in ns:
+	 * two of one begin could swap). */
+	uint64_t ns = (k->clock.freq + 999999999) / 1000000000, cut = dump_ts - ns;
+	keep_error(&k->done, ksession_close_dump(&k->dump, cut));
 	o.dump.seq = k->dump.seq;
-	keep_error(&k->done, ksession_close_dump(k, &k->dump));
 	k->done.bytes += k->dump.bytes;
 	if (close(k->meta_fd))
 		keep_error(&k->done, -errno);
+	kpacket_begin_at(&o.dump, cut);
 	ksession_adopt_outputs(k, &o);
 	free(k->dir);
 	k->dir = dir;
@@ -261,7 +267,10 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 	free(dir);
 	if (rc)
 		return rc;
-	uint64_t first = UINT64_MAX;
+	/* where the snapshot's streams end, as LTTng's: its time (after the swap, every event
+	 * the snapshot buffer holds is older; a ring read while tracing goes on may give a
+	 * stream a later last event, where that stream then ends) */
+	uint64_t first = UINT64_MAX, end = rec_clock_now(&k->clock), last = end;
 	for (int i = 0; i < k->ncpus; i++) {
 		struct kcpu *c = &k->cpus[i];
 		struct kpacket live = c->pkt;
@@ -277,7 +286,8 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 		if (c->pkt.events_written && c->pkt.first_ts < first)
 			first = c->pkt.first_ts;
 		/* the stats count the live ring: a snapshot buffer's losses are its marks only */
-		ksession_end_stream(k, c, !swap, t, &overrun, &dropped);
+		ksession_end_stream(k, c, !swap, end, t, &overrun, &dropped);
+		last = c->pkt.last_ts > last ? c->pkt.last_ts : last;
 		uint64_t lost = c->missed - missed;
 		if (swap)
 			c->missed = missed; /* the live ring's counters stay the reference */
@@ -298,7 +308,7 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 	 * fork, exec or rename events the snapshot holds). */
 	uint64_t dump_ts = first != UINT64_MAX && first ? first - 1 : rec_clock_now(&k->clock);
 	t->statedump = ksession_statedump(k, &o.dump, dump_ts);
-	keep_error(t, ksession_close_dump(k, &o.dump));
+	keep_error(t, ksession_close_dump(&o.dump, last));
 	t->bytes += o.dump.bytes;
 	if (close(o.meta_fd))
 		keep_error(t, -errno);

@@ -34,6 +34,7 @@ struct ksession {
 	struct rec_clock clock;
 	uint8_t uuid[16];
 	bool overwrite, paused, stopped;
+	bool started;              /* tracing was on once: the streams' begin is set */
 	struct kernel_totals done; /* what the chunks closed by rotation hold */
 	struct krights caller;     /* whose rights the trace's files are made with */
 };
@@ -69,15 +70,16 @@ extern const char *const ksession_name_events[KSESSION_NNAME_EVENTS];
 int ksession_load_format(struct ksession *k, const struct kevent_ref *r, char *err, size_t errlen);
 /* "EVENT:EXPR" or "SYSTEM:EVENT:EXPR" for an event of the session. */
 int ksession_apply_filter(struct ksession *k, const char *spec, char *err, size_t errlen);
-/* Close a trace's dump stream (in the LTTng layout spanning up to now, as the CPUs'
- * streams: kpacket_extend). 0 or -errno. */
-int ksession_close_dump(struct ksession *k, struct kpacket *dump);
+/* Close a trace's dump stream, its last packet reaching to end (kpacket_extend). 0 or
+ * -errno. */
+int ksession_close_dump(struct kpacket *dump, uint64_t end);
 /* The threads alive now into dump, stamped ts; how many. */
 uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t ts);
 /* End CPU c's current stream: what the kernel's counters lost beyond the sub-buffers'
- * marks is added to its last packet (unless !counters), the file is closed and what it
- * holds added to t. The counters, when asked. */
-void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, struct kernel_totals *t,
-                         uint64_t *overrun, uint64_t *dropped);
+ * marks is added to its last packet (unless !counters), its last packet reaches to end (0:
+ * it ends at its last event), the file is closed and what it holds added to t. The
+ * counters, when asked. */
+void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, uint64_t end,
+                         struct kernel_totals *t, uint64_t *overrun, uint64_t *dropped);
 
 #endif

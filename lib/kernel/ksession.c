@@ -255,11 +255,10 @@ uint64_t ksession_statedump(struct ksession *k, struct kpacket *dump, uint64_t t
 	return n > 0 ? (uint64_t) n : 0;
 }
 
-int ksession_close_dump(struct ksession *k, struct kpacket *dump)
+int ksession_close_dump(struct kpacket *dump, uint64_t end)
 {
 	/* lttng-modules' dump is in the CPUs' streams, which span the whole trace */
-	int rc =
-	    k->classes.layout == KLAYOUT_LTTNG ? kpacket_extend(dump, rec_clock_now(&k->clock)) : 0;
+	int rc = kpacket_extend(dump, end);
 	int crc = kpacket_close(dump);
 	return rc ? rc : crc;
 }
@@ -280,6 +279,10 @@ static int start_tracing(struct ksession *k, char *err, size_t errlen)
 	/* Stamped before tracing starts, so that every kernel event comes after the names;
 	 * walked after, so that a thread born meanwhile is in the dump or in a fork event. */
 	uint64_t dump_ts = rec_clock_now(&k->clock);
+	/* the session's start: where every stream begins, as LTTng's (kpacket_begin_at) */
+	for (int i = 0; !k->started && i < k->ncpus; i++)
+		kpacket_begin_at(&k->cpus[i].pkt, dump_ts);
+	k->started = true;
 	int rc = kinstance_tracing_on(k->inst, true);
 	if (rc) {
 		snprintf(err, errlen, "cannot turn tracing on in %s", kinstance_dir(k->inst));
@@ -486,8 +489,8 @@ void ksession_usage(struct ksession *k, struct kernel_usage *u)
 	}
 }
 
-void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, struct kernel_totals *t,
-                         uint64_t *overrun_out, uint64_t *dropped_out)
+void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, uint64_t end,
+                         struct kernel_totals *t, uint64_t *overrun_out, uint64_t *dropped_out)
 {
 	uint64_t overrun = 0, dropped = 0;
 	if (counters) {
@@ -507,6 +510,8 @@ void ksession_end_stream(struct ksession *k, struct kcpu *c, bool counters, stru
 		*overrun_out = overrun;
 	if (dropped_out)
 		*dropped_out = dropped;
+	if (end)
+		kpacket_extend(&c->pkt, end); /* an error stays in the stream: close returns it */
 	int rc = kpacket_close(&c->pkt);
 	if (rc && !t->write_error)
 		t->write_error = rc;
@@ -526,11 +531,16 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 	*t = k->done;
 	k->stopped = true;
 	kinstance_tracing_on(k->inst, false);
+	for (int i = 0; i < k->ncpus; i++)
+		kcpu_drain(&k->cpus[i], &k->classes, true);
+	/* the session's stop: where every stream ends, as LTTng's (after every event read) */
+	uint64_t end = rec_clock_now(&k->clock);
+	for (int i = 0; i < k->ncpus; i++)
+		end = k->cpus[i].pkt.last_ts > end ? k->cpus[i].pkt.last_ts : end;
 	for (int i = 0; i < k->ncpus; i++) {
 		struct kcpu *c = &k->cpus[i];
-		kcpu_drain(c, &k->classes, true);
 		uint64_t overrun, dropped;
-		ksession_end_stream(k, c, true, t, &overrun, &dropped);
+		ksession_end_stream(k, c, true, end, t, &overrun, &dropped);
 		kcpu_close(c);
 		t->overrun += overrun;
 		t->dropped += dropped;
@@ -543,7 +553,7 @@ void ksession_stop(struct ksession *k, struct kernel_totals *t)
 	}
 	t->cpus = (unsigned) k->ncpus;
 	t->statedump = k->dumped;
-	int rc = ksession_close_dump(k, &k->dump);
+	int rc = ksession_close_dump(&k->dump, end);
 	t->bytes += k->dump.bytes;
 	if (rc && !t->write_error)
 		t->write_error = rc;

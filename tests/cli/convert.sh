@@ -39,6 +39,10 @@ check "convert: exit 0" test $? -eq 0
 check "convert: says what it wrote" \
 	grep -q "^spoor convert: [0-9]* events in 2 streams written to .*(4 threads in the state dump, 5 events lost when recorded)" "$TMP/gen.err"
 same_events gen "$TMP/gen" "$TMP/gen.lttng" 2
+# every stream spans the trace, as the recorder's and LTTng's (the input's do not)
+$PY "$here/stream-bounds.py" "$TMP/gen.lttng" --bounds-of "$TMP/gen" >"$TMP/gen.bounds"
+check "every stream spans the input's first packet to its last" test $? -eq 0
+grep -v '^stream' "$TMP/gen.bounds"
 same_answers gen "$TMP/gen" "$TMP/gen.lttng"
 env_of "$TMP/gen.lttng" >"$TMP/gen.env"
 for kv in 'domain = "kernel"' 'tracer_name = "lttng-modules"' 'tracer_major = 2' \
@@ -130,6 +134,14 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$T/instances" ]; then
 	same_events real "$TMP/real/kernel" "$TMP/real.lttng/kernel" \
 		"$(grep -c '^ ' "$TMP/real/kernel/.partitions")"
 	same_answers real "$TMP/real/kernel" "$TMP/real.lttng/kernel"
+	# every stream spans the session, in both layouts (from the dump's time: the start)
+	$PY "$here/stream-bounds.py" "$TMP/real/kernel" --begins-at statedump_process \
+		>"$TMP/real.bounds"
+	check "a recording: every stream spans the session" test $? -eq 0
+	$PY "$here/stream-bounds.py" "$TMP/real.lttng/kernel" --bounds-of "$TMP/real/kernel" \
+		--begins-at lttng_statedump_start >>"$TMP/real.bounds"
+	check "a recording converted: every stream spans the session" test $? -eq 0
+	grep -v '^stream' "$TMP/real.bounds"
 	# lttng-analyses reads where every stream spans: the dump's stream spans the trace
 	if command -v lttng-irqstats >/dev/null; then
 		lttng-irqstats --no-progress "$TMP/real.lttng/kernel" >"$TMP/la.txt" 2>&1

@@ -21,10 +21,9 @@ ns (spoor's rounding). Allowed, as docs/analyses/ and docs/compatibility.md say:
     latencies and system calls are left out, counted; so are the system calls of tasks
     that the tid context shows before their CPU's first switch (lttng-analyses has no
     task for them);
-  - the tools run with --no-intersection: by default they read only the time range every
-    stream covers, and spoor's per-CPU streams begin at each CPU's first event (LTTng's at
-    the session's start), which leaves out the first milliseconds of some CPUs
-    (lttng-layout.sh counts them);
+  - none for the time range: the tools read, by default, only the time every stream
+    covers, and every stream of the layout spans the session, as LTTng's do
+    (lttng-layout.sh checks the streams' bounds);
   - lttng-syscallstats' return-value counts start at 1 (each one too many);
   - lttng-analyses leaves out block requests of 0 sectors (flushes), which spoor disk
     counts as "other": the disks are compared over the requests with data;
@@ -58,9 +57,9 @@ def spoor_json(*args):
 
 
 # options of every lttng-analyses run: no `babeltrace DIR` of its own (its check for lost
-# events; lttng-layout.sh runs babeltrace on the trace itself), and the whole trace, not
-# only the time range all its streams cover (lttng-layout.sh counts what that leaves out)
-OPTS = ["--skip-validation", "--no-intersection"]
+# events; lttng-layout.sh runs babeltrace on the trace itself); the time range is the
+# tools' default, where all the streams intersect
+OPTS = ["--skip-validation"]
 
 
 def run_mi(tool, *args, trace):

@@ -96,11 +96,14 @@ babeltrace "$K" >"$TMP/bt1.txt" 2>"$TMP/bt1.err"
 check "babeltrace (1) reads it: exit 0, nothing on stderr, as many events" \
 	test $? -eq 0 -a ! -s "$TMP/bt1.err" -a "$(wc -l <"$TMP/bt1.txt")" -eq "$(wc -l <"$TMP/bt2.txt")"
 head -3 "$TMP/bt1.err"
-# lttng-analyses reads, by default, only the time range every stream covers
-n_int=$(babeltrace --stream-intersection "$K" 2>/dev/null | wc -l)
-echo "note - babeltrace 1's stream intersection (lttng-analyses' default range) leaves out" \
-	"$(($(wc -l <"$TMP/bt1.txt") - n_int)) of $(wc -l <"$TMP/bt1.txt") events: spoor's CPU streams begin at" \
-	"their first event, LTTng's at the session's start; compared with --no-intersection"
+# lttng-analyses reads, by default, only the time range every stream covers: every stream
+# spans the session, as LTTng's (from the state dump's time, stamped at the start)
+$py "$here/stream-bounds.py" "$K" --begins-at lttng_statedump_start >"$TMP/bounds.out"
+check "every stream's first packet begins at the session's start, its last ends at its stop" \
+	test $? -eq 0
+grep -v '^stream' "$TMP/bounds.out"
+check "babeltrace 1's stream intersection (lttng-analyses' default range) keeps every event" \
+	test "$(babeltrace --stream-intersection "$K" 2>/dev/null | wc -l)" -eq "$(wc -l <"$TMP/bt1.txt")"
 env_of() { sed -n '/^env {/,/^};/p' "$K/metadata" | sed -n "s/^[[:space:]]*$1 = \(.*\);/\1/p"; }
 check "env: domain \"kernel\", tracer lttng-modules 2.13 (Trace Compass's Lttng29EventLayout)" \
 	test "$(env_of domain)$(env_of tracer_name)$(env_of tracer_major).$(env_of tracer_minor)" = \
