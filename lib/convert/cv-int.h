@@ -28,6 +28,7 @@ struct cv_class {
 	uint32_t *from; /* per output field: its input field, or CV_FROM_TID */
 	int16_t *delta; /* per output field: added to an integer's value */
 	uint8_t *rwbs;  /* per output field: the kernel's rwbs text as LTTng's flags (uint32) */
+	int8_t *path;   /* per output field: the path (0, 1) written for it as a string, or -1 */
 	char *name;     /* the LTTng layout's */
 	uint32_t id;    /* its id in the output */
 	int dump[4];    /* spoor's statedump_process: its tid, pid, ppid, name fields */
@@ -36,6 +37,9 @@ struct cv_class {
 	 * child_comm, child_pid fields; task_newtask: its pid and clone_flags */
 	int fork[4];
 	bool is_fork, is_newtask;
+	/* -k libc (kpaths.h): a libc_* event's function, whose paths wait for the system
+	 * call, or a path-taking system call's entry (-1 else); its paths so far */
+	int8_t path_fn, path_call, npaths;
 };
 
 struct cv {
@@ -48,7 +52,7 @@ struct cv {
 	size_t tid_at; /* where common_pid is in it: out.context[0], tid, when out.ncontext */
 	struct cv_class **by_id; /* by input id; NULL: not declared */
 	size_t nids;
-	struct kclasses out; /* the output's classes, for kpacket and ksynth */
+	struct kclasses out; /* the output's classes, for kpacket and ksynth (out.libc: -k libc) */
 	struct sdl_ids dump;
 	uint8_t uuid[16];
 	char partitions[4100]; /* the input's .partitions ("": none) */

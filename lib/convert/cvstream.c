@@ -17,6 +17,7 @@
 #include "cvfields.h"
 #include "ctf/stream.h"
 #include "kernel/kcpu.h"
+#include "kernel/kpaths.h"
 #include "kernel/ksynth.h"
 #include "kernel/procwalk.h"
 #include "spoor/spoor.h"
@@ -40,17 +41,53 @@ static bool locate(const struct cv *c, const struct cv_class *k, const uint8_t *
 	       cv_extents(k->in, k->nin, ev + c->ctx_bytes, len - c->ctx_bytes, at, size) >= 0;
 }
 
+/* -k libc, as the recorder (kcpu.c): a libc_* event's paths wait in the stream's slot
+ * (made at the first) for its thread's system call, which takes them (kpaths.h); the paths
+ * it takes, or NULL. */
+static const struct kpath_slot *pass_paths(struct kpath_slot **slot, const struct cv *c,
+                                           const struct cv_class *k, const uint8_t *ev,
+                                           const uint32_t *at, const uint32_t *size)
+{
+	int32_t tid;
+	if (!c->out.ncontext || c->out.context[0].size != 4)
+		return NULL;
+	if (!*slot) {
+		if (!(*slot = malloc(sizeof(**slot))))
+			return NULL;
+		(*slot)->fn = -1; /* none waits */
+	}
+	memcpy(&tid, ev + c->tid_at, 4); /* common_pid */
+	if (k->path_call >= 0)
+		return kpaths_take(*slot, k->path_call, tid);
+	const char *s[2] = {"", ""};
+	size_t len[2] = {0, 0};
+	for (uint32_t i = 0, n = 0; i < k->nin && n < 2; i++)
+		if (k->in[i].kind == SPOOR_FK_STRING) {
+			s[n] = (const char *) ev + c->ctx_bytes + at[i];
+			len[n++] = size[i] - 1; /* its NUL */
+		}
+	kpaths_capture(*slot, k->path_fn, tid, s, len);
+	return NULL;
+}
+
 /* The event's payload in the class's new layout, after its context. */
 static inline __attribute__((always_inline)) int reencode(struct kpacket *p, const struct cv *c,
                                                           const struct cv_class *k, uint64_t ts,
-                                                          const uint8_t *ev, size_t len)
+                                                          const uint8_t *ev, size_t len,
+                                                          struct kpath_slot **slot)
 {
 	uint32_t at[CV_MAX_FIELDS], size[CV_MAX_FIELDS];
 	if (!locate(c, k, ev, len, at, size))
 		return -SPOOR_EDECODE;
+	const struct kpath_slot *paths = NULL;
+	if (k->path_fn >= 0 || k->path_call >= 0)
+		paths = pass_paths(slot, c, k, ev, at, size);
 	size_t tid = c->out.ncontext ? c->out.context[0].size : 0, body = tid;
 	for (uint32_t i = 0; i < k->nout; i++)
-		body += k->from[i] == CV_FROM_TID ? tid : k->rwbs[i] ? 4 : size[k->from[i]];
+		body += k->from[i] == CV_FROM_TID ? tid
+		        : k->rwbs[i]              ? 4
+		        : k->path[i] >= 0         ? (paths ? paths->len[k->path[i]] : 0) + 1u
+		                                  : size[k->from[i]];
 	uint8_t *o = kpacket_begin_event(p, k->id, ts, body);
 	if (!o)
 		return p->werr ? p->werr : -SPOOR_ELIMIT;
@@ -69,6 +106,13 @@ static inline __attribute__((always_inline)) int reencode(struct kpacket *p, con
 			uint32_t v = vocab_rwbs_flags((const char *) pay + at[k->from[i]], n);
 			memcpy(o, &v, 4);
 			o += 4;
+			continue;
+		}
+		if (k->path[i] >= 0) { /* the path, as a string: empty when none waited */
+			n = paths ? paths->len[k->path[i]] : 0;
+			memcpy(o, paths ? paths->s[k->path[i]] : "", n);
+			o[n] = '\0';
+			o += n + 1;
 			continue;
 		}
 		if (k->delta[i] && f->kind == SPOOR_FK_INT && !f->big_endian) {
@@ -171,6 +215,7 @@ struct cvs {
 	uint64_t discarded, dump_ts;
 	bool in_dump;
 	struct kfork_newtask last; /* its (CPU's) last task_newtask */
+	struct kpath_slot *paths;  /* -k libc's paths waiting for their call (kpaths.h) */
 };
 
 /* Input stream i and its output in out_dir, at its first event: 1, 0 (no event), or < 0
@@ -240,7 +285,7 @@ convert_one(struct cv *c, struct cvs *v, struct kconvert_totals *t, char *err, s
 	} else {
 		if (k->is_newtask)
 			newtask(c, k, ev, len, &v->last, &c->fork);
-		rc = reencode(p, c, k, s->ts_cycles, ev, len);
+		rc = reencode(p, c, k, s->ts_cycles, ev, len, &v->paths);
 	}
 	if (rc == -SPOOR_EDECODE)
 		snprintf(err, errlen, "%s: event %s at byte %llu runs past its packet's content",
@@ -269,6 +314,8 @@ static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals
 	}
 	t->events += p->events_written;
 	t->streams += !rc;
+	free(v->paths);
+	v->paths = NULL;
 	ctf_stream_close(&v->s);
 	return rc;
 }

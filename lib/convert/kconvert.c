@@ -15,6 +15,7 @@
 #include "cv-int.h"
 #include "cvfields.h"
 #include "kernel/kmeta.h"
+#include "kernel/kpaths.h"
 #include "record/outdir.h"
 #include "spoor/spoor.h"
 #include "util/writeall.h"
@@ -160,6 +161,15 @@ static void add_field(const struct cv *c, struct cv_class *k, uint32_t i, const 
 	if (k->rwbs[k->nout])
 		*d = (struct spoor_field_desc){
 		    .name = name, .kind = SPOOR_FK_INT, .size = 4, .base = 10};
+	/* -k libc: a path-taking system call's paths as strings, as the recorder writes them
+	 * (kclass.c: its `const char *` arguments, which are those calls' only pointers, the
+	 * fields spoor's layout writes in hex) */
+	k->path[k->nout] = -1;
+	if (k->path_call >= 0 && k->npaths < 2 && i != CV_FROM_TID && d->kind == SPOOR_FK_INT &&
+	    d->size == 8 && d->base == 16) {
+		*d = (struct spoor_field_desc){.name = name, .kind = SPOOR_FK_STRING};
+		k->path[k->nout] = k->npaths++;
+	}
 	k->nout++;
 }
 
@@ -184,8 +194,14 @@ static int lttng_class(const struct cv *c, struct cv_class *k, const char *in_na
 	k->from = calloc(most, sizeof(*k->from));
 	k->delta = calloc(most, sizeof(*k->delta));
 	k->rwbs = calloc(most, sizeof(*k->rwbs));
-	if (!k->name || !k->out || !k->from || !k->delta || !k->rwbs)
+	k->path = calloc(most, sizeof(*k->path));
+	if (!k->name || !k->out || !k->from || !k->delta || !k->rwbs || !k->path)
 		return -ENOMEM;
+	k->path_fn = (int8_t) (c->out.libc ? kpaths_function(name) : -1);
+	k->path_call =
+	    (int8_t) (c->out.libc && e && e->prefix && !strcmp(e->ftrace, VOCAB_FTRACE_ENTRY)
+	                  ? kpaths_call(name + strlen(VOCAB_FTRACE_ENTRY))
+	                  : -1);
 	if (e && e->order) {
 		for (const char *const *l = e->order; *l; l++) {
 			const char *f = vocab_field_ftrace(e, *l);
@@ -218,6 +234,7 @@ static void free_classes(struct cv *c)
 		free(k->from);
 		free(k->delta);
 		free(k->rwbs);
+		free(k->path);
 		free(k->name);
 		free(k);
 	}
@@ -234,9 +251,14 @@ static int build_classes(struct cv *c, char *err, size_t errlen)
 	int rc = kclasses_build(NULL, &none, KLAYOUT_LTTNG, &c->out, err, errlen);
 	if (rc || (rc = context_of(c, err, errlen)))
 		return rc;
-	for (unsigned i = 0; i < c->sc->nevents; i++)
+	for (unsigned i = 0; i < c->sc->nevents; i++) {
 		if (c->sc->events[i]->id >= c->nids)
 			c->nids = c->sc->events[i]->id + 1;
+		/* libc_* events recorded: their paths go into the system calls, as the
+		 * recorder's LTTng layout writes them (kclasses_build) */
+		if (kpaths_function(c->sc->events[i]->name) >= 0)
+			c->out.libc = true;
+	}
 	if (c->nids > MAX_IDS) {
 		snprintf(err, errlen, "event ids up to %zu: not one of spoor's kernel traces",
 		         c->nids);

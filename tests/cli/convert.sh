@@ -142,6 +142,24 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$T/instances" ]; then
 		--begins-at lttng_statedump_start >>"$TMP/real.bounds"
 	check "a recording converted: every stream spans the session" test $? -eq 0
 	grep -v '^stream' "$TMP/real.bounds"
+	# the same selection recorded in both layouts: convert writes what record
+	# --layout=lttng writes (env, stream, each event's name and fields), -k libc's paths
+	# in the system calls as strings too
+	sel=sched,irq,syscalls,block,libc
+	work="for i in 1 2 3; do cat /etc/hostname; done >/dev/null"
+	"$SPOOR" record -k $sel -o "$TMP/both.sp" -- sh -c "$work" >/dev/null 2>&1 &&
+		"$SPOOR" record -k $sel --layout=lttng -o "$TMP/both.lt" -- sh -c "$work" \
+			>/dev/null 2>&1 &&
+		"$SPOOR" convert --layout=lttng "$TMP/both.sp" -o "$TMP/both.cv" 2>/dev/null
+	check "record -k $sel in both layouts, convert: exit 0" test $? -eq 0
+	$PY "$here/convert-record-compare.py" "$TMP/both.lt/kernel" "$TMP/both.cv/kernel" \
+		>"$TMP/both.cmp"
+	check "convert's metadata is record --layout=lttng's (env, contexts, events)" test $? -eq 0
+	cat "$TMP/both.cmp"
+	for t in lt cv; do
+		check "$t: -k libc's paths in syscall_entry_openat, as strings" bash -c \
+			"babeltrace2 '$TMP/both.$t' | grep -q 'syscall_entry_openat: .*filename = \"/etc/hostname\"'"
+	done
 	# lttng-analyses reads where every stream spans: the dump's stream spans the trace
 	if command -v lttng-irqstats >/dev/null; then
 		lttng-irqstats --no-progress "$TMP/real.lttng/kernel" >"$TMP/la.txt" 2>&1
