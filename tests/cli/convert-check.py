@@ -14,7 +14,9 @@ values, only named as lttng-modules 2.13 names them. Checked:
   LTTng's flags); the same values; sched_process_fork with lttng-modules 2.13's fields,
   in its order: its tids and comms the same, parent_pid and child_pid (tgids:
   lttng-layout.sh checks them), the namespaces 0 and vtids the child's tid alone (a
-  converted trace has no /proc);
+  converted trace has no /proc); a path (-k libc): an address before, a string after,
+  which must be the path of the libc_* event last seen on that CPU if it was the same
+  thread's (it waits for that thread's next path-taking call), else empty;
 - the state dump: spoor's statedump_process (tid, pid, ppid, name) as LTTng's
   lttng_statedump_process_state with the same values (its name cut to the kernel's 15
   bytes), between an lttng_statedump_start and
@@ -133,6 +135,7 @@ def main():
     if len(b_events) != len(a_events):
         bad.append("%d events before, %d after" % (len(b_events), len(a_events)))
     renamed = 0
+    waiting = {}  # per CPU: the last libc_* event's (tid, paths)
     for b, a in zip(b_events, a_events):
         where = "%s %s" % (b[0], b[1])
         # the context: common_pid alone, as LTTng's tid context
@@ -141,12 +144,22 @@ def main():
             bad.append("%s: time, CPU or context changed: %s" % (where, a[:4]))
         if a[1] != lttng_name(b[1]):
             bad.append("%s: named %s" % (where, a[1]))
+        tid = dict(FIELD.findall(b[3])).get("common_pid")
+        if b[1].startswith("libc_"):
+            waiting[b[2]] = (tid, [v for _, v in b[4] if v.startswith('"')])
+        paths = None
+        if b[1].startswith("sys_enter_") and any(
+                v.startswith("0x") and dict(a[4]).get(k, "").startswith('"') for k, v in b[4]):
+            w = waiting.pop(b[2], (None, []))
+            paths = w[1] if w[0] == tid else []
         want = []
         call = CALL_FIELDS.get(b[1][len("sys_enter_"):], {}) if b[1].startswith("sys_enter_") \
             else {}
         for k, v in b[4]:
             if k == "__syscall_nr" or (b[1] == "sched_process_exit" and k == "group_dead"):
                 continue
+            if paths is not None and v.startswith("0x"):
+                v = paths.pop(0) if paths else '""'
             if b[1] in TASK_EVENTS and k in PRIOS:
                 v = str(int(v) - 100)
             k = call.get(k, k)

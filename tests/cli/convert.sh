@@ -56,6 +56,9 @@ check "the losses stay between the same events" \
 check "the dump's kernel threads: kthreadd's children" \
 	grep -q 'lttng_statedump_process_state: .*{ tid = 30, pid = 30, ppid = 2, name = "kworker/0:1", type = 1, mode = 5, submode = 0, status = 0, cpu = 0, file_table_address = 0x1E }' \
 	"$TMP/gen.after.txt"
+check "-k libc: the C library's path in the openat that follows (not its address)" \
+	grep -q 'syscall_entry_openat: .*{ dfd = -100, filename = "/etc/passwd", flags = 0, mode = 0 }' \
+	"$TMP/gen.after.txt"
 check "the recording's block devices" \
 	grep -q 'lttng_statedump_block_device: .*{ dev = 271581185, diskname = "nvme0n1p1" }' \
 	"$TMP/gen.after.txt"

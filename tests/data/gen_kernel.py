@@ -36,6 +36,7 @@ _spec.loader.exec_module(gen_ctf)
 G = gen_ctf
 INT = G.Int(64, signed=True, align=8, base=10)
 STR = G.String()
+PTR = G.Int(64, signed=False, align=8, base=16)  # an address, as spoor writes a pointer
 
 
 def _type_of(value):
@@ -309,6 +310,8 @@ def spoor(outdir):
       socketpair once, and an exit; 100 forks 300, which execs /bin/ls; 101 makes a thread,
       102, on CPU 1, which forks 400 on CPU 0 later (each fork after its task_newtask:
       parent_pid and child_pid in the LTTng layout are 100, 100 and 100, 400).
+    - -k libc: in round 20, 100's C library open of /etc/passwd (libc_open), then its
+      openat (the path an address, as ftrace gives it).
     - CPU 1 lost 5 events before its 100th.
     Returns the trace's path."""
     ev = []
@@ -388,6 +391,11 @@ def spoor(outdir):
                  usockvec=0x7F0000001008)
             add(t + 7400, 0, "sched_process_exit", 100, comm="app", pid=301, prio=120,
                 group_dead=S32(1))
+            # -k libc: the C library's open, then its call (the path an address)
+            add(t + 5000, 0, "libc_open", 100, ___probe_ip=0x7F0000003000, path="/etc/passwd",
+                flags=0)
+            call(t + 5100, 0, 100, "openat", 257, 3, 200, dfd=-100,
+                 filename=(PTR, 0x7F0000004000), flags=0, mode=0)
         if r == 50:
             add(t + 2990, 0, "task_newtask", 100, pid=300, comm="app", clone_flags=PROCESS,
                 oom_score_adj=0)
