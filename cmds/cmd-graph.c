@@ -236,6 +236,44 @@ static uint8_t role_of(struct tasks *tk, struct loadmap *lm, struct calls *c, si
 	return packet | R_OTHER;
 }
 
+/* A stream's losses as of its last event the graph showed, and that event's thread. */
+struct shown_losses {
+	uint64_t discarded, packets_lost;
+	int64_t tid; /* -1: none shown */
+};
+
+/* Where the event's stream lost events since its last event shown: ftrace's `[LOST n
+ * EVENTS]` line before this one. */
+static void show_losses(struct graph *g, struct shown_losses *sl, uint64_t discarded,
+                        uint64_t packets_lost, int64_t cpu)
+{
+	if (discarded == sl->discarded && packets_lost == sl->packets_lost)
+		return;
+	/* a count that went back wrapped: a number not known, as for whole packets lost */
+	uint64_t n = discarded > sl->discarded ? discarded - sl->discarded : GRAPH_LOST_UNKNOWN;
+	sl->discarded = discarded;
+	sl->packets_lost = packets_lost;
+	graph_lost(g, cpu, n);
+}
+
+/* Losses after a stream's last event shown (in its last packets), at the end, as its
+ * thread's: not known to lie before --end, when given. */
+static void show_end_losses(const struct graph_args *a, struct spoor_reader *r, struct graph *g,
+                            struct shown_losses *losses)
+{
+	struct spoor_stream_info si;
+	for (size_t s = 0; !a->has_end && s < spoor_reader_stream_count(r); s++) {
+		if (losses[s].tid < 0)
+			continue;
+		spoor_reader_stream_info(r, s, &si);
+		if (si.discarded == losses[s].discarded &&
+		    si.packets_lost == losses[s].packets_lost)
+			continue;
+		graph_thread(g, losses[s].tid, NULL, 0, si.cpu);
+		show_losses(g, &losses[s], si.discarded, si.packets_lost, si.cpu);
+	}
+}
+
 /* The second pass: every event, in time order. */
 static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct tasks *tk,
                     struct loadmap *lm, struct calls *c, struct graph *g, uint64_t *seen)
@@ -245,10 +283,19 @@ static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct t
 	int64_t tid, last = -2;
 	size_t nclasses = spoor_reader_event_class_count(r);
 	uint8_t *roles = calloc(nclasses + 1, 1);
+	size_t nstreams = spoor_reader_stream_count(r);
+	struct shown_losses *losses = calloc(nstreams + 1, sizeof(*losses));
+	for (size_t i = 0; losses && i < nstreams; i++)
+		losses[i].tid = -1;
 	int rc = -ENOMEM;
-	while (roles && (rc = spoor_reader_next(r, &ev)) > 0) {
+	while (roles && losses && (rc = spoor_reader_next(r, &ev)) > 0) {
 		size_t ci = reader_event_class_index(ev);
-		seen[spoor_event_stream(ev)]++;
+		size_t stream = reader_event_stream(ev);
+		/* losses before the first event read count from the stream's start, unless
+		 * --begin skipped its first packets */
+		if (!seen[stream]++ && a->has_begin)
+			losses[stream] =
+			    (struct shown_losses){ev->s->discarded, ev->s->packets_lost, -1};
 		uint8_t role = ci < nclasses ? roles[ci] : R_OTHER;
 		if (!role)
 			role = roles[ci] = role_of(tk, lm, c, ci);
@@ -272,6 +319,11 @@ static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct t
 			graph_thread(g, tid, comm, len, reader_event_cpu(ev));
 			last = tid;
 		}
+		if (g) {
+			losses[stream].tid = tid;
+			show_losses(g, &losses[stream], ev->s->discarded, ev->s->packets_lost,
+			            reader_event_cpu(ev));
+		}
 		if (!call)
 			graph_comment(g, ev);
 		else if ((rc = calls_event(c, ev, tid, loadmap_process(lm, ev))) < 0)
@@ -279,8 +331,13 @@ static int run_pass(const struct graph_args *a, struct spoor_reader *r, struct t
 		if (g && (rc = graph_error(g)))
 			break;
 	}
+	if (rc == 0)
+		rc = calls_finish(c);
+	if (rc == 0 && g)
+		show_end_losses(a, r, g, losses);
 	free(roles);
-	return rc < 0 ? rc : calls_finish(c);
+	free(losses);
+	return rc;
 }
 
 static int run_graph(const struct command *cmd, int argc, char **argv)

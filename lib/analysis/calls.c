@@ -25,6 +25,7 @@ enum { F_ADDR, F_SITE, F_DURATION };
 struct frame {
 	uint64_t addr, site;
 	int64_t begin, children;
+	uint32_t losses; /* the thread's at its entry */
 };
 
 /* A whole call held until it is known not to be inside a later one: post-order, each with
@@ -45,6 +46,7 @@ struct thread {
 	uint32_t orphans; /* exits without an entry nor anything to unwind: the pre-pass's answer */
 	uint32_t hidden;  /* entries beyond CALLS_MAX_DEPTH, not on fr */
 	bool lost;        /* its stream lost events: an exit without entry is not from before */
+	uint32_t losses;  /* the times it did (each a run of events lost) */
 	size_t stream;    /* its last event's stream, and that stream's discarded count then */
 	uint64_t discarded;
 	struct held *held;
@@ -244,7 +246,7 @@ static int entry(struct calls *c, struct thread *t, uint64_t addr, uint64_t site
 	}
 	if (grow_one(&t->fr, t->n, &t->cap, sizeof(*t->fr), 64))
 		return -ENOMEM;
-	t->fr[t->n++] = (struct frame){addr, site, ts, 0};
+	t->fr[t->n++] = (struct frame){addr, site, ts, 0, t->losses};
 	if (c->ops.enter) {
 		struct calls_span s = {
 		    t->tid, t->proc, addr, site, ts, 0, 0, t->base + (uint32_t) (t->n - 1), 0};
@@ -264,9 +266,11 @@ static void exit_call(struct calls *c, struct thread *t, uint64_t addr, uint64_t
 	if (addr)
 		while (k && t->fr[k - 1].addr != addr)
 			k--;
-	if (k) { /* found: what lies above it was left by a longjmp */
+	if (k) { /* found: what lies above it was left by a longjmp, or lost its exit */
 		while (t->n > k)
-			pop(c, t, ts, CALLS_UNWOUND);
+			pop(c, t, ts,
+			    CALLS_UNWOUND |
+			        (t->fr[t->n - 1].losses != t->losses ? CALLS_EXIT_LOST : 0));
 		pop(c, t, ts, 0);
 		return;
 	}
@@ -283,9 +287,9 @@ static void exit_call(struct calls *c, struct thread *t, uint64_t addr, uint64_t
 		t->base--;
 	else
 		t->orphans++;
-	struct calls_span s = {t->tid, t->proc, addr,    site,
-	                       INT64_MIN,     ts,      0,    t->base,
-	                       CALLS_NO_ENTRY | CALLS_OPEN_BEFORE};
+	struct calls_span s = {t->tid, t->proc,   addr,
+	                       site,   INT64_MIN, ts,
+	                       0,      t->base,   CALLS_NO_ENTRY | CALLS_OPEN_BEFORE};
 	report_leave(c, &s);
 }
 
@@ -316,8 +320,10 @@ int calls_event(struct calls *c, const struct spoor_event *ev, int64_t tid, uint
 	c->events++;
 	size_t stream = reader_event_stream(ev);
 	uint64_t discarded = reader_event_discarded(ev);
-	if (t->stream == stream && t->discarded != discarded)
+	if (t->stream == stream && t->discarded != discarded) {
 		t->lost = true;
+		t->losses++;
+	}
 	t->stream = stream;
 	t->discarded = discarded;
 	int64_t ts = reader_event_timestamp(ev);

@@ -14,7 +14,9 @@
  *     the calls that were open when the trace started, so the calls seen before their exits
  *     are at their true depth below them;
  *   - an exit of a function below the top (longjmp, an exception, a signal handler left by
- *     siglongjmp): the calls above it end there, CALLS_UNWOUND, at the exit's time;
+ *     siglongjmp): the calls above it end there, CALLS_UNWOUND, at the exit's time; those
+ *     of them that began before the thread's stream lost events also CALLS_EXIT_LOST:
+ *     their exits are likelier among the lost events than left by a longjmp;
  *   - an exit of a function not on the stack at all: the stack's open calls are unwound,
  *     then it is a CALLS_NO_ENTRY exit; once the thread's stream has lost events, such
  *     an exit is taken as one whose entry was lost: a CALLS_NO_ENTRY exit at the depth
@@ -46,6 +48,9 @@ enum calls_flag {
 	/* with CALLS_NO_ENTRY: a call open when the thread's trace began (one of those
 	 * calls_seed counts), not one whose entry was lost */
 	CALLS_OPEN_BEFORE = 8,
+	/* with CALLS_UNWOUND: its stream lost events since it began, so its exit was probably
+	 * among them rather than left by a longjmp */
+	CALLS_EXIT_LOST = 16,
 };
 
 /* One call: at enter, end and children are not known yet (0). */

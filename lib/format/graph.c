@@ -311,7 +311,9 @@ void graph_leave(void *data, const struct calls_span *s)
 	}
 	outbuf_lit(&g->o, "} /* ");
 	outbuf_put(&g->o, name, len);
-	if (s->flags & CALLS_UNWOUND)
+	if (s->flags & CALLS_EXIT_LOST)
+		outbuf_lit(&g->o, " (exit lost)");
+	else if (s->flags & CALLS_UNWOUND)
 		outbuf_lit(&g->o, " (unwound)");
 	outbuf_lit(&g->o, " */\n");
 }
@@ -332,6 +334,33 @@ void graph_comment(struct graph *g, const struct spoor_event *ev)
 	if (ftrace_format_fields(&g->o, ev) || outbuf_room(&g->o, 4))
 		return;
 	outbuf_lit(&g->o, " */\n");
+}
+
+void graph_lost(struct graph *g, int64_t cpu, uint64_t n)
+{
+	flush_pending(g);
+	if (outbuf_room(&g->o, 2 * LINE_MAX_FIXED))
+		return;
+	if (cpu >= 0) {
+		outbuf_lit(&g->o, "CPU:");
+		outbuf_s64(&g->o, cpu);
+	} else {
+		const char *comm = g->cur ? g->cur->comm : g->cur_comm;
+		if (comm[0])
+			outbuf_put(&g->o, comm, strlen(comm));
+		else
+			outbuf_lit(&g->o, "<...>");
+		outbuf_putc(&g->o, '-');
+		outbuf_s64(&g->o, g->cur_tid);
+	}
+	if (n == GRAPH_LOST_UNKNOWN) {
+		outbuf_lit(&g->o, " [LOST EVENTS]\n");
+	} else {
+		outbuf_lit(&g->o, " [LOST ");
+		outbuf_u64(&g->o, n);
+		outbuf_lit(&g->o, " EVENTS]\n");
+	}
+	g->lines++;
 }
 
 int graph_error(const struct graph *g)

@@ -124,6 +124,24 @@ else
 	echo "note: -k interleaving not checked (needs root and tracefs)"
 fi
 
+# A buffer too small for a burst of calls: spoor graph says where the thread's events were
+# lost, ftrace's `[LOST n EVENTS]` (the thread's own buffer: named by the thread), as many
+# as the trace counts; the calls whose exits went with them end at their caller's exit
+# (exit lost), none is taken for a longjmp's (unwound), and main closes at depth 0 (or its
+# exit went with the last events lost, when the recorder, starved of CPU, did not empty the
+# buffer while the program slept).
+record burst --calls -b 8k --subbuffers 2 -- "$CALLS_CYG" burst 30000
+check "burst: records" test $? -eq 0
+"$SPOOR" graph "$TMP/burst" >"$TMP/burst.graph" 2>/dev/null
+lost=$(sed -n 's/^calls-r-[0-9]* \[LOST \([0-9]*\) EVENTS\]$/\1/p' "$TMP/burst.graph")
+discarded=$("$SPOOR" stats "$TMP/burst" | sed -n 's/^Events discarded: //p')
+check "burst: events lost ($discarded)" test "${discarded:-0}" -gt 0
+check "burst: [LOST n EVENTS] lines, as many events as the trace lost" \
+	test "$(echo "$lost" | awk '{ n += $1 } END { print n + 0 }')" = "$discarded"
+check "burst: no call taken for unwound" bash -c "! grep -q '(unwound)' '$TMP/burst.graph'"
+check "burst: main ends at depth 0, or the last events were lost" bash -c \
+	"tail -1 '$TMP/burst.graph' | grep -qE ' us *\|  }\$|^calls-r-[0-9]+ \[LOST [0-9]+ EVENTS\]\$'"
+
 # bad input
 record plain --calls -- "$CALLS_PLAIN" tree
 check "a program without hooks: exit 1" test $? -eq 1

@@ -25,7 +25,8 @@ per thread, every time different. Written in OUTDIR:
     calls-whole/      the tree of calls-tree's first thread as spoor_calls:call events
                       (written at exits, post-order, with durations)
     calls-lost/       a thread whose stream lost events (a packet counting them): an exit
-                      and an entry lost
+                      and an entry lost; then events lost after its last one (a last
+                      packet with none)
     NAME.graph        the output `spoor graph NAME` must give: ftrace's function_graph
                       layout, rendered here from the calls themselves (an oracle that
                       shares no code with spoor)
@@ -142,7 +143,7 @@ class Thread:
         """The events written next were preceded by n the stream lost: a new packet whose
         context counts them."""
         self.tr.events.append((self.tr.t, self.tid, None, None, "__lost__", n))
-        self.tr.op(self.tid, self.comm, "lost", None)
+        self.tr.op(self.tid, self.comm, "lost", None, n)
 
     def mark(self, msg, dt=50, shown=True):
         self.ev(dt, "calls_test:mark", {"_msg": msg})
@@ -262,7 +263,8 @@ def lost_trace(prog):
     th.call(a["ct_leaf2"])      # inside ct_b, whose entry was lost: under ct_a here
     th.exit(a["ct_b"])          # an exit without entry after a loss: the stack stays
     th.call(a["ct_rec"])
-    th.exit(a["main"])          # ct_a, whose exit was lost, is unwound
+    th.exit(a["main"])          # ct_a, whose exit was lost, ends there: exit lost
+    th.lose(3)                  # after the stream's last event
     return tr
 
 
@@ -351,13 +353,15 @@ def streams(events):
         packets.append((cur, discarded))
         data = b""
         for pevs, disc in packets:
-            data += packet(tid, cpu, pevs, disc)
+            if pevs or disc:    # a last packet of no events: only its count of losses
+                data += packet(tid, cpu, pevs, disc, evs[-1][0])
         files["channel0_%d" % cpu] = data
     return files
 
 
-def packet(tid, cpu, evs, discarded):
-    begin, writers, clock = evs[0][0], [], evs[0][0]
+def packet(tid, cpu, evs, discarded, last):
+    begin = evs[0][0] if evs else last
+    writers, clock = [], begin
     for ts, _, vpid, comm, cls, payload in evs:
         ev_id, ft = BY_NAME[cls][0], BY_NAME[cls][4]
         _, hdr = g.large_header(ev_id, ts, clock)
@@ -370,7 +374,7 @@ def packet(tid, cpu, evs, discarded):
         writers.append(write)
     hv = {"magic": g.CTF_MAGIC, "uuid": g.uuid_bytes(UUID), "stream_id": 0}
     data, _ = g.build_packet("le", g.PACKET_HEADER, hv, g.PACKET_CONTEXT,
-                             {"timestamp_begin": begin, "timestamp_end": evs[-1][0],
+                             {"timestamp_begin": begin, "timestamp_end": evs[-1][0] if evs else last,
                               "events_discarded": discarded, "cpu_id": cpu}, writers)
     return data
 
@@ -407,6 +411,14 @@ def render(ops, seeds=None):
            "#   |    |           |   |                     |   |   |   |"]
     state = {"last": None, "pending": None}
     stacks, base, cur_depth, lost = {}, dict(seeds or {}), {}, {}
+    losses, unshown = {}, {}    # per tid: losses so far; lost events not shown yet
+    cpus = {tid: cpu for cpu, tid in enumerate(sorted({o[1] for o in ops}))}  # as streams()
+
+    def show_lost(tid):
+        # before the thread's next line, as ftrace prints a buffer's losses
+        if unshown.get(tid):
+            flush()
+            out.append("CPU:%d [LOST %d EVENTS]" % (cpus[tid], unshown.pop(tid)))
 
     def line(tid, comm, dur, depth, text):
         if state["last"] is not None and state["last"][0] != tid:
@@ -437,33 +449,40 @@ def render(ops, seeds=None):
     for ts, tid, comm, op, name, extra in ops:
         st = stacks.setdefault(tid, [])
         b = base.get(tid, 0)
+        if op != "lost":
+            show_lost(tid)
         if op == "entry":
             flush()
             state["pending"] = (tid, comm, b + len(st), name)
-            st.append((name, ts))
+            st.append((name, ts, losses.get(tid, 0)))
             cur_depth[tid] = b + len(st)
         elif op in ("exit", "exit-longjmp"):
-            names = [n for n, _ in st]
-            if name in names:   # what lies above it was unwound (a longjmp, lost exits)
+            names = [n for n, _, _ in st]
+            if name in names:   # what lies above it was unwound (a longjmp), or lost its exit
                 while st[-1][0] != name:
-                    n, _ = st.pop()
-                    leave(tid, comm, b + len(st), n, None, " (unwound)")
-                n, begin = st.pop()
+                    n, _, at = st.pop()
+                    tail = " (exit lost)" if at != losses.get(tid, 0) else " (unwound)"
+                    leave(tid, comm, b + len(st), n, None, tail)
+                n, begin, _ = st.pop()
                 leave(tid, comm, b + len(st), n, ts - begin)
             elif lost.get(tid):  # its entry was lost: where it is, the stack unchanged
                 leave(tid, comm, b + len(st), name, None, "")
             else:
                 while st:
-                    n, _ = st.pop()
+                    n, _, _ = st.pop()
                     leave(tid, comm, b + len(st), n, None, " (unwound)")
                 base[tid] = b - 1
                 leave(tid, comm, b - 1, name, None, "")
             cur_depth[tid] = base.get(tid, 0) + len(st)
         elif op == "lost":
             lost[tid] = True
+            losses[tid] = losses.get(tid, 0) + 1
+            unshown[tid] = unshown.get(tid, 0) + extra
         elif op == "comment":
             flush()
             line(tid, comm, None, cur_depth.get(tid, 0), "/* %s */" % name)
+    for tid in sorted(unshown, key=cpus.get):  # lost after a stream's last event
+        show_lost(tid)
     flush()
     return "\n".join(out) + "\n"
 

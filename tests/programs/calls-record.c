@@ -8,12 +8,15 @@
  *   signal    main > top(1), then raise(SIGUSR1): on_signal > leaf nested in signaller
  *   sleep     main > sleeper (sleeps 20 ms: the kernel switches the thread out)
  *   tail      main > tailer, which ends in a tail call of leaf (built so with any -O)
+ *   burst N   main > top(3) N times (10N calls at once: a small buffer loses some),
+ *             sleeper (the recorder empties the buffer meanwhile), leaf
  */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -118,6 +121,11 @@ int main(int argc, char **argv)
 		sleeper();
 	} else if (!strcmp(what, "tail")) {
 		sink += tailer(3);
+	} else if (!strcmp(what, "burst") && argc > 2) {
+		for (int i = atoi(argv[2]); i > 0; i--)
+			top(3);
+		sleeper();
+		leaf(0);
 	} else {
 		fprintf(stderr, "calls-record: unknown case %s\n", what);
 		return 2;
