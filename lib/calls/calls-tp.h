@@ -64,5 +64,11 @@ SPOOR_EVENT(lttng_ust_dl, dlclose,
 	    SPOOR_ARGS(uint64_t baddr),
 	    SPOOR_FIELDS(spoor_field_hex(uint64_t, baddr, baddr)))
 
+/* An exception on its way (unwind.c: every throw, rethrow, std::rethrow_exception), in the
+ * call that threw it. exception: the address of its object, the same when it is rethrown. */
+SPOOR_EVENT(spoor_calls, throw,
+	    SPOOR_ARGS(uint64_t exception),
+	    SPOOR_FIELDS(spoor_field_hex(uint64_t, exception, exception)))
+
 #endif
 /* clang-format on */

@@ -14,24 +14,28 @@
  * preloaded) and call them through dlsym(RTLD_NEXT):
  *   _Unwind_RaiseException  every throw: __cxa_throw; __cxa_rethrow, through
  *                           _Unwind_Resume_or_Rethrow; std::rethrow_exception; other
- *                           languages' throws;
+ *                           languages' throws. Each writes spoor_calls:throw, with every
+ *                           hook, so that a reader sees where it came from;
  *   __gxx_personality_v0    C++'s, and __gcc_personality_v0 C's (-fexceptions), asked by the
  *                           unwinder about each frame: the one that says "land here" gives
  *                           the landing frame exactly (its CFA), before any code runs there;
  *   _Unwind_Resume          the end of a cleanup, where the exception goes on: the frames
  *                           hooked again meanwhile (a destructor's calls) unhooked;
  *   __cxa_begin_catch       a C++ catch, catch (...) too: the frames still live hooked again
- *                           (also called before std::terminate when nothing catches).
+ *                           (also called before std::terminate when nothing catches);
+ *   pthread_exit            whose unwinding runs the cleanups as an exception does.
  * The last two also end the frames below the caller, for landings that no hooked
  * personality saw. A thread's exceptions touch its own shadow stack only.
  * -finstrument-functions needs none of this: the compiler calls the exit hook in each
  * function's cleanup.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <unwind.h>
 
+#include "calls-tp.h"
 #include "mcount.h"
 
 void *__cxa_begin_catch(void *e);
@@ -114,6 +118,7 @@ CALLS_API _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *e
 	static void *cache;
 	_Unwind_Reason_Code (*real)(struct _Unwind_Exception *) =
 	    next(&cache, "_Unwind_RaiseException");
+	spoor_trace(spoor_calls, throw, (uint64_t) e);
 	unhook(HERE());
 	_Unwind_Reason_Code rc = real(e);
 	/* nothing catches it: the thrower goes on (to std::terminate, for C++) */
@@ -127,6 +132,19 @@ CALLS_API void _Unwind_Resume(struct _Unwind_Exception *e)
 	void (*real)(struct _Unwind_Exception *) = next(&cache, "_Unwind_Resume");
 	unhook(HERE());
 	real(e);
+	__builtin_unreachable();
+}
+
+/* pthread_exit unwinds the thread's stack as an exception that nothing catches would (a
+ * forced unwind: C++ destructors run on the way) up to the thread's start. Its cleanups
+ * land as an exception's; the calls above the last end with the thread, without an exit.
+ * (pthread_cancel's unwinding starts inside the C library: not taken over.) */
+CALLS_API void pthread_exit(void *ret)
+{
+	static void *cache;
+	void (*real)(void *) = next(&cache, "pthread_exit");
+	unhook(HERE());
+	real(ret);
 	__builtin_unreachable();
 }
 

@@ -9,7 +9,11 @@
  *   cx_saved      std::exception_ptr kept, then std::rethrow_exception
  *   cx_middle(0)  no throw: calls go on as before
  * Each catch prints a line. "uncaught": cx_middle throws and nothing catches
- * (std::terminate). The functions have C names (spoor graph shows symbols as they are). */
+ * (std::terminate). "pthread_exit": a thread, cx_exiter > cx_exit_guarded > cx_exit_deep,
+ * ends in pthread_exit, whose unwinding runs cx_exit_guarded's destructor (it prints a line
+ * and calls cx_release). "cxa": as with no argument, without cx_saved (the throws all
+ * through __cxa_throw and __cxa_rethrow). The functions have C names (spoor graph shows symbols as they
+ * are). */
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -123,12 +127,15 @@ NOINLINE void cx_saved(const char *who)
 	}
 }
 
+static bool rethrow_saved = true;
+
 NOINLINE void cx_all(const char *who)
 {
 	cx_catcher(who);
 	cx_rethrown(who);
 	cx_any(who);
-	cx_saved(who);
+	if (rethrow_saved)
+		cx_saved(who);
 	cx_middle(0);
 	sink++;
 }
@@ -141,14 +148,52 @@ NOINLINE void *cx_worker(void *arg)
 }
 }
 
+struct exit_guard {
+	NOINLINE ~exit_guard()
+	{
+		std::printf("pthread_exit: the destructor ran\n");
+		cx_release();
+	}
+};
+
+extern "C" {
+NOINLINE void cx_exit_deep(void)
+{
+	cx_leaf();
+	pthread_exit(nullptr);
+}
+
+NOINLINE void cx_exit_guarded(void)
+{
+	exit_guard g;
+	cx_exit_deep();
+	sink++;
+}
+
+NOINLINE void *cx_exiter(void *arg)
+{
+	cx_exit_guarded();
+	sink++;
+	return arg;
+}
+}
+
 int main(int argc, char **argv)
 {
+	pthread_t th;
 	if (argc > 1 && std::strcmp(argv[1], "uncaught") == 0) {
 		cx_middle(1);
 		return 0;
 	}
+	if (argc > 1 && std::strcmp(argv[1], "pthread_exit") == 0) {
+		if (pthread_create(&th, nullptr, cx_exiter, nullptr) != 0 ||
+		    pthread_join(th, nullptr) != 0)
+			return 1;
+		std::printf("pthread_exit: joined\n");
+		return 0;
+	}
+	rethrow_saved = !(argc > 1 && std::strcmp(argv[1], "cxa") == 0);
 	cx_all("main");
-	pthread_t th;
 	if (pthread_create(&th, nullptr, cx_worker, nullptr) != 0 || pthread_join(th, nullptr) != 0)
 		return 1;
 	cx_middle(0);
