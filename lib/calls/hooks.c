@@ -5,8 +5,8 @@
  * -finstrument-functions calls __cyg_profile_func_enter/exit with the function's address and
  * its call site; glibc defines them as no-ops, and this library, preloaded, takes their
  * place. With no filter, no depth and no --calls-min each writes its event (calls_emit,
- * emit.h) and nothing else: no state per call. Otherwise both go through calls_enter/calls_exit and the thread's
- * shadow stack, which -pg's hooks (mcount.S) always use, as they take over the return.
+ * emit.h) and nothing else: no state per call. Otherwise both go through calls_enter/calls_exit and
+ * the thread's shadow stack, which -pg's hooks (mcount.S) always use, as they take over the return.
  */
 #include <string.h>
 #include <time.h>

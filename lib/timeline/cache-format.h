@@ -36,7 +36,7 @@
 #include <stdint.h>
 
 #define TLC_MAGIC     "SPOORTL\n"
-#define TLC_VERSION   2 /* 2: flame rows, functions */
+#define TLC_VERSION   2    /* 2: flame rows, functions */
 #define TLC_BLOCK     256  /* spans or marks per block at most */
 #define TLC_RATE_BINS 4096 /* rate bins per class at most */
 #define TLC_GAP       0xff /* the state of a gap between spans */

@@ -70,10 +70,10 @@ struct wrow {
 	enum tl_row_kind kind;
 	int64_t id, first, last;
 	uint32_t depth; /* TL_ROW_CALLS */
-	bool seen;     /* first and last are set */
-	bool spanned;  /* a span came: end is set */
-	int64_t end;   /* the last span's end */
-	uint64_t real; /* spans, gaps not counted */
+	bool seen;      /* first and last are set */
+	bool spanned;   /* a span came: end is set */
+	int64_t end;    /* the last span's end */
+	uint64_t real;  /* spans, gaps not counted */
 	struct level0 l0;
 	struct level lv[TLC_LEVELS]; /* [0] unused */
 	struct mark_buf *marks;      /* allocated at the row's first mark */
@@ -555,7 +555,8 @@ int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64
 	return r ? add_span(w, r, s) : w->error;
 }
 
-int tl_cache_writer_call(struct tl_cache_writer *w, uint32_t n, int64_t tid, const struct tl_span *s)
+int tl_cache_writer_call(struct tl_cache_writer *w, uint32_t n, int64_t tid,
+                         const struct tl_span *s)
 {
 	if (w->error)
 		return w->error;

@@ -26,7 +26,8 @@ int tl_cache_writer_span(struct tl_cache_writer *w, enum tl_row_kind kind, int64
 /* A call on flame row n (the caller's number for a thread's depth, dense from 0) of
  * thread tid (per row in time order): value the function, state its flags (cache-format.h).
  * Its depth, once known, by tl_cache_writer_call_depth. */
-int tl_cache_writer_call(struct tl_cache_writer *w, uint32_t n, int64_t tid, const struct tl_span *s);
+int tl_cache_writer_call(struct tl_cache_writer *w, uint32_t n, int64_t tid,
+                         const struct tl_span *s);
 void tl_cache_writer_call_depth(struct tl_cache_writer *w, uint32_t n, uint32_t depth);
 /* A user-space event on a thread's row (per thread in time order). */
 int tl_cache_writer_mark(struct tl_cache_writer *w, int64_t tid, int64_t t, size_t class_index);
@@ -34,7 +35,7 @@ int tl_cache_writer_mark(struct tl_cache_writer *w, int64_t tid, int64_t t, size
 int tl_cache_writer_event(struct tl_cache_writer *w, int64_t t, size_t class_index);
 /* The tables, in any order before finish. Class indices are the reader's (dense). */
 int tl_cache_writer_class(struct tl_cache_writer *w, size_t index, const char *name, bool user);
-int tl_cache_writer_syscall(struct tl_cache_writer *w, const char *name); /* in index order */
+int tl_cache_writer_syscall(struct tl_cache_writer *w, const char *name);  /* in index order */
 int tl_cache_writer_function(struct tl_cache_writer *w, const char *name); /* in index order */
 int tl_cache_writer_damage(struct tl_cache_writer *w, int64_t at, const char *text);
 

@@ -48,7 +48,7 @@ struct tl_chrome {
 	int64_t origin;
 	struct ch_thread *threads;
 	size_t nthreads, capthreads;
-	struct idmap by_tid; /* tid -> its latest row in threads */
+	struct idmap by_tid;       /* tid -> its latest row in threads */
 	struct ch_thread *callers; /* the calls' rows: a thread's calls apart from its states */
 	size_t ncallers, capcallers;
 	struct idmap by_caller; /* tid -> callers */

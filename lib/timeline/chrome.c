@@ -180,7 +180,8 @@ static void on_call(void *data, const struct tl_call *k)
 		    idmap_add(&c->by_caller, (uint64_t) k->tid, (uint32_t) c->ncallers))
 			th = NULL;
 		else
-			c->callers[c->ncallers++] = (struct ch_thread){.tid = k->tid, .pid = th->pid};
+			c->callers[c->ncallers++] =
+			    (struct ch_thread){.tid = k->tid, .pid = th->pid};
 	}
 	if (!th) {
 		c->oom = true;
@@ -342,8 +343,8 @@ int tl_chrome_new(struct an_engine *e, int fd, const struct tl_chrome_opts *o,
 	const struct tl_callbacks cb = {.data = c, .span = on_span};
 	const struct tl_flame_callbacks fcb = {.data = c, .call = on_call};
 	if ((rc = tl_states_new(e, &cb, &c->st)) || (rc = tl_flame_new(e, &fcb, &c->fl)) ||
-	    (rc = choose_instants(c)) ||
-	    (rc = an_engine_on_name(e, "*", on_any, c)) || (rc = an_engine_on_lost(e, on_lost, c)))
+	    (rc = choose_instants(c)) || (rc = an_engine_on_name(e, "*", on_any, c)) ||
+	    (rc = an_engine_on_lost(e, on_lost, c)))
 		goto fail;
 	*out = c;
 	return 0;
@@ -462,7 +463,7 @@ static void other_data(struct tef *t, void *data)
 
 int tl_chrome_finish(struct tl_chrome *c)
 {
-	tl_states_finish(c->st); /* the last spans */
+	tl_states_finish(c->st);             /* the last spans */
 	if (c->fl && tl_flame_finish(c->fl)) /* the calls still open */
 		c->oom = true;
 	for (size_t i = 0; i < c->ncpus; i++)

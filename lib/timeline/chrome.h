@@ -33,7 +33,7 @@
 
 /* Pseudo-processes, above any Linux pid (PID_MAX_LIMIT is 2^22): the CPU rows (CPU n is
  * thread TL_CHROME_CPU_PID + 1 + n) and the event rates. */
-#define TL_CHROME_CPU_PID 0x40000000
+#define TL_CHROME_CPU_PID  0x40000000
 #define TL_CHROME_RATE_PID 0x3fffffff
 /* A thread's calls: thread TL_CHROME_CALLS_TID + tid of its process. */
 #define TL_CHROME_CALLS_TID 0x20000000

@@ -26,10 +26,10 @@ struct slot {
 
 struct fthread {
 	int64_t tid;
-	int64_t first;   /* its first call event (relative) */
-	int64_t last;    /* its last event of any class (absolute) */
-	bool seen;       /* first is set */
-	uint32_t before; /* CALLS_OPEN_BEFORE exits met */
+	int64_t first;          /* its first call event (relative) */
+	int64_t last;           /* its last event of any class (absolute) */
+	bool seen;              /* first is set */
+	uint32_t before;        /* CALLS_OPEN_BEFORE exits met */
 	struct slot *up, *down; /* keys >= 0 and < 0 (down[0]: key -1) */
 	size_t nup, ndown;
 };

@@ -19,7 +19,7 @@
 #include "analysis/engine.h"
 
 struct tl_call {
-	uint32_t row;       /* the row's number: dense from 0, in the order rows appear */
+	uint32_t row; /* the row's number: dense from 0, in the order rows appear */
 	int64_t tid;
 	int64_t begin, end; /* relative ns (as states.h's spans) */
 	uint32_t function;  /* its name: tl_flame_function_name */

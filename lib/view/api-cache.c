@@ -52,9 +52,9 @@ static void json_rows(FILE *f, const struct tl_cache *c)
 		const struct tl_cache_row *row = tl_cache_row(c, i);
 		bool cpu = row->kind == TL_ROW_CPU;
 		fprintf(f, "%s\n{\"id\": %zu, \"kind\": \"%s\", ", i ? "," : "", i,
-		        cpu                          ? "cpu"
+		        cpu                         ? "cpu"
 		        : row->kind == TL_ROW_CALLS ? "calls"
-		                                     : "thread");
+		                                    : "thread");
 		if (cpu)
 			fprintf(f, "\"tid\": null, \"pid\": null, \"cpu\": %lld",
 			        (long long) row->id);
