@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "disk.h"
+#include "vocab/rwbs.h"
 
 #define SECTOR_BYTES 512
 #define DEV_CACHE    64 /* direct-mapped dev -> device index */
@@ -58,12 +59,11 @@ enum disk_op disk_op_of_text(const char *rwbs, size_t len)
 
 enum disk_op disk_op_of_flags(int64_t rwbs)
 {
-	/* lttng-modules' RWBS_FLAG_WRITE 1, _DISCARD 2, _READ 4 */
-	if (rwbs & 2)
+	if (rwbs & VOCAB_RWBS_DISCARD)
 		return DISK_OTHER;
-	if (rwbs & 1)
+	if (rwbs & VOCAB_RWBS_WRITE)
 		return DISK_WRITE;
-	return rwbs & 4 ? DISK_READ : DISK_OTHER;
+	return rwbs & VOCAB_RWBS_READ ? DISK_READ : DISK_OTHER;
 }
 
 int64_t disk_percentile(const int64_t *sorted, size_t n, double p)
