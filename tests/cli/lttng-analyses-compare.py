@@ -15,10 +15,11 @@ ns (spoor's rounding). Allowed, as docs/analyses/ and docs/compatibility.md say:
   - softirqs: lttng-analyses knows only softirq_entry/exit, not LTTng's irq_softirq_*
     (2.7 and later): it sees none in the trace as written; so it reads a copy whose
     metadata renames them (stream files linked);
-  - switches spoor infers where the kernel left one out (docs/analyses/sched.md): a task
-    that starts running in spoor sched's timeline with no sched_switch to it there, and
-    the task that ran before: lttng-analyses follows sched_switch alone, so those tasks'
-    latencies and system calls are left out, counted; so are the system calls of tasks
+  - switches spoor infers where the kernel left one out (docs/analyses/sched.md), found
+    independently with babeltrace2's Python bindings (an event whose tid context is not
+    the task the CPU's last switch put there): lttng-analyses follows sched_switch alone,
+    so the tasks on both sides of such a switch have their latencies and system calls
+    left out, counted; so are the system calls of tasks
     that the tid context shows before their CPU's first switch (lttng-analyses has no
     task for them);
   - none for the time range: the tools read, by default, only the time every stream
@@ -137,23 +138,37 @@ def spoor_stats(x):
 
 
 def inferred_tasks():
-    """The tasks of the switches spoor inferred: (switches, {tid}). A task that starts
-    running in spoor sched's timeline where the trace has no sched_switch to it on that CPU
-    at that time was switched in by inference; the task that ran there before (the last
-    switched in, unless idle) is the one lttng-analyses still thinks runs."""
-    doc = spoor_json("sched", "--timeline", "--json", KERNEL) or {"timeline": []}
-    recorded = {tuple(int(v) for v in r)
-                for r in sql("SELECT ts, cpu, next_tid FROM sched_switch")}
-    last, tids, n = {}, set(), 0
-    for x in doc["timeline"]:
-        if x["to"] != "running":
+    """The switches spoor infers, found by babeltrace2's reader (bt2): (switches, {tid}).
+    An event whose tid context is not the task the CPU's last sched_switch put there shows
+    a switch the trace lacks (docs/analyses/sched.md), to a task or to idle (tid 0); the
+    task that ran before (unless idle) is the one lttng-analyses still thinks runs. Not
+    counted, as spoor sched does not count it: the CPU's first sight of a task, and a switch
+    after a loss on that CPU and before its next switch (the loss may have held it). The
+    state dump's events name the dumped task, not the running one."""
+    import bt2  # python3-bt2, beside babeltrace2
+    cur, known, lost, n, tids = {}, {}, set(), 0, set()
+    for m in bt2.TraceCollectionMessageIterator(KERNEL):
+        if isinstance(m, bt2._DiscardedEventsMessageConst):
+            lost.add(m.stream.addr)  # noticed at the stream's next event, as spoor does
             continue
-        if (x["ts"], x["cpu"], x["tid"]) not in recorded:
-            n += 1
-            tids.add(x["tid"])
-            if last.get(x["cpu"]):
-                tids.add(last[x["cpu"]])
-        last[x["cpu"]] = x["tid"]
+        if not isinstance(m, bt2._EventMessageConst):
+            continue
+        ev = m.event
+        cpu = int(ev.packet.context_field["cpu_id"])
+        if ev.stream.addr in lost:
+            lost.discard(ev.stream.addr)
+            known[cpu] = 2 if known.get(cpu) else 0
+        if not ev.name.startswith("lttng_statedump_"):
+            tid, prev = int(ev.common_context_field["tid"]), cur.get(cpu, -1)
+            if tid >= 0 and tid != prev:
+                if prev >= 0:
+                    n += known.get(cpu) != 2
+                    tids.update(t for t in (tid, prev) if t)
+                    known[cpu] = 1
+                cur[cpu] = tid
+        if ev.name == "sched_switch":
+            known[cpu] = 1
+            cur[cpu] = int(ev.payload_field["next_tid"])
     return n, tids
 
 
@@ -191,8 +206,8 @@ def sched_part(skip_tids, n_inferred):
             if t["latency"]["count"]}
     theirs = {row[0]["tid"]: stats_of(row) for r in mi("lttng-schedstats-mi", "--stats")
               for row in r["data"] if r["class"] == "per_tid_stats"}
-    say(doc["inferred_switches"] == n_inferred, "spoor sched inferred %d switches (%d seen "
-        "in its timeline), %d tasks in them" % (doc["inferred_switches"], n_inferred,
+    say(doc["inferred_switches"] == n_inferred, "spoor sched inferred %d switches (%d found "
+        "by babeltrace2's reader), %d tasks in them" % (doc["inferred_switches"], n_inferred,
                                                 len(skip_tids)))
     keep = sorted(set(theirs) - skip_tids)
     bad = [(t, mine.get(t), theirs[t]) for t in keep if not same(mine.get(t), theirs[t])]

@@ -143,7 +143,8 @@ check "spoor convert's env has the recorder's keys, and spoor_converted" \
 
 # 4. lttng-analyses' numbers = spoor's
 mkdir "$TMP/work"
-python3 "$here/lttng-analyses-compare.py" "$SPOOR" "$K" "$TMP/work" >"$TMP/cmp.out" 2>&1
+# Debian's Python: babeltrace2's bindings (python3-bt2) and lttng-analyses live there
+/usr/bin/python3 "$here/lttng-analyses-compare.py" "$SPOOR" "$K" "$TMP/work" >"$TMP/cmp.out" 2>&1
 check "lttng-irqstats, lttng-schedstats, lttng-syscallstats, lttng-iolatencystats, lttng-iousagetop = spoor irq, sched, syscalls, disk" \
 	test $? -eq 0
 cat "$TMP/cmp.out"
