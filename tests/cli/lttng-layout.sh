@@ -77,9 +77,12 @@ dd if=/dev/zero of=$TMP/f bs=64k count=16 oflag=direct 2>/dev/null
 dd if=/dev/zero of=$TMP/s bs=64k count=16 conv=fsync 2>/dev/null
 for i in \$(seq 10); do sleep 0.002; done; seq 2000 | cat >/dev/null"
 # (libc: the paths as strings, as LTTng writes them: lttng-iousagetop takes a file name
-# for a string, and stops on an address)
-"$SPOOR" record -k sched,irq,syscalls,block,libc --layout=lttng -o "$TMP/lt" -- sh -c "$work" 2>"$TMP/rec.err"
-check "record -k sched,irq,syscalls,block,libc --layout=lttng exits 0" test $? -eq 0
+# for a string, and stops on an address; 8m per CPU holds the whole recording, so that a
+# loaded machine, where the recorder drains late, loses nothing: lttng-analyses and spoor
+# count across a loss differently)
+"$SPOOR" record -k sched,irq,syscalls,block,libc --layout=lttng --kernel-buffer=8m -o "$TMP/lt" \
+	-- sh -c "$work" 2>"$TMP/rec.err"
+check "record -k sched,irq,syscalls,block,libc --layout=lttng --kernel-buffer=8m exits 0" test $? -eq 0
 cat "$TMP/rec.err"
 K="$TMP/lt/kernel"
 [ -f "$K/metadata" ] || skip "no kernel trace was written"
