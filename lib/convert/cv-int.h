@@ -9,11 +9,16 @@
 #include "ctf/trace.h"
 #include "kconvert.h"
 #include "kernel/kclass.h"
+#include "kernel/kcpu.h"
 #include "kernel/kfork.h"
 #include "kernel/statedump-lttng.h"
 
 /* The most fields a class may have (more: refused) */
 #define CV_MAX_FIELDS 512
+
+/* An output packet's room: each input packet is written as one output packet, which may
+ * be larger in the LTTng layout (kcpu.h's packets, the recorder's, are 256 KiB at most) */
+#define CV_PACKET_CAP (16u * KCPU_PACKET_CAP)
 
 /* An output field taken from the event context's common_pid (LTTng's block events' tid) */
 #define CV_FROM_TID UINT32_MAX

@@ -3,10 +3,11 @@
  * cvstream.c: one stream of a spoor kernel trace written again in the LTTng layout: each
  * event with its timestamp, its event context's common_pid as tid, its payload field by field as
  * its class's new layout says (a field left out, a priority's value moved, a block request's
- * rwbs text as flags, the context's tid in the payload too); the losses the packets
- * counted, between the same events. spoor's statedump_process events become
- * lttng_statedump_process_state ones, each dump (the events of one timestamp) between an
- * lttng_statedump_start and, after the recording's block devices, an lttng_statedump_end.
+ * rwbs text as flags, the context's tid in the payload too); each input packet as one
+ * output packet, with its bounds and the losses it counted, empty ones too. spoor's
+ * statedump_process events become lttng_statedump_process_state ones, each dump (the
+ * events of one timestamp) between an lttng_statedump_start and, after the recording's
+ * block devices, an lttng_statedump_end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -211,12 +212,62 @@ static void end_dump(struct kpacket *p, const struct cv *c, uint64_t ts)
 /* One stream being converted. */
 struct cvs {
 	struct ctf_stream s;
+	/* the same file read packet by packet, headers and contexts only: the packet in hand
+	 * is the one written (p), whose bounds and losses are its */
+	struct ctf_stream pk;
 	struct kpacket p;
 	uint64_t discarded, dump_ts;
 	bool in_dump;
 	struct kfork_newtask last; /* its (CPU's) last task_newtask */
 	struct kpath_slot *paths;  /* -k libc's paths waiting for their call (kpaths.h) */
 };
+
+static const char *stream_error(const struct ctf_stream *s, int rc)
+{
+	return s->error[0] ? s->error : spoor_strerror(rc);
+}
+
+/* The input's packet in hand begun in the output: where it begins, after the losses it
+ * counts (before its first event, as the recorder counts them: kpacket_add_discarded). */
+static void begin_packet(struct cvs *v)
+{
+	kpacket_begin_at(&v->p, v->pk.clock_min);
+	if (v->pk.discarded != v->discarded) {
+		kpacket_add_discarded(&v->p, v->pk.discarded - v->discarded);
+		v->discarded = v->pk.discarded;
+	}
+}
+
+/* The output's packet closed where the input's in hand ended, and the input's next
+ * packets, empty ones too, written up to the one at byte `to` of the file, begun (past
+ * the file's end: all of them). Each input packet is one output packet, so that a loss
+ * lies between the same packets, bounded by the same times; one whose events outgrow
+ * CV_PACKET_CAP in the new layout goes on in another packet (kpacket_begin_event). */
+static int next_packets(struct cvs *v, uint64_t to, char *err, size_t errlen)
+{
+	while (v->pk.in_packet && v->pk.pkt_off != to) {
+		struct ctf_packet_span sp;
+		ctf_stream_packet_span(&v->pk, &sp);
+		int rc = kpacket_flush_at(&v->p, sp.has_end ? v->pk.clock_max : 0);
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", v->p.path, strerror(-rc));
+			return rc;
+		}
+		rc = ctf_stream_next_packet(&v->pk);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s", stream_error(&v->pk, rc));
+			return rc;
+		}
+		if (rc)
+			begin_packet(v);
+	}
+	if (to < v->pk.file_end && (!v->pk.in_packet || v->pk.pkt_off != to)) {
+		snprintf(err, errlen, "%s: no packet begins at byte %llu", v->s.path,
+		         (unsigned long long) to);
+		return -SPOOR_EPACKET;
+	}
+	return 0;
+}
 
 /* Input stream i and its output in out_dir, at its first event: 1, 0 (no event), or < 0
  * with err set. */
@@ -227,9 +278,12 @@ static int open_one(struct cv *c, size_t i, struct cvs *v, const char *out_dir, 
 	char out_path[4300];
 	snprintf(out_path, sizeof(out_path), "%s/%s", out_dir, base ? base + 1 : in_path);
 	v->p.fd = -1;
+	struct ctf_stream *bad = &v->s;
 	int rc = ctf_stream_open(&v->s, c->in, in_path, i);
+	if (!rc)
+		rc = ctf_stream_open(bad = &v->pk, c->in, in_path, i);
 	if (rc) {
-		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
+		snprintf(err, errlen, "%s", stream_error(bad, rc));
 		return rc;
 	}
 	if (v->s.sc != c->sc) {
@@ -239,16 +293,25 @@ static int open_one(struct cv *c, size_t i, struct cvs *v, const char *out_dir, 
 	}
 	/* streams told apart by their instance ids (a trace without them: by their files) */
 	rc = kpacket_open(&v->p, out_path, c->uuid, v->s.has_instance_id ? v->s.instance_id : i,
-	                  (uint32_t) (v->s.cpu < 0 ? 0 : v->s.cpu), KCPU_PACKET_CAP);
+	                  (uint32_t) (v->s.cpu < 0 ? 0 : v->s.cpu), CV_PACKET_CAP);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
 		return rc;
 	}
-	/* as the recorder writes it: every stream spans the trace, as LTTng's */
+	/* as the recorder writes it: every stream spans the trace, as LTTng's (an empty
+	 * packet up to the input's first, when the input's stream begins later) */
 	kpacket_begin_at(&v->p, c->begin);
+	if (v->pk.in_packet && v->pk.clock_min > c->begin)
+		rc = kpacket_flush_at(&v->p, v->pk.clock_min);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", out_path, strerror(-rc));
+		return rc;
+	}
+	if (v->pk.in_packet)
+		begin_packet(v);
 	rc = ctf_stream_next(&v->s);
 	if (rc < 0)
-		snprintf(err, errlen, "%s", v->s.error[0] ? v->s.error : spoor_strerror(rc));
+		snprintf(err, errlen, "%s", stream_error(&v->s, rc));
 	return rc;
 }
 
@@ -258,21 +321,21 @@ convert_one(struct cv *c, struct cvs *v, struct kconvert_totals *t, char *err, s
 {
 	struct ctf_stream *s = &v->s;
 	struct kpacket *p = &v->p;
-	if (s->discarded != v->discarded) { /* lost before this packet */
-		kpacket_add_discarded(p, s->discarded - v->discarded);
-		v->discarded = s->discarded;
-	}
 	const struct cv_class *k = s->ec->id < c->nids ? c->by_id[s->ec->id] : NULL;
 	if (!k || s->src.pos % 8)
 		return -SPOOR_EUNSUPPORTED;
 	const uint8_t *ev = s->src.base + s->src.pos / 8;
 	size_t len = (size_t) (s->src.end_bits / 8 - s->src.pos / 8);
 	int rc;
-	/* a dump's events share its time: the first other event ends it */
+	/* a dump's events share its time: the first other event ends it (in the packet of
+	 * the dump's last event) */
 	if (v->in_dump && (!k->is_dump || s->ts_cycles != v->dump_ts)) {
 		end_dump(p, c, v->dump_ts);
 		v->in_dump = false;
 	}
+	/* the event is in the input's next packet (or one after) */
+	if (s->pkt_off != v->pk.pkt_off && (rc = next_packets(v, s->pkt_off, err, errlen)))
+		return rc;
 	if (k->is_dump) {
 		if (!v->in_dump)
 			statedump_lttng_emit(p, &c->out, &c->dump, SDL_START, s->ts_cycles);
@@ -302,11 +365,11 @@ static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals
 	if (!rc) {
 		if (v->in_dump)
 			end_dump(p, c, v->dump_ts);
-		if (v->s.discarded != v->discarded)
-			kpacket_add_discarded(p, v->s.discarded - v->discarded);
-		t->discarded += v->s.discarded;
-		rc = kpacket_extend(p, c->end);
+		rc = next_packets(v, UINT64_MAX, err, errlen);
+		t->discarded += v->pk.discarded;
 	}
+	if (!rc)
+		rc = kpacket_extend(p, c->end);
 	int wrc = p->fd >= 0 ? kpacket_close(p) : 0;
 	if (!rc && wrc) {
 		rc = wrc;
@@ -317,6 +380,7 @@ static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals
 	free(v->paths);
 	v->paths = NULL;
 	ctf_stream_close(&v->s);
+	ctf_stream_close(&v->pk);
 	return rc;
 }
 

@@ -5,7 +5,8 @@
  * would have written it (docs/kernel.md): lttng-modules 2.13's event and field names
  * (lib/vocab/lttng-kernel.h), its values where they differ (priorities), its env, and the
  * state dump's statedump_process events as lttng_statedump_* events. Every event is
- * written again, packet by packet, with its timestamp and its stream's losses.
+ * written again with its timestamp, each input packet as one packet (its bounds, its
+ * losses, its place in the sequence: a loss stays between the same events and times).
  */
 #ifndef CONVERT_KCONVERT_H
 #define CONVERT_KCONVERT_H

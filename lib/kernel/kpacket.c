@@ -108,7 +108,19 @@ void kpacket_end_event(struct kpacket *p, size_t body_len)
 
 void kpacket_begin_at(struct kpacket *p, uint64_t ts)
 {
-	p->last_ts = ts; /* where the next packet begins */
+	if (ts > p->last_ts)
+		p->last_ts = ts; /* where the next packet begins */
+}
+
+int kpacket_flush_at(struct kpacket *p, uint64_t ts)
+{
+	if (!p->len && !p->werr) {
+		p->len = KPACKET_HEADER;
+		p->ts_begin = p->last_ts;
+	}
+	if (ts > p->last_ts)
+		p->last_ts = ts;
+	return kpacket_flush(p);
 }
 
 int kpacket_extend(struct kpacket *p, uint64_t ts)

@@ -49,13 +49,17 @@ void kpacket_add_discarded(struct kpacket *p, uint64_t n);
  * where the stream's previous chunk ended) rather than at that event. With kpacket_extend,
  * every stream of a trace spans the session, as LTTng's do: babeltrace 1, lttng-analyses
  * (and babeltrace2's --stream-intersection) read only the time every stream spans. An
- * event stamped before ts would be stamped ts: callers pass a time before all of them. */
+ * event stamped before ts would be stamped ts: callers pass a time before all of them.
+ * Never back: a ts before the last event's (or the last packet's end) is ignored. */
 void kpacket_begin_at(struct kpacket *p, uint64_t ts);
 /* Write the packet in progress, then an empty packet from the last event (or the begin,
  * for a stream without events) up to ts. Nothing when ts is not after the last event. */
 int kpacket_extend(struct kpacket *p, uint64_t ts);
 /* Write the packet in progress, if it has anything. */
 int kpacket_flush(struct kpacket *p);
+/* Write the packet in progress, empty or not, ending at ts (at its last event when that is
+ * later): spoor convert's packets end where its input's did. */
+int kpacket_flush_at(struct kpacket *p, uint64_t ts);
 /* Flush and close; -errno of the first write error, or 0. */
 int kpacket_close(struct kpacket *p);
 

@@ -14,7 +14,9 @@ dict under the key "common_pid", default -1), as spoor's kernel traces do; "lttn
 task context, as lttng-modules without added contexts (analyses follow sched_switch);
 "lttng_tid": LTTng's, with the context tid (`lttng add-context -k -t tid`), from the same key.
 losses: {cpu: [(index, count), ...]}: `count` events lost just before the cpu's
-index-th event (the stream gets a new packet there whose events_discarded grew by count).
+index-th event (the stream gets a new packet there whose events_discarded grew by count;
+index = the cpu's number of events: an empty packet after the last, as a recorder's last
+read that found only a loss).
 declare: {name: {field: value, ...}}: classes the metadata declares without any event
 (the values give the types only), after those of the events.
 env: {key: value}: more entries of the env block (e.g. tracer_major and tracer_minor: LTTng's
@@ -23,6 +25,8 @@ Returns the path of the trace directory.
 
     gen_kernel.py --busy OUTDIR     writes busy(OUTDIR) (see there)
     gen_kernel.py --analyses OUTDIR writes analyses(OUTDIR): every SQL analysis table
+    gen_kernel.py --spoor OUTDIR    writes spoor(OUTDIR): a trace as spoor record -k writes one
+    gen_kernel.py --spoor-reads OUTDIR  spoor(OUTDIR, reads=True): its packets and more losses
 """
 import importlib.util
 import os
@@ -120,6 +124,13 @@ def _stream(cpu, evs, classes, style, losses):
                                   "events_discarded": discarded, "cpu_id": cpu}, writers)
         out += data
         start = b
+    if evs and len(evs) in cuts:
+        discarded = (discarded + cuts[len(evs)]) % 2**64
+        hv = {"magic": G.CTF_MAGIC, "uuid": G.uuid_bytes(G.TRACE_UUID), "stream_id": 0}
+        data, _ = G.build_packet("le", G.PACKET_HEADER, hv, G.PACKET_CONTEXT,
+                                 {"timestamp_begin": evs[-1][0], "timestamp_end": evs[-1][0],
+                                  "events_discarded": discarded, "cpu_id": cpu}, [])
+        out += data
     return bytes(out)
 
 
@@ -294,7 +305,7 @@ def analyses(outdir):
 PROCESS, THREAD = 0x1200011, 0x3D0F00
 
 
-def spoor(outdir):
+def spoor(outdir, reads=False):
     """A kernel trace as `spoor record -k` writes one (style "ftrace": ftrace's event and
     field names, the context common_pid, a statedump_process dump, priorities as the
     kernel's 120, __syscall_nr in the per-call events, the recorder's env keys), for spoor
@@ -313,6 +324,10 @@ def spoor(outdir):
     - -k libc: in round 20, 100's C library open of /etc/passwd (libc_open), then its
       openat (the path an address, as ftrace gives it).
     - CPU 1 lost 5 events before its 100th.
+    reads: each stream in packets of 37 events, as the recorder's reads of the kernel's
+    ring cut it, and more losses: CPU 0 lost 3 events before its first, 7 before its 185th
+    and 2 before its 222nd (two packets in a row), 11 before its 740th, and 4 after its
+    last (an empty packet).
     Returns the trace's path."""
     ev = []
     comm = {0: "swapper", 2: "kthreadd", 30: "kworker/0:1", 100: "app", 101: "app", 102: "app",
@@ -423,21 +438,27 @@ def spoor(outdir):
     # the env the recorder writes (kmeta.c), but for its values
     env = {"sysname": "Linux", "kernel_release": "6.1.0-synth", "kernel_version": "#1 SMP synth",
            "tracer_major": 0, "tracer_minor": 1, "tracer_patchlevel": 0, "trace_clock": "mono"}
-    write(outdir, ev, style="ftrace", losses={1: [(100, 5)]}, env=env)
+    losses = {1: [(100, 5)]}
+    if reads:
+        n = {c: sum(1 for e in ev if e[1] == c) for c in (0, 1)}
+        # the packets first: a loss's entry at the same index replaces its (index, 0)
+        losses = {c: [(i, 0) for i in range(37, n[c], 37)] + losses.get(c, []) for c in n}
+        losses[0] += [(0, 3), (185, 7), (222, 2), (740, 11), (n[0], 4)]
+    write(outdir, ev, style="ftrace", losses=losses, env=env)
     with open(os.path.join(outdir, ".partitions"), "w") as f:
         f.write("major minor  #blocks  name\n\n 259        0   2000 nvme0n1\n"
                 " 259        1   1000 nvme0n1p1\n")
     return outdir
 
 
-USAGE = ("usage: gen_kernel.py [--busy | --analyses | --spoor] [OUTDIR]  "
+USAGE = ("usage: gen_kernel.py [--busy | --analyses | --spoor | --spoor-reads] [OUTDIR]  "
          "(default /tmp/gen-kernel-demo)\n")
 
 
 def main(argv):
     args = argv[1:]
     which = None
-    if args and args[0] in ("--busy", "--analyses", "--spoor"):
+    if args and args[0] in ("--busy", "--analyses", "--spoor", "--spoor-reads"):
         which, args = args[0], args[1:]
     # an OUTDIR starting with '-' is an option mistyped (--help): never a trace named so
     if len(args) > 1 or (args and args[0].startswith("-")) or (which and not args):
@@ -449,6 +470,8 @@ def main(argv):
         print(analyses(args[0]))
     elif which == "--spoor":
         print(spoor(args[0]))
+    elif which == "--spoor-reads":
+        print(spoor(args[0], reads=True))
     else:
         # a self-check: two CPUs, an IRQ on each, babeltrace2 should read it
         print(write(args[0] if args else "/tmp/gen-kernel-demo", [
