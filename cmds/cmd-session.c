@@ -42,6 +42,7 @@ static const struct cmd_option create_options[] = {
     {"rotate-every", 0, "SIZE/TIME",
      "rotate when the chunk reaches SIZE (4m, 1g: k, m, g) or every TIME (30s, 500ms, 1h)"},
     ROW_KERNEL_BUFFER,
+    ROW_LAYOUT,
     ROW_SOCKET,
     ROW_HELP,
     {NULL, 0, NULL, NULL},
@@ -74,6 +75,9 @@ static const struct cmd_option session_options[] = {
      "create: rotate when the chunk reaches SIZE (4m, 1g: k, m, g) or every TIME (30s, 500ms, "
      "1h)"},
     ROW_KERNEL_BUFFER,
+    {"layout", 0, "NAME",
+     "create: names of the kernel trace: spoor (ftrace's, the default) or lttng "
+     "(lttng-modules 2.13's, for Trace Compass and lttng-analyses)"},
     ROW_USERSPACE,
     ROW_KERNEL,
     ROW_FILTER,
@@ -94,7 +98,8 @@ struct verb {
 	}
 static const struct verb verbs[] = {
     VERB("create",
-         "NAME [-o DIR] [--overwrite] [-b SIZE] [--subbuffers N] [--rotate-every SIZE|TIME]",
+         "NAME [-o DIR] [--overwrite] [-b SIZE] [--subbuffers N] [--rotate-every SIZE|TIME] "
+         "[--layout spoor|lttng]",
          "create a session", create_options, false),
     VERB("enable", "NAME [-u PATTERN]... [-k EVENTS] [--filter EVENT:EXPR]...",
          "enable events in a session, before or while it runs", enable_options, false),
@@ -163,7 +168,8 @@ static int take(const struct command *cmd, int row, const char *arg, struct reco
 		int row;
 	} shared[] = {{"overwrite", OPT_OVERWRITE},   {"buffer-size", OPT_BUFFER_SIZE},
 	              {"subbuffers", OPT_SUBBUFFERS}, {"kernel-buffer", OPT_KERNEL_BUFFER},
-	              {"kernel", OPT_KERNEL},         {"filter", OPT_FILTER}};
+	              {"kernel", OPT_KERNEL},         {"filter", OPT_FILTER},
+	              {"layout", OPT_LAYOUT}};
 	const char *name = opt_name(cmd, row);
 	char path[PATH_MAX];
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
@@ -203,6 +209,8 @@ static int add_recording(const struct command *cmd, const char *verb, struct rec
 		ctl_request_add(r, "overwrite", "1");
 	if (ra->k.buffer_kb)
 		ctl_request_add_u64(r, "kernel-buffer-kb", ra->k.buffer_kb);
+	if (ra->layout)
+		ctl_request_add(r, "layout", klayout_name(ra->k.layout));
 	return 0;
 }
 
@@ -335,7 +343,8 @@ const struct command cmd_session = {
     .summary = "create, start, stop, snapshot, rotate and destroy sessions in the daemon",
     .description =
         "Drives the session daemon (spoor daemon), which traces programs already running. "
-        "create NAME makes a session writing under ~/spoor-traces/NAME-DATE-TIME (or -o DIR); "
+        "create NAME makes a session writing under ~/spoor-traces/NAME-DATE-TIME (or -o DIR), "
+        "its kernel trace in spoor's names or, with --layout=lttng, in LTTng's; "
         "enable NAME -u PATTERN and -k EVENTS choose its events, before or while it runs, and "
         "disable takes them back; start and stop turn it on and off; snapshot writes a "
         "flight recorder's (--overwrite) buffers as a trace without stopping it; rotate "

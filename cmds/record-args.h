@@ -63,6 +63,12 @@ enum {
 		"kernel-buffer", 0, "SIZE",                                                        \
 		    "kernel ring buffer per CPU, e.g. 4m (default: the kernel's)"                  \
 	}
+#define ROW_LAYOUT                                                                                 \
+	{                                                                                          \
+		"layout", 0, "NAME",                                                               \
+		    "names of the kernel trace: spoor (ftrace's, the default) or lttng "           \
+		    "(lttng-modules 2.13's, for Trace Compass and lttng-analyses)"                 \
+	}
 #define ROW_HELP                                                                                   \
 	{                                                                                          \
 		"help", 'h', NULL, "show this help"                                                \
@@ -91,10 +97,7 @@ enum {
 	               "the recording has started)"},                                              \
 	[OPT_OVERWRITE] = ROW_OVERWRITE, [OPT_BUFFER_SIZE] = ROW_BUFFER_SIZE,                      \
 	[OPT_SUBBUFFERS] = ROW_SUBBUFFERS, [OPT_KERNEL_BUFFER] = ROW_KERNEL_BUFFER,                \
-	[OPT_LAYOUT] = {"layout", 0, "NAME",                                                       \
-	                "names of the kernel trace: spoor (ftrace's, the default) or lttng "       \
-	                "(lttng-modules 2.13's, for Trace Compass and lttng-analyses)"},           \
-	[OPT_HELP] = ROW_HELP,
+	[OPT_LAYOUT] = ROW_LAYOUT, [OPT_HELP] = ROW_HELP,
 
 struct record_args {
 	struct record_opts o;

@@ -310,7 +310,7 @@ static int write_metadata(struct cv *c, const char *dir, char *err, size_t errle
 	size_t n = 0;
 	for (unsigned i = 0; i < m->nenv; i++) {
 		if (!strcmp(m->env[i].key, "tracer_name")) /* check_input: there */
-			n += kmeta_lttng_env(dir, e + n, name, created);
+			n += kmeta_lttng_env(dir, NULL, e + n, name, created);
 		if (strncmp(m->env[i].key, "tracer_", 7) && strncmp(m->env[i].key, "spoor_", 6))
 			e[n++] = (struct meta_env){m->env[i].key,
 			                           m->env[i].is_string ? m->env[i].text : NULL,

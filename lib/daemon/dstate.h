@@ -6,9 +6,11 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "daemon.h"
 #include "ipc/proto.h"
+#include "kernel/klayout.h"
 #include "record/clock.h"
 #include "record/record.h"
 
@@ -88,6 +90,8 @@ struct dsession {
 	char *kevents[SESSION_MAX_KERNEL], *kfilters[SESSION_MAX_KERNEL];
 	size_t nkevents, nkfilters;
 	unsigned long kbuffer_kb;
+	enum klayout klayout;    /* --layout: the names the kernel trace is written under */
+	time_t created;          /* LTTng's trace_creation_datetime, in every chunk */
 	struct ksession *kernel; /* made at the first start with kernel events */
 	enum session_state state;
 	char error[300]; /* why it failed */

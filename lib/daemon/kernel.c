@@ -73,6 +73,8 @@ static int start_kernel(struct daemon *d, struct dsession *s, char *err, size_t 
 	    .buffer_kb = s->kbuffer_kb,
 	    .overwrite = s->overwrite,
 	    .name = s->name,
+	    .layout = s->klayout,
+	    .created = s->created,
 	};
 	fsuid_begin(d, s);
 	int rc = ksession_start(&s->kernel, &ko, &d->clock, s->outdir, err, errlen);

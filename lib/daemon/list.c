@@ -94,6 +94,15 @@ static void print_one(const struct daemon *d, const struct dsession *s, FILE *ou
 		fprintf(out, "  kernel filters: ");
 		print_patterns(out, (const char *const *) s->kfilters, s->nkfilters, NULL, 0);
 	}
+	/* create's kernel settings, said once there are kernel events or they were given */
+	if (s->nkevents || s->kernel || s->klayout != KLAYOUT_SPOOR || s->kbuffer_kb) {
+		fprintf(out, "  kernel trace: layout %s, ring per CPU ", klayout_name(s->klayout));
+		if (s->kbuffer_kb)
+			print_size(out, (uint64_t) s->kbuffer_kb << 10);
+		else
+			fprintf(out, "the kernel's default");
+		fputc('\n', out);
+	}
 	fprintf(out, "  programs: %u\n", programs_of(d, s));
 	struct app *a;
 	size_t it = 0;

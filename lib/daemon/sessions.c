@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <time.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
 
@@ -137,6 +138,8 @@ struct dsession *session_create(struct daemon *d, const struct daemon_creds *cr,
 	s->rotate_bytes = p->rotate_bytes;
 	s->rotate_ns = p->rotate_ns;
 	s->kbuffer_kb = p->kbuffer_kb;
+	s->klayout = p->klayout;
+	s->created = time(NULL);
 	s->rotate_timer = -1;
 	if (make_outdir(d, s, p, err, errlen)) {
 		free(s);

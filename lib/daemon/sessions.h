@@ -14,6 +14,7 @@ struct session_params {
 	uint32_t num_subbufs;
 	uint64_t rotate_bytes, rotate_ns;
 	unsigned long kbuffer_kb;
+	enum klayout klayout;
 	const gid_t *groups; /* the creator's supplementary groups (SO_PEERGROUPS) */
 	size_t ngroups;
 };

@@ -97,6 +97,9 @@ static int verb_create(struct daemon *d, const struct dconn *c, const struct ctl
 	sp.subbuf_size = sub;
 	sp.num_subbufs = (uint32_t) n;
 	sp.kbuffer_kb = (unsigned long) kb;
+	const char *layout = ctl_get(p, "layout");
+	if (layout && klayout_parse(layout, &sp.klayout))
+		return fail(a, 2, "unknown layout '%s' (spoor or lttng)", layout);
 	/* the owner's files are written with its supplementary groups too (a folder shared
 	 * with its group); more than SESSION_MAX_GROUPS: its primary group only */
 	gid_t groups[SESSION_MAX_GROUPS];

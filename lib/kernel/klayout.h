@@ -25,4 +25,10 @@ static inline int klayout_parse(const char *s, enum klayout *out)
 	return 0;
 }
 
+/* klayout_parse's word for l. */
+static inline const char *klayout_name(enum klayout l)
+{
+	return l == KLAYOUT_LTTNG ? "lttng" : "spoor";
+}
+
 #endif

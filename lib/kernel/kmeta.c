@@ -29,12 +29,16 @@ static void trace_name(const char *dir, char *out, size_t cap)
 	snprintf(out, cap, "%s", slash ? slash + 1 : copy);
 }
 
-size_t kmeta_lttng_env(const char *dir, struct meta_env *env, char *name, char *created)
+size_t kmeta_lttng_env(const char *dir, const struct kmeta_origin *origin, struct meta_env *env,
+                       char *name, char *created)
 {
-	time_t now = time(NULL);
+	time_t when = origin && origin->created ? origin->created : time(NULL);
 	struct tm tm;
-	strftime(created, KMETA_CREATED_MAX, "%Y%m%dT%H%M%S%z", localtime_r(&now, &tm));
-	trace_name(dir, name, KMETA_NAME_MAX);
+	strftime(created, KMETA_CREATED_MAX, "%Y%m%dT%H%M%S%z", localtime_r(&when, &tm));
+	if (origin && origin->name)
+		snprintf(name, KMETA_NAME_MAX, "%s", origin->name);
+	else
+		trace_name(dir, name, KMETA_NAME_MAX);
 	size_t n = 0;
 	env[n++] = (struct meta_env){"tracer_name", "lttng-modules", 0, 1};
 	env[n++] = (struct meta_env){"tracer_major", NULL, 2, 0};
@@ -49,9 +53,9 @@ size_t kmeta_lttng_env(const char *dir, struct meta_env *env, char *name, char *
 }
 
 /* The env: spoor's, or in the LTTng layout lttng-modules 2.13's keys (kmeta_lttng_env). */
-static size_t fill_env(const char *dir, enum klayout layout, const struct rec_clock *clock,
-                       const struct utsname *u, struct meta_env *env, char *host, char *name,
-                       char *created)
+static size_t fill_env(const char *dir, const struct kmeta_origin *origin, enum klayout layout,
+                       const struct rec_clock *clock, const struct utsname *u, struct meta_env *env,
+                       char *host, char *name, char *created)
 {
 	gethostname(host, 255);
 	size_t n = 0;
@@ -61,7 +65,7 @@ static size_t fill_env(const char *dir, enum klayout layout, const struct rec_cl
 	env[n++] = (struct meta_env){"kernel_release", u->release, 0, 1};
 	env[n++] = (struct meta_env){"kernel_version", u->version, 0, 1};
 	if (layout == KLAYOUT_LTTNG) {
-		n += kmeta_lttng_env(dir, env + n, name, created);
+		n += kmeta_lttng_env(dir, origin, env + n, name, created);
 	} else {
 		env[n++] = (struct meta_env){"tracer_name", "spoor", 0, 1};
 		env[n++] = (struct meta_env){"tracer_major", NULL, SPOOR_VERSION_MAJOR, 0};
@@ -72,14 +76,15 @@ static size_t fill_env(const char *dir, enum klayout layout, const struct rec_cl
 	return n;
 }
 
-int kmeta_write(const char *dir, const struct kclasses *cs, const uint8_t uuid[16],
-                const struct rec_clock *clock, int *meta_fd, char *err, size_t errlen)
+int kmeta_write(const char *dir, const struct kmeta_origin *origin, const struct kclasses *cs,
+                const uint8_t uuid[16], const struct rec_clock *clock, int *meta_fd, char *err,
+                size_t errlen)
 {
 	char host[256] = "", name[KMETA_NAME_MAX] = "", created[KMETA_CREATED_MAX] = "";
 	struct meta_env env[16];
 	struct utsname u;
 	uname(&u);
-	size_t nenv = fill_env(dir, cs->layout, clock, &u, env, host, name, created);
+	size_t nenv = fill_env(dir, origin, cs->layout, clock, &u, env, host, name, created);
 	static const char *const cpu_id[] = {"cpu_id"};
 	struct meta_trace t = {.env = env,
 	                       .nenv = nenv,

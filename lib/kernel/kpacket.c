@@ -58,6 +58,7 @@ int kpacket_flush(struct kpacket *p)
 	} else {
 		if (!p->packets)
 			p->first_ts = p->ts_begin;
+		p->prev_begin = p->ts_begin;
 		p->packets++;
 		p->bytes += p->len;
 		p->seq++;
@@ -67,6 +68,16 @@ int kpacket_flush(struct kpacket *p)
 	p->len = 0;
 	p->packet_events = 0;
 	return p->werr;
+}
+
+/* Where a packet after the stream's last event begins, its first event (or end) at limit
+ * (kpacket_begin_at: with a step, never where the packet before began). */
+static uint64_t next_begin(const struct kpacket *p, uint64_t limit)
+{
+	uint64_t b = p->last_ts;
+	if (!p->step || !p->seq || b != p->prev_begin)
+		return b;
+	return limit - b < p->step ? limit : b + p->step;
 }
 
 uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t body_max)
@@ -79,7 +90,7 @@ uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t
 		ts = p->last_ts;
 	if (!p->len) {
 		p->len = KPACKET_HEADER;
-		p->ts_begin = p->last_ts > 0 ? p->last_ts : ts;
+		p->ts_begin = p->last_ts > 0 ? next_begin(p, ts) : ts;
 	}
 	uint8_t *o = p->buf + p->len;
 	/* the first event of a stream has nothing to extend, so it is always extended */
@@ -129,7 +140,7 @@ int kpacket_extend(struct kpacket *p, uint64_t ts)
 	if (rc || ts <= p->last_ts)
 		return rc;
 	p->len = KPACKET_HEADER;
-	p->ts_begin = p->last_ts;
+	p->ts_begin = next_begin(p, ts);
 	p->last_ts = ts;
 	return kpacket_flush(p);
 }

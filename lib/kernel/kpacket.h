@@ -27,7 +27,10 @@ struct kpacket {
 	uint8_t *buf;
 	size_t len, cap, pending; /* pending: end of the event begun, not yet ended */
 	uint64_t ts_begin, last_ts, pending_ts;
-	uint64_t first_ts; /* the first packet written's timestamp_begin */
+	uint64_t first_ts;   /* the first packet written's timestamp_begin */
+	uint64_t prev_begin; /* the last packet written's (with seq > 0; carried across chunks) */
+	uint64_t step;       /* a nanosecond in ticks, or 0 (spoor convert: its input's
+	                      * beginnings kept): see kpacket_begin_at */
 	uint64_t seq, discarded, discarded_written;
 	uint64_t events, packets, bytes; /* events: all; the rest: as written to the file */
 	uint64_t packet_events, events_written;
@@ -50,7 +53,12 @@ void kpacket_add_discarded(struct kpacket *p, uint64_t n);
  * every stream of a trace spans the session, as LTTng's do: babeltrace 1, lttng-analyses
  * (and babeltrace2's --stream-intersection) read only the time every stream spans. An
  * event stamped before ts would be stamped ts: callers pass a time before all of them.
- * Never back: a ts before the last event's (or the last packet's end) is ignored. */
+ * Never back: a ts before the last event's (or the last packet's end) is ignored.
+ * With a step (the recorder's), a packet begins where the one before ended, but never where
+ * the one before began (after a packet of one time: the state dump's), a step later when
+ * its first event allows: babeltrace2 merges a stream's packets from the chunks of a trace
+ * by their beginnings in ns, each one put before those that begin with it, which swapped
+ * such two packets (the later one first, then time going back: an error). */
 void kpacket_begin_at(struct kpacket *p, uint64_t ts);
 /* Write the packet in progress, then an empty packet from the last event (or the begin,
  * for a stream without events) up to ts. Nothing when ts is not after the last event. */

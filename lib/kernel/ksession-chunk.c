@@ -108,7 +108,8 @@ static int make_outputs(struct ksession *k, const char *dir, bool fresh, const u
 	}
 	for (int i = 0; i < k->ncpus; i++)
 		o->cpu[i].fd = -1;
-	rc = kmeta_write(dir, &k->classes, uuid, &k->clock, &o->meta_fd, err, errlen);
+	struct kmeta_origin origin = {k->name, k->created};
+	rc = kmeta_write(dir, &origin, &k->classes, uuid, &k->clock, &o->meta_fd, err, errlen);
 	if (!rc)
 		partitions_write(dir); /* device names for spoor disk */
 	for (int i = 0; !rc && i < k->ncpus; i++) {
@@ -117,10 +118,12 @@ static int make_outputs(struct ksession *k, const char *dir, bool fresh, const u
 		snprintf(name, sizeof(name), "cpu%d", cpu);
 		rc = open_stream(&o->cpu[i], dir, name, uuid, (uint64_t) cpu, (uint32_t) cpu, err,
 		                 errlen);
+		o->cpu[i].step = ksession_ns_ticks(k);
 	}
 	if (!rc)
 		rc = open_stream(&o->dump, dir, "statedump", uuid, KSESSION_MAX_CPUS, 0, err,
 		                 errlen);
+	o->dump.step = ksession_ns_ticks(k);
 	return rc;
 }
 
@@ -192,6 +195,7 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 		/* one stream across chunks, as LTTng's rotation: readers that merge the chunks
 		 * of one trace uuid see its packets and losses continue */
 		o.cpu[i].seq = c->pkt.seq;
+		o.cpu[i].prev_begin = c->pkt.prev_begin;
 		o.cpu[i].discarded = o.cpu[i].discarded_written = c->pkt.discarded;
 		/* and its first packet begins where the last one ended: babeltrace2 orders the
 		 * merged chunks' packets by their begin alone, so two equal begins (a packet of
@@ -202,9 +206,10 @@ int ksession_rotate(struct ksession *k, const char *newoutdir, char *err, size_t
 	 * nanosecond before the new chunk's dump, whose packet then begins before the empty
 	 * one that follows it (babeltrace2 orders the chunks' packets by their begin in ns:
 	 * two of one begin could swap). */
-	uint64_t ns = (k->clock.freq + 999999999) / 1000000000, cut = dump_ts - ns;
+	uint64_t cut = dump_ts - ksession_ns_ticks(k);
 	keep_error(&k->done, ksession_close_dump(&k->dump, cut));
 	o.dump.seq = k->dump.seq;
+	o.dump.prev_begin = k->dump.prev_begin;
 	k->done.bytes += k->dump.bytes;
 	if (close(k->meta_fd))
 		keep_error(&k->done, -errno);

@@ -32,6 +32,8 @@ struct ksession {
 	char *dir;   /* the current chunk's DIR/kernel (it may have been renamed since) */
 	int meta_fd; /* its metadata, open for the classes declared later */
 	struct rec_clock clock;
+	char *name;     /* the daemon's session's, or NULL (kernel_opts) */
+	time_t created; /* its creation time, else the start's: the LTTng env's (kmeta_origin) */
 	uint8_t uuid[16];
 	bool overwrite, paused, stopped;
 	bool started;              /* tracing was on once: the streams' begin is set */
@@ -48,6 +50,12 @@ struct ksession_outputs {
 	struct kpacket dump;
 	int meta_fd;
 };
+
+/* A nanosecond in the clock's ticks, rounded up: times that readers see apart. */
+static inline uint64_t ksession_ns_ticks(const struct ksession *k)
+{
+	return (k->clock.freq + 999999999) / 1000000000;
+}
 
 /* DIR/kernel (malloc'd), or NULL. */
 char *ksession_kernel_dir(const char *outdir);

@@ -386,7 +386,11 @@ int ksession_start(struct ksession **out, const struct kernel_opts *o,
 	k->clock = *clock;
 	k->overwrite = o->overwrite;
 	k->dir = ksession_kernel_dir(outdir);
-	if (!k->dir) {
+	k->created = o->created ? o->created : time(NULL); /* one for every chunk */
+	k->name = o->name ? strdup(o->name) : NULL;
+	if (!k->dir || (o->name && !k->name)) {
+		free(k->name);
+		free(k->dir);
 		free(k);
 		return -ENOMEM;
 	}
@@ -617,5 +621,6 @@ void ksession_free(struct ksession *k)
 	if (k->tep)
 		tep_free(k->tep);
 	free(k->dir);
+	free(k->name);
 	free(k);
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "klayout.h"
 
@@ -37,6 +38,8 @@ struct kernel_opts {
 	                      * ksession_snapshot (ksession_stop writes what it holds then) */
 	const char *name;    /* the instance is spoor-PID-N-NAME (a daemon's session), or NULL */
 	enum klayout layout; /* the names the trace is written under (klayout.h) */
+	time_t created;      /* a daemon's session's creation time, 0: the start's (with name,
+	                      * the LTTng layout's env in every chunk: kmeta.h's origin) */
 };
 
 struct kernel_totals {

@@ -89,6 +89,30 @@ S create 'bad/name' 2>/dev/null
 check "create: a bad name is a usage error" test $? -eq 2
 S create 2>/dev/null
 check "create: no name is a usage error" test $? -eq 2
+# --layout: an unknown one refused by the client, and by the daemon in a request of its own
+S create lx --layout=ftrace -o "$TMP/lx" 2>"$TMP/lx.err"
+check "create --layout=ftrace: a usage error" test $? -eq 2
+check "... naming the layouts" grep -q "unknown layout 'ftrace' (spoor or lttng)" "$TMP/lx.err"
+S enable s1 --layout=lttng -k sched 2>/dev/null
+check "enable --layout: not an option of enable (a usage error)" test $? -eq 2
+python3 - "$SOCK" "$TMP/lx" <<'EOF' >"$TMP/lx.out" 2>&1
+import socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1])
+body = ("verb create\nname lx\noutput %s\nlayout ftrace\n" % sys.argv[2]).encode()
+s.send(struct.pack("<4I", 0x53504f53, 2, 16, 16 + len(body)) + body)
+r = s.recv(65536)
+status, outlen = struct.unpack("<iI", r[16:24])
+print(status, r[24 + outlen:].decode().strip())
+EOF
+check "a request with 'layout ftrace': refused (status 2), saying why" \
+	test "$(cat "$TMP/lx.out")" = "2 unknown layout 'ftrace' (spoor or lttng)"
+S list lx >/dev/null 2>&1
+check "... and no session made" test $? -eq 1
+S create ly --layout=lttng --kernel-buffer 2m -o "$TMP/ly" >/dev/null
+check "create --layout=lttng: list shows it, with the kernel's ring" \
+	test "$(S list ly | grep '^  kernel trace')" = "  kernel trace: layout lttng, ring per CPU 2m"
+S destroy ly >/dev/null
 S start nosuch 2>"$TMP/nosuch.err"
 check "start: an unknown session: exit 1" test $? -eq 1
 check "start: ... said" grep -q "no session 'nosuch'" "$TMP/nosuch.err"

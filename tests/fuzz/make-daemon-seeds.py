@@ -90,6 +90,11 @@ def seeds():
         record(0, ROOT, ctl("start", ("name", "f"))),
         record(0, ROOT, ctl("snapshot", ("name", "f"), ("output", "/a"))),
         record(0, ROOT, ctl("rotate", ("name", "f")))]
+    yield "ctl-layout", [
+        record(0, ROOT, ctl("create", ("name", "k"), ("output", "/e"), ("layout", "lttng"),
+                            ("kernel-buffer-kb", "1024"))),
+        record(1, ROOT, ctl("create", ("name", "k2"), ("output", "/f"), ("layout", "ftrace"))),
+        record(2, ROOT, ctl("list", ("name", "k")))]
     yield "app-session", life(ROOT, "/a") + [
         record(3, ROOT, hello(4242, "service")),
         record(3, ROOT, events(EVENT_TEXT)),

@@ -108,7 +108,7 @@ static int convert(struct tep_handle *tep, const struct kevent_list *events, enu
 	snprintf(kdir, sizeof(kdir), "%s/kernel", dir);
 	mkdir(dir, 0755);
 	mkdir(kdir, 0755);
-	CHECK_EQ_S64(kmeta_write(kdir, &cs, uuid, &clock_, NULL, err, sizeof(err)), 0);
+	CHECK_EQ_S64(kmeta_write(kdir, NULL, &cs, uuid, &clock_, NULL, err, sizeof(err)), 0);
 	struct kfork forks; /* the session's, as the recorder keeps it */
 	kfork_init(&forks, "/proc");
 	for (int i = 0; i < ncpus; i++) {

@@ -2,7 +2,8 @@
 /*
  * test-ksession.c: the kernel half of a daemon's session on the real tracefs (root): events
  * enabled and disabled while tracing runs, pause and resume, two sessions at once, rotation
- * under load, and a flight recorder's snapshots. A child process makes numbered system
+ * under load (in both layouts: klayout.h), and a flight recorder's snapshots. A child
+ * process makes numbered system
  * calls (close(BASE + i), dup(BASE + i): EBADF, but traced with the number in fd/fildes),
  * so each trace must hold exactly the numbers made while its events were on. Every trace is
  * read by spoor's reader and by babeltrace2, which must agree. Skips (77) without root or
@@ -34,6 +35,7 @@
 static struct rec_clock clock_;
 static char tmp[256], tracefs[512];
 static bool have_bt2;
+static enum klayout layout_; /* the sessions' layout (start) */
 
 /* ---- the child that makes numbered system calls ---- */
 
@@ -164,13 +166,13 @@ static struct seen *read_trace(const char *dir)
 		const char *name = spoor_event_name(ev);
 		int64_t ts = spoor_event_timestamp(ev);
 		s->events++;
-		if (!strcmp(name, "sys_enter_close") &&
+		if ((!strcmp(name, "sys_enter_close") || !strcmp(name, "syscall_entry_close")) &&
 		    spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "fd", &f) &&
 		    spoor_field_int(&f, &v)) {
 			count(s->close_n, v, s, &s->closes);
 			s->close_first = ts < s->close_first ? ts : s->close_first;
 			s->close_last = ts;
-		} else if (!strcmp(name, "sys_enter_dup") &&
+		} else if ((!strcmp(name, "sys_enter_dup") || !strcmp(name, "syscall_entry_dup")) &&
 		           spoor_event_field(ev, SPOOR_SCOPE_PAYLOAD, "fildes", &f) &&
 		           spoor_field_int(&f, &v)) {
 			count(s->dup_n, v, s, &s->dups);
@@ -260,7 +262,8 @@ static struct ksession *start(const char *outdir, const char *name, const char *
 	                        .nfilters = event ? 1 : 0,
 	                        .buffer_kb = buffer_kb,
 	                        .overwrite = overwrite,
-	                        .name = name};
+	                        .name = name,
+	                        .layout = layout_};
 	struct ksession *k = NULL;
 	char err[512] = "";
 	mkdir(outdir, 0755);
@@ -422,13 +425,35 @@ static void pump(struct ksession *k, int ms)
 	}
 }
 
+/* The first line of DIR/metadata that starts with key (after blanks), or "". */
+static void metadata_line(const char *kdir, const char *key, char *out, size_t cap)
+{
+	char path[800], line[512];
+	snprintf(path, sizeof(path), "%s/metadata", kdir);
+	FILE *f = fopen(path, "r");
+	*out = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *l = line + strspn(line, " \t");
+		if (!strncmp(l, key, strlen(key))) {
+			snprintf(out, cap, "%s", l);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 /* 3. Rotation twice while the child makes calls without pause: every chunk reads alone,
  * and the chunks hold every call once. As the daemon does, the current chunk's directory
- * is renamed into archives/ first, then the session rotates into the same place. */
+ * is renamed into archives/ first, then the session rotates into the same place. In the
+ * LTTng layout every chunk's env names the session and its creation, as LTTng's. */
 static void rotation(void)
 {
 	char out[300], kdir[320], chunk[3][400], err[512] = "";
-	snprintf(out, sizeof(out), "%s/rot", tmp);
+	const char *close_event =
+	    layout_ == KLAYOUT_LTTNG ? "syscall_entry_close" : "sys_enter_close";
+	char created[3][256];
+	snprintf(out, sizeof(out), "%s/rot-%s", tmp, klayout_name(layout_));
 	snprintf(kdir, sizeof(kdir), "%s/kernel", out);
 	struct ksession *k = start(out, "unit-rot", "syscalls:sys_enter_close", false, 8192);
 	if (!k)
@@ -473,8 +498,16 @@ static void rotation(void)
 		for (int i = 0; i < MAXN; i++)
 			all[i] = (uint8_t) (all[i] + s->close_n[i]);
 		sum += s->closes;
-		bt2_agrees(chunk[r], "sys_enter_close", s->closes);
+		bt2_agrees(chunk[r], close_event, s->closes);
 		free(s);
+		char name[256];
+		metadata_line(chunk[r], "trace_name =", name, sizeof(name));
+		metadata_line(chunk[r], "trace_creation_datetime =", created[r],
+		              sizeof(created[r]));
+		if (layout_ == KLAYOUT_LTTNG) {
+			CHECK_STR(name, "trace_name = \"unit-rot\";\n");
+			CHECK(created[r][0] && !strcmp(created[r], created[0]));
+		}
 	}
 	CHECK_CTX("chunks together");
 	CHECK_EQ_U64(sum, (uint64_t) n);
@@ -485,7 +518,7 @@ static void rotation(void)
 	CHECK_CTX("the session's folder");
 	CHECK(!s->bad && s->closes == (uint64_t) n && once_each(s->close_n, 0, n));
 	CHECK_EQ_U64(s->chunk_gaps, 0);
-	bt2_agrees(out, "sys_enter_close", s->closes);
+	bt2_agrees(out, close_event, s->closes);
 	free(s);
 }
 
@@ -713,6 +746,9 @@ int main(void)
 	enable_disable_pause();
 	two_sessions();
 	rotation();
+	layout_ = KLAYOUT_LTTNG;
+	rotation();
+	layout_ = KLAYOUT_SPOOR;
 	rotation_losses();
 	snapshots();
 	owner_rights();

@@ -132,7 +132,7 @@ static long write_dump(const char *dir, const struct sdl_roots *roots)
 	CHECK(statedump_lttng_classes(&cs, &ids) == 0);
 	rec_clock_calibrate(&clock);
 	CHECK_CTX("%s", err);
-	CHECK(kmeta_write(dir, &cs, uuid, &clock, NULL, err, sizeof(err)) == 0);
+	CHECK(kmeta_write(dir, NULL, &cs, uuid, &clock, NULL, err, sizeof(err)) == 0);
 	snprintf(path, sizeof(path), "%s/statedump", dir);
 	CHECK(kpacket_open(&p, path, uuid, 0, 0, 1 << 16) == 0);
 	long n = statedump_lttng_write(&p, &cs, &ids, rec_clock_now(&clock), roots, NULL);
