@@ -40,10 +40,19 @@ check "no ftrace name of a vector is left" bash -c "! grep -q ' local_timer_entr
 # lttng-analyses 0.6.1 divides rwbs by 2 at each block_rq_issue (linuxautomaton/sv.py):
 # it stopped on the text ("not all arguments converted during string formatting")
 if command -v lttng-iolatencystats-mi >/dev/null; then
-	env -u MALLOC_PERTURB_ lttng-iolatencystats-mi --skip-validation --no-intersection \
+	env -u MALLOC_PERTURB_ lttng-iolatencystats-mi --skip-validation \
 		"$TMP/lt/kernel" >"$TMP/iolat.json" 2>&1
 	check "lttng-iolatencystats reads block_rq_issue (no TypeError)" \
 		bash -c "! grep -q 'string formatting\|TypeError' '$TMP/iolat.json'"
+	# by default over the time every stream covers: all of it (convert's streams span
+	# the trace), so every request with data is in its disk table
+	n=$(grep 'block_rq_issue: ' "$TMP/lt.txt" | grep -vc 'nr_sector = 0,')
+	got=$($py -c 'import json, sys
+rows = [r for x in json.load(open(sys.argv[1]))["results"] if x["class"] == "disk-latency-stats"
+        for r in x["data"]]
+print(sum(r[1]["value"] for r in rows))' "$TMP/iolat.json" 2>&1)
+	check "lttng-iolatencystats, its default time range: the $n requests with data ($got)" \
+		test "$got" = "$n" -a "$n" -gt 0
 fi
 
 # 2. A recording of this machine in both layouts at once: spoor's records the LTTng
