@@ -313,7 +313,10 @@ int record_claim_outdir(const struct command *cmd, struct record_args *a, char *
 {
 	char err[4400];
 	if (a->o.outdir) {
-		if (outdir_claim(a->o.outdir, a->force, &a->out, err, sizeof(err)))
+		int rc = outdir_claim(a->o.outdir, a->force, &a->out, err, sizeof(err));
+		if (rc == -EEXIST && !a->force)
+			return cmd_error(cmd, "%s, or --force to replace the trace in it", err);
+		if (rc)
 			return cmd_error(cmd, "%s", err);
 		return 0;
 	}

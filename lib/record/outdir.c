@@ -233,9 +233,10 @@ static int claim_existing(const char *dir, bool force, struct outdir *o, char *e
 		rc = 0;
 	} else if (!force) {
 		rc = -EEXIST;
+		/* no --force hint here: convert and the daemon have none (spoor record adds it) */
 		snprintf(err, errlen,
-		         "%s is not empty: recording into it would mix two recordings into one "
-		         "trace; give a new directory, or --force to replace the trace in it",
+		         "%s is not empty: writing into it would mix two traces into one; give a "
+		         "new directory",
 		         dir);
 	} else if (check_tree(fd, false, 0, &c) || !c.traces) {
 		rc = -EEXIST;

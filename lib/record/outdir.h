@@ -19,7 +19,7 @@ struct outdir {
  * (or below one) or is spoor view's cache of them, nothing but directories and regular
  * files; it is moved aside then, into
  * a hidden directory in DIR, until outdir_started or outdir_undo. Anything else is refused.
- * Returns 0 or -errno, err says why. */
+ * Returns 0 or -errno, err says why (-EEXIST: DIR is in the way, not empty or not a trace). */
 int outdir_claim(const char *dir, bool force, struct outdir *o, char *err, size_t errlen);
 /* The recording has started: the old trace moved aside is removed. */
 void outdir_started(const char *dir, struct outdir *o);

@@ -95,6 +95,8 @@ mkdir "$TMP/full" && echo keep >"$TMP/full/file"
 check "OUT not empty: exit 1" test $? -eq 1
 check "OUT not empty: says so" grep -q "^spoor convert: .*$TMP/full" "$TMP/full.err"
 check "OUT not empty: as it was" test "$(ls -A "$TMP/full")" = file
+# spoor record's --force hint does not belong here: convert has no --force
+check "OUT not empty: no --force offered" bash -c "! grep -q -- --force '$TMP/full.err'"
 echo file >"$TMP/file"
 "$SPOOR" convert --layout=lttng "$TMP/gen" -o "$TMP/file" 2>/dev/null
 check "OUT a file: exit 1, the file as it was" test $? -eq 1 -a "$(cat "$TMP/file")" = file

@@ -79,6 +79,8 @@ check "create: ... said" grep -q "a session named 's1' exists" "$TMP/dup.err"
 mkdir -p "$TMP/full" && touch "$TMP/full/x"
 S create s2 -o "$TMP/full" 2>"$TMP/full.err"
 check "create: -o DIR not empty is refused" test $? -eq 1
+check "create: ... with no --force offered (create has none)" \
+	bash -c "grep -q 'is not empty' '$TMP/full.err' && ! grep -q -- --force '$TMP/full.err'"
 S create s2 -b 3k 2>/dev/null
 check "create: a bad -b is a usage error" test $? -eq 2
 S create s2 --subbuffers 3 2>/dev/null
