@@ -20,7 +20,10 @@ static void print_fields(struct tep_handle *tep, const struct kevent_ref *r, FIL
 	}
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		bool dyn = (f->flags & TEP_FIELD_IS_DYNAMIC) != 0;
-		fprintf(out, "    %s%s %s", dyn ? "__data_loc " : "", f->type, f->name);
+		/* libtraceevent keeps the format's "__data_loc" (or "__rel_loc") in the type */
+		bool said =
+		    !strncmp(f->type, "__data_loc", 10) || !strncmp(f->type, "__rel_loc", 9);
+		fprintf(out, "    %s%s %s", dyn && !said ? "__data_loc " : "", f->type, f->name);
 		if (dyn)
 			fprintf(out, " (variable length)\n");
 		else

@@ -316,5 +316,9 @@ check "list -k: sched:sched_switch among the kernel's events" grep -qx 'sched:sc
 check "list -k: as many as tracefs offers" test "$(wc -l <"$TMP/list.txt")" -ge 100
 "$SPOOR" list -k -v >"$TMP/listv.txt"
 check "list -k -v: fields with their types" grep -q '^    char\[16\] prev_comm' "$TMP/listv.txt"
+# a dynamic field as its format file writes it: "__data_loc char[] filename", the keyword once
+check "list -k -v: a __data_loc field as the format says" \
+	grep -qx '    __data_loc char\[\] filename (variable length)' "$TMP/listv.txt"
+check "list -k -v: __data_loc said once" bash -c "! grep -q '__data_loc __data_loc' '$TMP/listv.txt'"
 
 finish
