@@ -736,6 +736,16 @@ bool an_task_selected(const struct an_engine *e, int64_t tid)
 	return task_passes(e, tid, true, -1, NULL);
 }
 
+bool an_selects_tasks(const struct an_engine *e)
+{
+	return e->f.npids || e->f.ntids || e->f.ncomms;
+}
+
+bool an_selects_by_name(const struct an_engine *e)
+{
+	return e->f.ncomms > 0;
+}
+
 bool an_task_matches(const struct an_engine *e, int64_t tid, int64_t pid, const char *comm)
 {
 	return task_passes(e, tid, false, pid, comm);

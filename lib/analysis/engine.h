@@ -124,6 +124,10 @@ int64_t an_task_pid(const struct an_engine *e, int64_t tid);      /* -1: unknown
 int64_t an_task_pid_said(const struct an_engine *e, int64_t tid);
 /* The filters: a task passes when no task filter is given or it matches one. */
 bool an_task_selected(const struct an_engine *e, int64_t tid);
+/* A task filter is given (--pid, --tid, --comm); by name (--comm): a task's selection may
+ * change with its name. */
+bool an_selects_tasks(const struct an_engine *e);
+bool an_selects_by_name(const struct an_engine *e);
 /* The same for a task whose pid and name are known otherwise (comm NULL: unknown), e.g.
  * as they were when it exited (its tid may be another task's since). */
 bool an_task_matches(const struct an_engine *e, int64_t tid, int64_t pid, const char *comm);

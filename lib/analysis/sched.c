@@ -19,6 +19,11 @@ struct sched_analysis {
 	bool *cpu_seen;
 	struct sched_wake *worst; /* a min-heap of the `nworst` largest */
 	size_t nworst, maxworst;
+	/* with --comm, each thread's own heap (by index in th), chosen from at the end by the
+	 * names then, as the tables are: a name at the wake-up may be the one before an exec */
+	struct thread_worst *thworst;
+	size_t capthworst;
+	bool by_task, by_name;
 	struct sched_totals t;
 	sched_change_fn change;
 	void *change_data;
@@ -31,6 +36,11 @@ struct sched_analysis {
 	struct sched_proc *procs;
 	struct sched_cpu *rcpus;
 	size_t nrth, nprocs, nrcpus;
+};
+
+struct thread_worst {
+	struct sched_wake *v;
+	size_t n, cap; /* cap grows to maxworst: memory as the thread's latencies, at most */
 };
 
 /* ---- threads by tid ---- */
@@ -113,23 +123,75 @@ static void heap_down(struct sched_wake *h, size_t n, size_t i)
 	}
 }
 
-static void keep_worst(struct sched_analysis *a, const struct sched_wake *w)
+/* h: a min-heap of at most max, *n now */
+static inline void heap_keep(struct sched_wake *h, size_t *n, size_t max,
+                             const struct sched_wake *w)
+{
+	if (*n < max) {
+		size_t i = (*n)++;
+		h[i] = *w;
+		while (i && h[(i - 1) / 2].latency > h[i].latency) {
+			struct sched_wake x = h[i];
+			h[i] = h[(i - 1) / 2];
+			h[(i - 1) / 2] = x;
+			i = (i - 1) / 2;
+		}
+	} else if (w->latency > h[0].latency) {
+		h[0] = *w;
+		heap_down(h, *n, 0);
+	}
+}
+
+static struct thread_worst *thread_worst(struct sched_analysis *a, size_t i)
+{
+	if (i >= a->capthworst) {
+		size_t cap = a->capth > i ? a->capth : i + 1;
+		struct thread_worst *v = realloc(a->thworst, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + a->capthworst, 0, (cap - a->capthworst) * sizeof(*v));
+		a->thworst = v;
+		a->capthworst = cap;
+	}
+	struct thread_worst *tw = &a->thworst[i];
+	if (tw->n == tw->cap && tw->cap < a->maxworst) {
+		size_t cap = tw->cap ? 2 * tw->cap : 4;
+		cap = cap < a->maxworst ? cap : a->maxworst;
+		struct sched_wake *v = realloc(tw->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		tw->v = v;
+		tw->cap = cap;
+	}
+	return tw;
+}
+
+/* With a task filter, only the selected tasks' latencies, so that the others do not push
+ * theirs out of the N kept: by pid and tid now; by name at the end (each thread's N kept
+ * till then). Out of the common path. */
+static __attribute__((noinline)) void
+keep_selected(struct sched_analysis *a, const struct sched_thread *t, const struct sched_wake *w)
+{
+	if (a->by_name) {
+		struct thread_worst *tw = thread_worst(a, (size_t) (t - a->th));
+		if (tw)
+			heap_keep(tw->v, &tw->n, a->maxworst, w);
+		else
+			a->oom = true;
+	} else if (an_task_selected(a->e, w->tid)) {
+		heap_keep(a->worst, &a->nworst, a->maxworst, w);
+	}
+}
+
+static inline void keep_worst(struct sched_analysis *a, const struct sched_thread *t,
+                              const struct sched_wake *w)
 {
 	if (!a->maxworst)
 		return;
-	if (a->nworst < a->maxworst) {
-		size_t i = a->nworst++;
-		a->worst[i] = *w;
-		while (i && a->worst[(i - 1) / 2].latency > a->worst[i].latency) {
-			struct sched_wake x = a->worst[i];
-			a->worst[i] = a->worst[(i - 1) / 2];
-			a->worst[(i - 1) / 2] = x;
-			i = (i - 1) / 2;
-		}
-	} else if (w->latency > a->worst[0].latency) {
-		a->worst[0] = *w;
-		heap_down(a->worst, a->nworst, 0);
-	}
+	if (__builtin_expect(a->by_task, 0))
+		keep_selected(a, t, w);
+	else
+		heap_keep(a->worst, &a->nworst, a->maxworst, w);
 }
 
 /*
@@ -225,7 +287,7 @@ switch_in(struct sched_analysis *a, struct sched_thread *t, int64_t ts, int64_t 
 		if (t->wake >= 0) {
 			struct sched_wake w = {ts - t->wake, t->wake, ts, t->tid, cpu, t->waker};
 			welford_add(&t->latency, (double) w.latency);
-			keep_worst(a, &w);
+			keep_worst(a, t, &w);
 		}
 	}
 	t->wake = -1;
@@ -365,6 +427,8 @@ struct sched_analysis *sched_analysis_new(struct an_engine *e, size_t worst)
 	an_engine_want_threads(e); /* tasks are shown by name */
 	an_engine_want_tasks(e);   /* a switch the trace lacks ends a wake-up's latency */
 	a->maxworst = worst;
+	a->by_task = an_selects_tasks(e);
+	a->by_name = an_selects_by_name(e);
 	a->raw_states = raw_states(an_reader(e));
 	if ((worst && !(a->worst = calloc(worst, sizeof(*a->worst)))) ||
 	    an_engine_on(e, KEV_SCHED_SWITCH, on_switch, a) ||
@@ -389,6 +453,9 @@ void sched_analysis_free(struct sched_analysis *a)
 	free(a->cpus);
 	free(a->cpu_seen);
 	free(a->worst);
+	for (size_t i = 0; i < a->capthworst; i++)
+		free(a->thworst[i].v);
+	free(a->thworst);
 	free(a->rth);
 	free(a->procs);
 	free(a->rcpus);
@@ -565,6 +632,11 @@ static int by_latency(const void *x, const void *y)
 size_t sched_analysis_worst(struct sched_analysis *a, const struct sched_wake **out)
 {
 	sched_analysis_finish(a);
+	/* by name: the N worst of the threads the tables list */
+	for (size_t i = 0; a->maxworst && i < a->capthworst; i++)
+		for (size_t k = 0; k < a->thworst[i].n; k++)
+			if (an_task_selected(a->e, a->thworst[i].v[k].tid))
+				heap_keep(a->worst, &a->nworst, a->maxworst, &a->thworst[i].v[k]);
 	if (a->nworst > 1)
 		qsort(a->worst, a->nworst, sizeof(*a->worst), by_latency);
 	a->maxworst = 0; /* no longer a heap */

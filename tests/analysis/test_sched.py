@@ -131,6 +131,13 @@ def test_main(tmp, style):
     check(s + "--pid 100 threads", sorted(by(only, "threads", "tid")), [A, B])
     check(s + "--cpu 0", [c["cpu"] for c in only["cpus"]], [0])
     check(s + "--cpu 0: B's CPU time there only", by(only, "threads", "tid")[B]["cpu_ns"], 600)
+    # the worst latencies are the selected tasks' too, C's larger one kept out of the N
+    check(s + "--pid 100 worst", [w["tid"] for w in only["worst"]], [B])
+    one_b = sched(d, "--json", "--worst", "1", "--tid", str(B))
+    check(s + "--tid B --worst 1", [(w["tid"], w["latency_ns"]) for w in one_b["worst"]],
+          [(B, 400)])
+    gam = sched(d, "--json", "--comm", "gam*")
+    check(s + "--comm gam* worst", [w["tid"] for w in gam["worst"]], [C])
     tl = sched(d, "--json", "--timeline", "--tid", str(C))["timeline"]
     check(s + "timeline of C", [(x["ts"] - BASE, x["from"], x["to"], x["cpu"]) for x in tl], [
         (5000, "unknown", "running", 0), (6000, "running", "blocked(S)", 0),
@@ -346,6 +353,31 @@ def test_inferred(tmp, style):
     check(s + "said in the text", "Inferred: 1 switches" in p.stdout, True)
 
 
+def test_renamed(tmp, style):
+    """--comm selects by the name at the end (an exec renames a task after its first run):
+    the worst latencies are those of the threads listed, from before the rename too."""
+    t = main_trace(style)
+    k = "tid" if t.lt else "pid"
+    t.wake(14000, 1, "sched_waking", C, 1)
+    t.add(14500, 1, "sched_switch", {  # C runs again as "delta": latency 500
+        "prev_comm": "swapper/1", "prev_" + k: 0, "prev_prio": 20, "prev_state": 0,
+        "next_comm": "delta", "next_" + k: C, "next_prio": 20})
+    t.cur[1] = C
+    t.add(15000, 1, "sched_switch", {
+        "prev_comm": "delta", "prev_" + k: C, "prev_prio": 20, "prev_state": S,
+        "next_comm": "swapper/1", "next_" + k: 0, "next_prio": 20})
+    t.cur[1] = 0
+    d = t.write(os.path.join(tmp, "renamed-" + style))
+    s = style + " renamed: "
+    doc = sched(d, "--json", "--comm", "del*")
+    check(s + "--comm del*: the thread", sorted(by(doc, "threads", "tid")), [C])
+    check(s + "--comm del*: its two latencies, the one before the rename too",
+          sorted((w["tid"], w["run_ts"] - BASE) for w in doc["worst"]), [(C, 7500), (C, 14500)])
+    doc = sched(d, "--json", "--comm", "gam*")
+    check(s + "--comm gam*: nothing, threads or latencies", (doc["threads"], doc["worst"]),
+          ([], []))
+
+
 def test_missing(tmp):
     d = gen_kernel.write(os.path.join(tmp, "irq-only"), [
         (1000, 0, "irq_handler_entry", {"irq": 5, "name": "eth0"}),
@@ -363,6 +395,7 @@ with tempfile.TemporaryDirectory() as tmp:
         test_lost(tmp, style)
         test_user_losses(tmp, style)
         test_inferred(tmp, style)
+        test_renamed(tmp, style)
     test_inferred(tmp, "lttng_tid")
     test_saturated(tmp)
     test_missing(tmp)
