@@ -80,7 +80,16 @@ if [ -n "$ext" ]; then
 	site=${pkg%/spoor}
 	site=${site#"$dest"}
 	/usr/bin/python3 -c 'import site, sys; sys.exit(sys.argv[1] not in sys.path + [site.getusersitepackages()])' "$site"
-	check "it is where /usr/bin/python3 looks ($site)" test $? -eq 0
+	looks=$?
+	# a prefix Python does not read (./demo.sh with PREFIX=/opt/spoor, say) gets the plain
+	# lib/python3.X/site-packages, for PYTHONPATH (README.md, "Installing")
+	prefix=$(meson introspect --buildoptions "$SPOOR_BUILD" |
+		/usr/bin/python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+	case $prefix in
+	/usr | /usr/local | "$HOME/.local") ;;
+	*) [[ $site == "$prefix"/lib/python3.*/site-packages ]] && looks=0 ;;
+	esac
+	check "it is where /usr/bin/python3 looks ($site), or for PYTHONPATH under $prefix" test $looks -eq 0
 	n=$(PYTHONPATH="${pkg%/spoor}" /usr/bin/python3 -c 'import spoor, sys; print(len(spoor.open(sys.argv[1]).columns("sched_switch", ["ts"])["ts"]))' "$TMP/k")
 	check "the installed module reads the 30 switches (${n:-none})" test "${n:-0}" -eq 30
 fi
