@@ -69,6 +69,16 @@ export function showBanner(text) {
 	b.textContent = text || '';
 }
 
+// An event's line: spoor dump's, and for a function's entry or exit the function its address
+// names (api/events' `function`, as the flame rows and spoor graph name it), after the
+// address as objdump writes a call's target: `addr=0x4011D6 <main>`; not for an address
+// that no object of the load map holds (named by itself).
+export function eventLine(ev) {
+	if (!ev.function || /^0x[0-9a-f]+$/i.test(ev.function)) return ev.text;
+	const named = ev.text.replace(/\baddr=0x[0-9A-Fa-f]+/, (a) => `${a} <${ev.function}>`);
+	return named !== ev.text ? named : `${ev.text} <${ev.function}>`;
+}
+
 // The event list; `onPick(ev)` when a line is clicked.
 export function showEvents(events, more, note, selected, onPick) {
 	const list = $('events');
@@ -77,7 +87,7 @@ export function showEvents(events, more, note, selected, onPick) {
 	events.forEach((ev) => {
 		const d = document.createElement('div');
 		d.className = 'ev' + (sameEvent(ev, selected) ? ' sel' : '');
-		d.textContent = ev.text;
+		d.textContent = eventLine(ev);
 		d.addEventListener('click', () => onPick(ev));
 		frag.append(d);
 	});
@@ -94,7 +104,7 @@ const known = (v) => (v === undefined || v === null || v < 0 ? '?' : v);
 
 export function showSelected(ev) {
 	$('selected').textContent = ev
-		? `${ev.name}\nat ${fmtExact(ev.t)}  cpu ${known(ev.cpu)}  tid ${known(ev.tid)}\n\n${ev.text}`
+		? `${ev.name}\nat ${fmtExact(ev.t)}  cpu ${known(ev.cpu)}  tid ${known(ev.tid)}\n\n${eventLine(ev)}`
 		: '';
 }
 

@@ -309,6 +309,15 @@ static uint64_t payload_u64(const struct spoor_event *ev, struct call_class *k, 
 	return (uint64_t) v;
 }
 
+bool calls_event_addr(struct calls *c, const struct spoor_event *ev, uint64_t *addr)
+{
+	struct call_class *k = class_of(c, reader_event_class_index(ev));
+	if (k->kind == K_NONE || k->field[F_ADDR] < 0)
+		return false;
+	*addr = payload_u64(ev, k, F_ADDR);
+	return true;
+}
+
 int calls_event(struct calls *c, const struct spoor_event *ev, int64_t tid, uint64_t proc)
 {
 	struct call_class *k = class_of(c, reader_event_class_index(ev));

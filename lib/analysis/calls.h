@@ -77,6 +77,8 @@ void calls_free(struct calls *c);
 
 /* Whether the class is one of the calls' events (decided once per class). */
 bool calls_reads(struct calls *c, size_t class_index);
+/* The function's address that one of them gives (false: none, as the _fast variant's exit). */
+bool calls_event_addr(struct calls *c, const struct spoor_event *ev, uint64_t *addr);
 /* One of them, from thread tid of process proc (in time order). 0 or -ENOMEM. */
 int calls_event(struct calls *c, const struct spoor_event *ev, int64_t tid, uint64_t proc);
 /* The end: held whole calls reported, open calls left CALLS_NO_EXIT. */

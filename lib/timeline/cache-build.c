@@ -3,7 +3,8 @@
  * cache-build.c: one pass of the analysis engine with the timeline's state machine
  * (states.h) feeding the cache writer (cache-write.h): spans, marks and every event's
  * class for the rates, and the function calls by depth (flame.h) when the trace has them;
- * then the tables (classes, system calls, functions, damage, row names and depths).
+ * then the tables (classes, system calls, functions and the calls' addresses, damage, row
+ * names and depths).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -133,6 +134,10 @@ static int tables(struct build *b, struct spoor_reader *r)
 		tl_cache_writer_damage(b->w, b->damage_at[i], b->damage[i]);
 	for (size_t i = 0; b->fl && i < tl_flame_functions(b->fl); i++)
 		tl_cache_writer_function(b->w, tl_flame_function_name(b->fl, (uint32_t) i));
+	for (size_t i = 0; b->fl && i < tl_flame_addresses(b->fl); i++) {
+		const struct tl_address *a = tl_flame_address(b->fl, i);
+		tl_cache_writer_address(b->w, a->proc, a->addr, a->from, a->function);
+	}
 	for (uint32_t i = 0; b->fl && i < tl_flame_rows(b->fl); i++) {
 		int64_t tid;
 		uint32_t depth;

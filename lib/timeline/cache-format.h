@@ -6,7 +6,7 @@
  *
  *   header | level-0 span blocks and mark blocks, interleaved as rows filled them |
  *   level 1 blocks | ... | level 4 blocks | span index | mark index | rows | classes |
- *   rate bins | syscalls | functions | damage | strings
+ *   rate bins | syscalls | functions | addresses | damage | strings
  *
  * Every section starts at a multiple of 8. A row's blocks are a run of its index
  * (block0, nblocks) per level. A span block holds up to TLC_BLOCK contiguous spans in time
@@ -28,7 +28,9 @@
  * same blocks: a span is a call, its value the function (an index of the functions
  * section: uint32 offsets of names in strings), its state the call's flags (enum
  * calls_flag's first three); the time between two calls is a gap, and at the levels above
- * 0 a gap shorter than the level's runs is merged into them as a short span is.
+ * 0 a gap shorter than the level's runs is merged into them as a short span is. The
+ * addresses section names the calls' addresses (struct tlc_address, sorted by process,
+ * address, then from), for the events that give an address (a function's entry or exit).
  */
 #ifndef TIMELINE_CACHE_FORMAT_H
 #define TIMELINE_CACHE_FORMAT_H
@@ -36,7 +38,7 @@
 #include <stdint.h>
 
 #define TLC_MAGIC     "SPOORTL\n"
-#define TLC_VERSION   2    /* 2: flame rows, functions */
+#define TLC_VERSION   3    /* 2: flame rows, functions; 3: addresses */
 #define TLC_BLOCK     256  /* spans or marks per block at most */
 #define TLC_RATE_BINS 4096 /* rate bins per class at most */
 #define TLC_GAP       0xff /* the state of a gap between spans */
@@ -65,6 +67,7 @@ struct tlc_header {
 	/* rates: uint32 counts, each class's run of them (struct tlc_class) */
 	struct tlc_section strings, rows, span_index, mark_index, classes, syscalls, rates, damage;
 	struct tlc_section functions; /* uint32 offsets in strings */
+	struct tlc_section addresses; /* struct tlc_address */
 };
 
 struct tlc_row {
@@ -100,6 +103,13 @@ struct tlc_class {
 	 * section, or UINT64_MAX: no events */
 	uint64_t rate;
 	uint32_t bin0, bins;
+};
+
+struct tlc_address {         /* flame.h's tl_address */
+	uint64_t proc, addr; /* analysis/loadmap.h's process (trace << 32 | vpid), address */
+	int64_t from;        /* relative ns: from then on (else the first of the address) */
+	uint32_t function;   /* an index of functions */
+	uint32_t pad;
 };
 
 struct tlc_damage {

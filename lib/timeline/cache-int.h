@@ -19,6 +19,7 @@ struct tl_cache {
 	const uint32_t *rates; /* rated classes x h->rate_bins */
 	const uint32_t *syscalls;
 	const uint32_t *functions;
+	const struct tlc_address *addresses;
 	const struct tlc_damage *damage;
 };
 

@@ -117,6 +117,8 @@ struct tl_cache_writer {
 	size_t nsyscalls, capsyscalls;
 	uint32_t *functions;
 	size_t nfunctions, capfunctions;
+	struct tlc_address *addresses;
+	size_t naddresses, capaddresses;
 	uint32_t *call_rows; /* the caller's numbers of flame rows -> rows (UINT32_MAX: none) */
 	size_t ncall_rows;
 	struct tlc_damage *damage;
@@ -658,6 +660,17 @@ int tl_cache_writer_function(struct tl_cache_writer *w, const char *name)
 	return 0;
 }
 
+int tl_cache_writer_address(struct tl_cache_writer *w, uint64_t proc, uint64_t addr, int64_t from,
+                            uint32_t function)
+{
+	if (w->error)
+		return w->error;
+	if (grow(&w->addresses, w->naddresses, &w->capaddresses, sizeof(*w->addresses)))
+		return fail(w, -ENOMEM);
+	w->addresses[w->naddresses++] = (struct tlc_address){proc, addr, from, function, 0};
+	return 0;
+}
+
 int tl_cache_writer_damage(struct tl_cache_writer *w, int64_t at, const char *text)
 {
 	if (w->error)
@@ -855,6 +868,10 @@ int tl_cache_writer_finish(struct tl_cache_writer *w, const struct tl_cache_meta
 	if (!rc)
 		rc = put(w, w->functions, w->nfunctions * sizeof(*w->functions));
 	if (!rc)
+		rc = section(w, w->naddresses, &h.addresses);
+	if (!rc)
+		rc = put(w, w->addresses, w->naddresses * sizeof(*w->addresses));
+	if (!rc)
 		rc = section(w, w->ndamage, &h.damage);
 	if (!rc)
 		rc = put(w, w->damage, w->ndamage * sizeof(*w->damage));
@@ -908,6 +925,7 @@ void tl_cache_writer_free(struct tl_cache_writer *w)
 	free(w->classes);
 	free(w->syscalls);
 	free(w->functions);
+	free(w->addresses);
 	free(w->call_rows);
 	free(w->damage);
 	free(w);

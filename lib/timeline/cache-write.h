@@ -37,6 +37,10 @@ int tl_cache_writer_event(struct tl_cache_writer *w, int64_t t, size_t class_ind
 int tl_cache_writer_class(struct tl_cache_writer *w, size_t index, const char *name, bool user);
 int tl_cache_writer_syscall(struct tl_cache_writer *w, const char *name);  /* in index order */
 int tl_cache_writer_function(struct tl_cache_writer *w, const char *name); /* in index order */
+/* A call's address and its function from relative time from on (cache-format.h's
+ * tlc_address), in the section's order: by process, address, then from. */
+int tl_cache_writer_address(struct tl_cache_writer *w, uint64_t proc, uint64_t addr, int64_t from,
+                            uint32_t function);
 int tl_cache_writer_damage(struct tl_cache_writer *w, int64_t at, const char *text);
 
 struct tl_cache_meta {

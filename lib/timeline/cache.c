@@ -67,6 +67,7 @@ static int check(struct tl_cache *c, char **errmsg)
 	    !section_ok(c, &h->classes, sizeof(struct tlc_class)) ||
 	    !section_ok(c, &h->syscalls, sizeof(uint32_t)) ||
 	    !section_ok(c, &h->functions, sizeof(uint32_t)) ||
+	    !section_ok(c, &h->addresses, sizeof(struct tlc_address)) ||
 	    !section_ok(c, &h->damage, sizeof(struct tlc_damage)))
 		return bad(errmsg, "a section past the end");
 	if (h->rate_bins < 1 || h->rate_bins > TLC_RATE_BINS || h->rate_width < 1 ||
@@ -84,6 +85,7 @@ static int check(struct tl_cache *c, char **errmsg)
 	c->rates = (const void *) (c->map + h->rates.offset);
 	c->syscalls = (const void *) (c->map + h->syscalls.offset);
 	c->functions = (const void *) (c->map + h->functions.offset);
+	c->addresses = (const void *) (c->map + h->addresses.offset);
 	c->damage = (const void *) (c->map + h->damage.offset);
 	if (!index_ok(c, c->span_index, h->span_index.count, tlc_span_block_size) ||
 	    !index_ok(c, c->mark_index, h->mark_index.count, tlc_mark_block_size))
@@ -294,6 +296,28 @@ size_t tl_cache_functions(const struct tl_cache *c)
 const char *tl_cache_function_name(const struct tl_cache *c, uint32_t i)
 {
 	return i < c->h->functions.count ? c->strings + c->functions[i] : NULL;
+}
+
+const char *tl_cache_address_name(const struct tl_cache *c, uint64_t proc, uint64_t addr, int64_t t)
+{
+	/* the first entry of (proc, addr), then the last of those from t or before; the file
+	 * is untrusted: out of order, it answers wrong names, never out of bounds */
+	const struct tlc_address *a = c->addresses;
+	size_t lo = 0, hi = c->h->addresses.count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a[mid].proc < proc || (a[mid].proc == proc && a[mid].addr < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == c->h->addresses.count || a[lo].proc != proc || a[lo].addr != addr)
+		return NULL;
+	size_t at = lo;
+	while (at + 1 < c->h->addresses.count && a[at + 1].proc == proc && a[at + 1].addr == addr &&
+	       a[at + 1].from <= t)
+		at++;
+	return tl_cache_function_name(c, a[at].function);
 }
 
 size_t tl_cache_damage(const struct tl_cache *c)

@@ -89,6 +89,10 @@ const char *tl_cache_syscall_name(const struct tl_cache *c, uint32_t i); /* NULL
 /* the functions of flame rows (TL_ROW_CALLS: a span's value indexes them) */
 size_t tl_cache_functions(const struct tl_cache *c);
 const char *tl_cache_function_name(const struct tl_cache *c, uint32_t i); /* NULL past the end */
+/* The function of the calls at address addr of process proc (analysis/loadmap.h's) at
+ * relative time t, as the flame rows name it; NULL when no call of the trace was there. */
+const char *tl_cache_address_name(const struct tl_cache *c, uint64_t proc, uint64_t addr,
+                                  int64_t t);
 size_t tl_cache_damage(const struct tl_cache *c);
 const char *tl_cache_damage_text(const struct tl_cache *c, size_t i);
 int64_t tl_cache_damage_at(const struct tl_cache *c, size_t i);

@@ -54,6 +54,9 @@ struct tl_flame {
 	size_t nnames, capnames;
 	struct idmap by_id;   /* loadmap's name id -> function */
 	struct idmap by_text; /* a name's hash -> function: one number per text */
+	struct tl_address *addrs;
+	size_t naddrs, capaddrs;
+	struct idmap by_addr; /* a (process, address)'s hash -> its last entry in addrs */
 	int64_t origin;
 	bool has_origin, finished, oom;
 };
@@ -152,6 +155,29 @@ static int function_of(struct tl_flame *f, const struct calls_span *s, int64_t t
 	return 0;
 }
 
+/* The call's address under its function, from relative time t: an entry per distinct
+ * (process, address, function), the earliest time kept (calls end out of their begins'
+ * order); a hash shared by two addresses only adds entries, which the finish merges. */
+static int note_address(struct tl_flame *f, const struct calls_span *s, int64_t t, uint32_t fn)
+{
+	uint64_t key = s->addr ^ s->proc * 0x9e3779b97f4a7c15u;
+	uint32_t *at = idmap_find(&f->by_addr, key);
+	struct tl_address *a = at ? &f->addrs[*at] : NULL;
+	if (a && a->proc == s->proc && a->addr == s->addr && a->function == fn) {
+		if (t < a->from)
+			a->from = t;
+		return 0;
+	}
+	if (f->naddrs >= UINT32_MAX ||
+	    grow_one(&f->addrs, f->naddrs, &f->capaddrs, sizeof(*f->addrs), 64) ||
+	    (!at && idmap_add(&f->by_addr, key, (uint32_t) f->naddrs)))
+		return -ENOMEM;
+	if (at)
+		*at = (uint32_t) f->naddrs;
+	f->addrs[f->naddrs++] = (struct tl_address){s->proc, s->addr, t, fn};
+	return 0;
+}
+
 static void on_leave(void *data, const struct calls_span *s)
 {
 	struct tl_flame *f = data;
@@ -164,7 +190,9 @@ static void on_leave(void *data, const struct calls_span *s)
 		t->before++;
 	struct slot *sl = slot_of(f, t, (int64_t) s->depth - t->before);
 	struct tl_call c = {.tid = s->tid, .flags = s->flags & FLAGS_SHOWN};
-	if (!sl || function_of(f, s, s->flags & CALLS_NO_ENTRY ? s->end : s->begin, &c.function)) {
+	int64_t named_at = s->flags & CALLS_NO_ENTRY ? s->end : s->begin;
+	if (!sl || function_of(f, s, named_at, &c.function) ||
+	    note_address(f, s, rel(f, named_at), c.function)) {
 		f->oom = true;
 		return;
 	}
@@ -261,6 +289,40 @@ int tl_flame_new(struct an_engine *e, const struct tl_flame_callbacks *cb, struc
 	return 0;
 }
 
+/* By process and address, then by function (named) or by time (timed). */
+static int address_order(const struct tl_address *x, const struct tl_address *y, bool named)
+{
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (named && x->function != y->function)
+		return x->function < y->function ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+static int address_named_cmp(const void *a, const void *b)
+{
+	return address_order(a, b, true);
+}
+static int address_timed_cmp(const void *a, const void *b)
+{
+	return address_order(a, b, false);
+}
+
+/* One entry per (process, address, function), its earliest, then in time order. */
+static void merge_addresses(struct tl_flame *f)
+{
+	qsort(f->addrs, f->naddrs, sizeof(*f->addrs), address_named_cmp);
+	size_t n = 0;
+	for (size_t i = 0; i < f->naddrs; i++) {
+		const struct tl_address *p = n ? &f->addrs[n - 1] : NULL, *a = &f->addrs[i];
+		if (!p || p->proc != a->proc || p->addr != a->addr || p->function != a->function)
+			f->addrs[n++] = *a;
+	}
+	f->naddrs = n;
+	qsort(f->addrs, f->naddrs, sizeof(*f->addrs), address_timed_cmp);
+}
+
 int tl_flame_finish(struct tl_flame *f)
 {
 	if (f->finished)
@@ -268,6 +330,7 @@ int tl_flame_finish(struct tl_flame *f)
 	f->finished = true;
 	if (calls_finish(f->calls) < 0)
 		f->oom = true;
+	merge_addresses(f);
 	return f->oom ? -ENOMEM : 0;
 }
 
@@ -289,6 +352,8 @@ void tl_flame_free(struct tl_flame *f)
 	free(f->names);
 	idmap_free(&f->by_id);
 	idmap_free(&f->by_text);
+	free(f->addrs);
+	idmap_free(&f->by_addr);
 	free(f);
 }
 
@@ -318,4 +383,14 @@ size_t tl_flame_functions(const struct tl_flame *f)
 const char *tl_flame_function_name(const struct tl_flame *f, uint32_t i)
 {
 	return i < f->nnames ? f->names[i] : NULL;
+}
+
+size_t tl_flame_addresses(const struct tl_flame *f)
+{
+	return f->naddrs;
+}
+
+const struct tl_address *tl_flame_address(const struct tl_flame *f, size_t i)
+{
+	return &f->addrs[i];
 }

@@ -26,6 +26,15 @@ struct tl_call {
 	uint8_t flags;      /* enum calls_flag's first three */
 };
 
+/* The function at an address: one per (process, address, function) the calls gave, so that
+ * an event that names the address (a func_entry's addr) is named as its call is. */
+struct tl_address {
+	uint64_t proc; /* analysis/loadmap.h's process: trace << 32 | vpid */
+	uint64_t addr;
+	int64_t from;      /* relative ns: the first call there under that name */
+	uint32_t function; /* tl_flame_function_name */
+};
+
 struct tl_flame_callbacks {
 	void *data;
 	/* a call as it ends: per row in time order, not overlapping */
@@ -49,5 +58,8 @@ void tl_flame_row(const struct tl_flame *f, uint32_t row, int64_t *tid, uint32_t
 /* The functions' names, numbered as tl_call.function. */
 size_t tl_flame_functions(const struct tl_flame *f);
 const char *tl_flame_function_name(const struct tl_flame *f, uint32_t i);
+/* After tl_flame_finish: the addresses, sorted by process, address, then from. */
+size_t tl_flame_addresses(const struct tl_flame *f);
+const struct tl_address *tl_flame_address(const struct tl_flame *f, size_t i);
 
 #endif

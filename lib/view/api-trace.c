@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analysis/calls.h"
+#include "analysis/loadmap.h"
 #include "spoor/trace.h"
 #include "timeline/cache.h"
 #include "timeline/query.h"
@@ -28,6 +30,7 @@ enum {
 struct listed {
 	int64_t t, cpu, tid;
 	size_t class_index;
+	const char *function; /* a function's entry or exit: its name (the cache's), or NULL */
 };
 
 struct events {
@@ -45,6 +48,9 @@ struct events {
 	const struct tl_cache *cache;
 	size_t *cpu_row; /* by CPU: its row + 1, 0 when none */
 	size_t ncpus;
+	/* a trace with calls: which events give a function's address, and their process */
+	struct calls *calls;
+	struct loadmap *lm;
 };
 
 /* The task the cache's row of cpu shows running at relative time t; -1: unknown, or an
@@ -78,7 +84,12 @@ static void on_event(void *data, const struct an_event *ae)
 		an_engine_stop((struct an_engine *) x->e);
 		return;
 	}
-	x->list[x->n++] = (struct listed){ae->ts, ae->cpu, tid, ae->class_index};
+	uint64_t addr;
+	const char *fn = x->calls && calls_event_addr(x->calls, ae->ev, &addr)
+	                     ? tl_cache_address_name(x->cache, loadmap_process(x->lm, ae->ev), addr,
+	                                             ae->ts - x->origin)
+	                     : NULL;
+	x->list[x->n++] = (struct listed){ae->ts, ae->cpu, tid, ae->class_index, fn};
 	int rc = spoor_formatter_event(x->f, ae->ev);
 	if (rc < 0)
 		x->rc = rc;
@@ -108,6 +119,10 @@ static int events_json(FILE *out, const struct spoor_reader *r, const struct eve
 		            spoor_event_class_name(spoor_reader_event_class(r, l->class_index)));
 		fprintf(out, ", \"class\": %zu, \"text\": ", l->class_index);
 		json_string_n(out, at, (size_t) (line_end - at));
+		if (l->function) {
+			fputs(", \"function\": ", out);
+			json_string(out, l->function);
+		}
 		fputs("}", out);
 		at = nl ? nl + 1 : end;
 		if (ftello(out) > BODY_MAX)
@@ -152,6 +167,12 @@ static int list_events(struct view_api *a, struct params *p, const int64_t abs[2
 		return -errno;
 	if ((rc = cpu_rows(x)) || (rc = take_reader(a, &r, errmsg)))
 		goto out;
+	/* the names of the calls' addresses: the cache's, as its flame rows have them */
+	if (x->cache && tl_cache_functions(x->cache) &&
+	    (!(x->calls = calls_new(r, NULL, NULL)) || !(x->lm = loadmap_new(r, NULL)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	spoor_reader_set_range(r, abs[0], abs[1]);
 	if ((rc = an_engine_new(r, &none, &e)) ||
 	    (rc = spoor_formatter_new(SPOOR_FORMAT_TEXT, fd, &x->f)))
@@ -178,6 +199,8 @@ out:
 	spoor_formatter_free(x->f);
 	x->f = NULL;
 	an_engine_free(e);
+	calls_free(x->calls);
+	loadmap_free(x->lm);
 	spoor_reader_close(r);
 	free(x->cpu_row);
 	close(fd);

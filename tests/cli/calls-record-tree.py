@@ -127,4 +127,5 @@ def main():
             print("switched out in %s: %s" % (switch_func, "yes" if inside else "no"))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -6,6 +6,7 @@
 # api/meta and api/spans at 10 ns a pixel, exactly as the generator says they are
 # (view-calls-check.py); a trace without calls has no flame rows.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/view-lib.sh"
 : "${CALLS_TREE:?}" "${DL_PROVIDER:?}"
 need nm binutils
 
@@ -15,28 +16,6 @@ python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
 	--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/t" ||
 	fail "gen-calls.py"
 busy=$(python3 "$SPOOR_TEST_DATA/gen_kernel.py" --busy "$TMP/busy")
-
-# view TRACE: spoor view in the background until api/meta answers; $PID, $URL
-view() {
-	rm -f "$TMP/out"
-	"$SPOOR" view "$1" >"$TMP/out" 2>"$TMP/err" &
-	PID=$!
-	URL=
-	for _ in $(seq 600); do
-		[ -z "$URL" ] && [ -s "$TMP/out" ] && URL=$(head -n 1 "$TMP/out")
-		[ -n "$URL" ] && python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1] + "api/meta")' \
-			"$URL" 2>/dev/null && return 0
-		kill -0 $PID 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "spoor view $1 did not answer:"
-	cat "$TMP/err"
-	return 1
-}
-stop() {
-	kill -TERM $PID
-	wait $PID
-}
 
 for t in calls-tree calls-midstart calls-whole calls-lost; do
 	if view "$TMP/t/$t"; then

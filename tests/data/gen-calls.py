@@ -34,6 +34,9 @@ per thread, every time different. Written in OUTDIR:
     NAME.flame        the calls as spoor view's flame rows must hold them, as JSON: [tid,
                       depth, begin, end, name, flags] (ns from the trace's first event;
                       flags: 1 no entry, 2 no exit, 4 unwound), sorted
+    NAME.names        the function each entry, exit and whole call event names, as spoor
+                      view's event list must give it, as JSON: {"TID T": name} (T: ns from
+                      the trace's first event)
 
 Deterministic: the same inputs give the same files.
 """
@@ -546,6 +549,15 @@ def flame(tr, seeds=None):
     return sorted(out)
 
 
+def event_names(tr):
+    """The function each event of a call names: its op's (an op at an event's time is that
+    event's; a whole call's trace keeps the ops of its entries, which have no event)."""
+    t0 = tr.events[0][0]
+    calls = {(e[1], e[0]) for e in tr.events if e[4].startswith(("lttng_ust_cyg", "spoor_calls"))}
+    return {"%d %d" % (tid, ts - t0): name for ts, tid, comm, op, name, extra in tr.ops
+            if op in ("entry", "exit", "exit-longjmp") and (tid, ts) in calls}
+
+
 def main(argv):
     args, opts = [], {}
     it = iter(argv[1:])
@@ -571,6 +583,8 @@ def main(argv):
             json.dump(hits(t.ops), f, sort_keys=True)
         with open(os.path.join(out, n + ".flame"), "w") as f:
             json.dump(flame(t, seeds), f)
+        with open(os.path.join(out, n + ".names"), "w") as f:
+            json.dump(event_names(t), f, sort_keys=True)
     return 0
 
 

@@ -100,6 +100,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		sum += touch(tl_cache_syscall_name(c, k));
 	for (uint32_t k = 0; k < tl_cache_functions(c); k++)
 		sum += touch(tl_cache_function_name(c, k));
+	/* the seeds' addresses (process 1: 0x1000, 0x2000), before, at and after their times */
+	for (uint64_t a = 0x1000; a <= 0x3000; a += 0x1000)
+		for (int64_t t = -1; t < 9; t += 4)
+			sum += touch(tl_cache_address_name(c, 1, a, t));
 	for (size_t k = 0; k < tl_cache_damage(c); k++)
 		sum += touch(tl_cache_damage_text(c, k)) + (size_t) tl_cache_damage_at(c, k);
 	if (getenv("SPOOR_FUZZ_VERBOSE"))

@@ -418,6 +418,50 @@ static void test_synthetic(void)
 	tl_cache_close(c);
 }
 
+/* The calls' addresses: each (process, address)'s function from its time on, the first
+ * one before that; NULL for an address no call had, and for a function out of the table. */
+static void test_addresses(void)
+{
+	char path[300];
+	snprintf(path, sizeof(path), "%s/addresses.cache", tmp);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	struct tl_cache_writer *w = NULL;
+	CHECK_CTX("addresses");
+	if (!CHECK(fd >= 0) || !CHECK_EQ_S64(tl_cache_writer_new(fd, tmp, &w), 0))
+		return;
+	tl_cache_writer_function(w, "main");
+	tl_cache_writer_function(w, "plugin_run");
+	tl_cache_writer_function(w, "0x7f0000001000");
+	tl_cache_writer_address(w, 1, 0x1000, 50, 0);
+	tl_cache_writer_address(w, 1ull << 32 | 7, 0x7f0000001000, 100, 1); /* dlopen */
+	tl_cache_writer_address(w, 1ull << 32 | 7, 0x7f0000001000, 900, 2); /* dlclose */
+	tl_cache_writer_address(w, 1ull << 32 | 7, 0x7f0000002000, 0, 9);   /* no such */
+	tl_cache_writer_address(w, 2ull << 32 | 7, 0x1000, 0, 1);
+	struct tl_cache_meta m = {.fingerprint = 1, .origin = 1000, .duration = 2000};
+	CHECK_EQ_S64(tl_cache_writer_finish(w, &m), 0);
+	tl_cache_writer_free(w);
+	close(fd);
+	struct tl_cache *c = NULL;
+	char *err = NULL;
+	if (!CHECK_EQ_S64(tl_cache_open_file(path, &c, &err), 0)) {
+		free(err);
+		return;
+	}
+	const char *main_ = "main", *run = "plugin_run", *gone = "0x7f0000001000";
+	CHECK_STR(tl_cache_address_name(c, 1, 0x1000, 0), main_); /* before its first call */
+	CHECK_STR(tl_cache_address_name(c, 1, 0x1000, 5000), main_);
+	CHECK_STR(tl_cache_address_name(c, 1ull << 32 | 7, 0x7f0000001000, 100), run);
+	CHECK_STR(tl_cache_address_name(c, 1ull << 32 | 7, 0x7f0000001000, 899), run);
+	CHECK_STR(tl_cache_address_name(c, 1ull << 32 | 7, 0x7f0000001000, 900), gone);
+	CHECK_STR(tl_cache_address_name(c, 1ull << 32 | 7, 0x7f0000001000, 1 << 30), gone);
+	CHECK_STR(tl_cache_address_name(c, 2ull << 32 | 7, 0x1000, 0), run);
+	CHECK(tl_cache_address_name(c, 1ull << 32 | 7, 0x7f0000002000, 0) == NULL);
+	CHECK(tl_cache_address_name(c, 1, 0x1001, 0) == NULL);
+	CHECK(tl_cache_address_name(c, 3, 0x1000, 0) == NULL);
+	CHECK(tl_cache_address_name(c, 0, 0, 0) == NULL);
+	tl_cache_close(c);
+}
+
 /* ---- damaged files ---- */
 
 static unsigned char *read_all(const char *path, size_t *n)
@@ -915,6 +959,9 @@ static void write_seed(const char *dir, const char *name, int rows, int spans, i
 		tl_cache_writer_call_depth(w, 0, 1);
 	tl_cache_writer_function(w, "main");
 	tl_cache_writer_function(w, "work");
+	tl_cache_writer_address(w, 1, 0x1000, 0, 0);
+	tl_cache_writer_address(w, 1, 0x1000, 7, 1);
+	tl_cache_writer_address(w, 1, 0x2000, 0, 1);
 	for (int i = 0; i < marks; i++)
 		tl_cache_writer_mark(w, 10, i * (int64_t) rnd(3), 1);
 	tl_cache_writer_class(w, 0, "sched_switch", false);
@@ -943,6 +990,7 @@ int main(void)
 		return 1;
 	}
 	test_synthetic();
+	test_addresses();
 	char path[300];
 	snprintf(path, sizeof(path), "%s/synth.cache", tmp);
 	test_damaged(path);

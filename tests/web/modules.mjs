@@ -1,6 +1,7 @@
 // web/time.js and web/rows.js in node (tests/web/run.sh): the closing line is lib.sh's.
 import { fmtRel, fmtDur, tickStep, fmtOrigin } from '../../web/time.js';
 import { buildTree, layout, matchThreads, rowLabel, ROW_H } from '../../web/rows.js';
+import { eventLine } from '../../web/panels.js';
 
 let passed = 0, failed = 0;
 function check(what, got, want) {
@@ -80,6 +81,15 @@ check('the filter keeps a thread\'s flame rows with it, not another\'s',
 	labels(layout(ftree, new Set(), matchThreads(ftree, 'worker'))),
 	['Control flow', '  app (10)', '    worker (12)', '      depth 0', '      depth 1']);
 check('flame rows are not threads to search', [...matchThreads(ftree, 'app')].sort(), [0, 1]);
+
+// the event list: a function's entry or exit named after its address
+const entry = 'T lttng_ust_cyg_profile:func_entry: addr=0x4011D6 call_site=0x7F0012';
+check('an entry: its function after the address', eventLine({ text: entry, function: 'main' }),
+	'T lttng_ust_cyg_profile:func_entry: addr=0x4011D6 <main> call_site=0x7F0012');
+check('a name with $ patterns stays as it is', eventLine({ text: entry, function: "$&$'" }),
+	"T lttng_ust_cyg_profile:func_entry: addr=0x4011D6 <$&$'> call_site=0x7F0012");
+check('an address no object holds: no name to add', eventLine({ text: entry, function: '0x4011d6' }), entry);
+check('other events: spoor dump\'s line', eventLine({ text: 'T hello:tick: n=1' }), 'T hello:tick: n=1');
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
