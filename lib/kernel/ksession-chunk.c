@@ -272,15 +272,18 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 	free(dir);
 	if (rc)
 		return rc;
-	/* where the snapshot's streams end, as LTTng's: its time (after the swap, every event
-	 * the snapshot buffer holds is older; a ring read while tracing goes on may give a
-	 * stream a later last event, where that stream then ends) */
-	uint64_t first = UINT64_MAX, end = rec_clock_now(&k->clock), last = end;
+	/* Every CPU read into its stream first, then every stream ended at the snapshot's time,
+	 * together, as LTTng's: after the swap every event the snapshot buffer holds is older;
+	 * a ring read while tracing goes on may hold later ones, and the last of them is then
+	 * that time (each stream ending at its own, babeltrace 1's and lttng-analyses' range,
+	 * where all the streams are, left out a CPU's last events). */
+	uint64_t first = UINT64_MAX, last = rec_clock_now(&k->clock);
+	uint64_t missed[KSESSION_MAX_CPUS]; /* each CPU's count before the read */
 	for (int i = 0; i < k->ncpus; i++) {
 		struct kcpu *c = &k->cpus[i];
 		struct kpacket live = c->pkt;
-		uint64_t missed = c->missed, malformed = c->malformed, unknown = c->unknown;
-		uint64_t unwritten = c->unwritten, overrun, dropped;
+		uint64_t malformed = c->malformed, unknown = c->unknown, unwritten = c->unwritten;
+		missed[i] = c->missed;
 		c->pkt = o.cpu[i];
 		if (swap)
 			read_snapshot_buffer(k, c);
@@ -290,20 +293,28 @@ int ksession_snapshot(struct ksession *k, const char *snapdir, struct kernel_tot
 			kcpu_flush(c, &k->classes);
 		if (c->pkt.events_written && c->pkt.first_ts < first)
 			first = c->pkt.first_ts;
-		/* the stats count the live ring: a snapshot buffer's losses are its marks only */
-		ksession_end_stream(k, c, !swap, end, t, &overrun, &dropped);
 		last = c->pkt.last_ts > last ? c->pkt.last_ts : last;
-		uint64_t lost = c->missed - missed;
+		t->malformed += c->malformed - malformed;
+		t->unknown += c->unknown - unknown;
+		t->unwritten += c->unwritten - unwritten;
+		o.cpu[i] = c->pkt;
+		c->pkt = live;
+	}
+	for (int i = 0; i < k->ncpus; i++) {
+		struct kcpu *c = &k->cpus[i];
+		struct kpacket live = c->pkt;
+		uint64_t overrun, dropped, before = missed[i];
+		c->pkt = o.cpu[i];
+		/* the stats count the live ring: a snapshot buffer's losses are its marks only */
+		ksession_end_stream(k, c, !swap, last, t, &overrun, &dropped);
+		uint64_t lost = c->missed - before;
 		if (swap)
-			c->missed = missed; /* the live ring's counters stay the reference */
+			c->missed = before; /* the live ring's counters stay the reference */
 		t->lost += lost;
 		if (c->cpu < KERNEL_TOTALS_CPUS)
 			t->lost_by_cpu[c->cpu] = lost;
 		t->overrun += overrun;
 		t->dropped += dropped;
-		t->malformed += c->malformed - malformed;
-		t->unknown += c->unknown - unknown;
-		t->unwritten += c->unwritten - unwritten;
 		c->pkt = live;
 	}
 	free(o.cpu);

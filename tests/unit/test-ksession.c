@@ -132,6 +132,7 @@ struct seen {
 	bool bad;                                     /* damage, or a number out of range */
 	/* a CPU's stream files (chunks) that do not go on where the one before ended */
 	unsigned chunk_gaps;
+	int64_t end_min, end_max; /* the streams' last packets' ends (ns) */
 };
 
 static void count(uint8_t *seen, int64_t fd, struct seen *s, uint64_t *total)
@@ -183,10 +184,16 @@ static struct seen *read_trace(const char *dir)
 	}
 	struct spoor_stream_info cpu[64];
 	size_t ncpu = 0;
+	s->end_min = INT64_MAX;
+	s->end_max = INT64_MIN;
 	for (size_t i = 0; i < spoor_reader_stream_count(r); i++) {
 		struct spoor_stream_info si;
 		spoor_reader_stream_info(r, i, &si);
 		s->discarded += si.discarded;
+		if (si.packets) {
+			s->end_min = si.end_ns < s->end_min ? si.end_ns : s->end_min;
+			s->end_max = si.end_ns > s->end_max ? si.end_ns : s->end_max;
+		}
 		const char *base = strrchr(si.path, '/');
 		if (base && !strncmp(base, "/cpu", 4) && si.packets && ncpu < 64)
 			cpu[ncpu++] = si;
@@ -414,6 +421,24 @@ static void two_sessions(void)
 	free(s);
 }
 
+/* The child makes calls without pause (OP_STREAM) until stream_end, which returns how
+ * many; k is stopped when it cannot start. */
+static bool stream_begin(struct ksession *k)
+{
+	struct cmd c = {OP_STREAM, 0, 0};
+	if (CHECK(write(to_child, &c, sizeof(c)) == sizeof(c)))
+		return true;
+	stop(k);
+	return false;
+}
+
+static int stream_end(void)
+{
+	int n = -1;
+	CHECK(write(to_child, "x", 1) == 1 && read(from_child, &n, sizeof(n)) == sizeof(n));
+	return n;
+}
+
 /* Read what the kernel has for about ms milliseconds, as the daemon's poll loop does. */
 static void pump(struct ksession *k, int ms)
 {
@@ -458,11 +483,8 @@ static void rotation(void)
 	struct ksession *k = start(out, "unit-rot", "syscalls:sys_enter_close", false, 8192);
 	if (!k)
 		return;
-	struct cmd c = {OP_STREAM, 0, 0};
-	if (!CHECK(write(to_child, &c, sizeof(c)) == sizeof(c))) {
-		stop(k);
+	if (!stream_begin(k))
 		return;
-	}
 	pump(k, 150);
 	CHECK_CTX("rotate into a directory that is not empty");
 	CHECK(ksession_rotate(k, out, err, sizeof(err)) == -EEXIST && strstr(err, "not empty"));
@@ -479,8 +501,7 @@ static void rotation(void)
 		pump(k, 150);
 	}
 	snprintf(chunk[2], sizeof(chunk[2]), "%s", kdir);
-	int n = -1;
-	CHECK(write(to_child, "x", 1) == 1 && read(from_child, &n, sizeof(n)) == sizeof(n));
+	int n = stream_end();
 	struct kernel_totals t = stop(k);
 	CHECK_CTX("rotation");
 	CHECK(n > 0 && n < MAXN);
@@ -623,12 +644,14 @@ static void snapshots(void)
 	s = read_trace(sk[0]);
 	CHECK_CTX("snapshot 0");
 	CHECK(!s->bad && s->closes == 100 && once_each(s->close_n, 0, 100));
+	CHECK_EQ_S64(s->end_min, s->end_max); /* its streams end together */
 	CHECK_EQ_U64(t[0].lost, 0);
 	bt2_agrees(sk[0], "sys_enter_close", s->closes);
 	free(s);
 	s = read_trace(sk[1]);
 	CHECK_CTX("snapshot 1");
 	CHECK(!s->bad && s->closes == 100 && once_each(s->close_n, 100, 100));
+	CHECK_EQ_S64(s->end_min, s->end_max);
 	bt2_agrees(sk[1], "sys_enter_close", s->closes);
 	free(s);
 	s = read_trace(sk[2]);
@@ -645,12 +668,43 @@ static void snapshots(void)
 	CHECK_EQ_U64(head + tail, held);
 	CHECK(t[2].lost >= 20000 - held);
 	CHECK_EQ_U64(s->discarded, t[2].lost);
+	CHECK_EQ_S64(s->end_min, s->end_max);
 	bt2_agrees(sk[2], "sys_enter_close", s->closes);
 	free(s);
 	/* the session's folder: each snapshot a trace of its own beside the session's */
 	CHECK_CTX("flight recorder's folder");
 	if (have_bt2)
 		CHECK(!bt2_counters_go_back(out));
+}
+
+/* 4b. Snapshots while the child makes calls without pause: a ring read while tracing goes
+ * on holds events later than the snapshot's time; every stream still ends together (at the
+ * last of them), so that the range where all the streams are holds every event. */
+static void snapshots_under_load(void)
+{
+	char out[300], snap[320], sk[340], err[512] = "";
+	snprintf(out, sizeof(out), "%s/flight-busy", tmp);
+	struct ksession *k = start(out, "unit-busy", "syscalls:sys_enter_close", true, 8192);
+	if (!k)
+		return;
+	if (!stream_begin(k))
+		return;
+	for (int i = 0; i < 10; i++) { /* (each a few ms: one that ends late is likely) */
+		usleep(5000);
+		snprintf(snap, sizeof(snap), "%s/snapshot-%d", out, i);
+		snprintf(sk, sizeof(sk), "%s/kernel", snap);
+		mkdir(snap, 0755);
+		struct kernel_totals t;
+		CHECK_CTX("snapshot %d while the calls go on", i);
+		if (!CHECK_EQ_S64(ksession_snapshot(k, snap, &t, err, sizeof(err)), 0))
+			printf("  %s\n", err);
+		struct seen *s = read_trace(sk);
+		CHECK(!s->bad && s->closes > 0);
+		CHECK_EQ_S64(s->end_min, s->end_max);
+		free(s);
+	}
+	stream_end();
+	stop(k);
 }
 
 static bool owned_by(const char *dir, const char *name, uid_t uid)
@@ -751,6 +805,7 @@ int main(void)
 	layout_ = KLAYOUT_SPOOR;
 	rotation_losses();
 	snapshots();
+	snapshots_under_load();
 	owner_rights();
 	stop_child();
 	ktracefs_cleanup(tmp, check_failed > 0);
