@@ -96,10 +96,12 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 			return rc;
 	}
 	c->leading = argv + first;
+	if (first + leading > argc) /* spoor script with no script */
+		return cmd_usage_error(cmd, "missing operands (spoor %s %s)", cmd->name,
+		                       cmd->usage);
 	first += leading;
 	if (first >= argc)
-		return cmd_usage_error(cmd, leading ? "give the operands, then the traces"
-		                                    : "no trace given");
+		return cmd_usage_error(cmd, "no trace given");
 	c->f.pids = c->pids;
 	c->f.tids = c->tids;
 	c->f.cpus = c->cpus;

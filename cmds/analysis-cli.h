@@ -31,6 +31,10 @@ enum {
 };
 
 #define AN_COMMON_OPTIONS                                                                          \
+	AN_SELECT_OPTIONS, [AN_OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},    \
+	                   AN_PLUGIN_OPTIONS
+/* The rows before and after --json (spoor script says its own there). */
+#define AN_SELECT_OPTIONS                                                                          \
 	[AN_OPT_BEGIN] = {"begin", 0, "TIME",                                                      \
 	                  "only events at or after TIME (ns or s.fraction since the epoch)"},      \
 	[AN_OPT_END] = {"end", 0, "TIME", "only events at or before TIME"},                        \
@@ -38,8 +42,8 @@ enum {
 	[AN_OPT_TID] = {"tid", 't', "TID", "only this thread (repeatable)"},                       \
 	[AN_OPT_CPU] = {"cpu", 'c', "CPU", "only this CPU (repeatable)"},                          \
 	[AN_OPT_COMM] = {"comm", 0, "NAME",                                                        \
-	                 "only processes whose name matches NAME (wildcards; repeatable)"},        \
-	[AN_OPT_JSON] = {"json", 'j', NULL, "print JSON instead of tables"},                       \
+	                 "only processes whose name matches NAME (wildcards; repeatable)"}
+#define AN_PLUGIN_OPTIONS                                                                          \
 	[AN_OPT_PLUGIN] = {"plugin", 0, "FILE.so",                                                 \
 	                   "also run this analysis plug-in, in the same pass (repeatable)"},       \
 	[AN_OPT_HELP] = {"help", 'h', NULL, "show this help"}

@@ -6,7 +6,10 @@
 #include "script/script.h"
 
 static const struct cmd_option script_options[] = {
-    AN_COMMON_OPTIONS,
+    AN_SELECT_OPTIONS,
+    [AN_OPT_JSON] = {"json", 'j', NULL,
+                     "not for scripts, refused: a script prints what it prints (print(), maps)"},
+    AN_PLUGIN_OPTIONS,
     {NULL, 0, NULL, NULL},
 };
 
@@ -19,6 +22,11 @@ static int run_script(const struct command *cmd, int argc, char **argv)
 	int rc = an_cli_start_after(cmd, &c, argc, argv, NULL, NULL, &done, 1);
 	if (rc || done)
 		goto out;
+	if (c.json) { /* the analyses' option, which would be silently ignored here */
+		rc = cmd_usage_error(cmd,
+		                     "--json is not for scripts: a script prints what it prints");
+		goto out;
+	}
 	if (script_load(c.e, c.leading[0], &s, err, sizeof(err))) {
 		rc = cmd_error(cmd, "%s", err);
 		goto out;

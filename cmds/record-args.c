@@ -204,8 +204,8 @@ int record_check_args(const struct command *cmd, struct record_args *a, int firs
 	if (a->all && !kernel)
 		return cmd_usage_error(cmd, "-a records the kernel: give -k EVENTS (or -F)");
 	if (first >= argc && !a->all)
-		return cmd_usage_error(cmd, "no command given (spoor record [options] -- CMD, or "
-		                            "-a -k EVENTS for the whole system)");
+		return cmd_usage_error(cmd, "no command given (spoor %s %s)", cmd->name,
+		                       cmd->usage);
 	if (kernel) {
 		a->k.events = a->kevents;
 		a->k.nevents = a->nkevents;

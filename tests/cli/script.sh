@@ -175,6 +175,14 @@ printf 'function finish() error("boom") end\n' >"$TMP/bad3.lua"
 check "error in finish(): exit 1, says where" bash -c "test $? -eq 1 && grep -q 'bad3.lua:1: boom (in finish())' '$TMP/bad3.err'"
 "$SPOOR" script "$TMP/nope.lua" "$trace" 2>"$TMP/bad4.err"
 check "missing script: exit 1" test $? -eq 1
-"$SPOOR" script "$TMP/api.lua" 2>/dev/null
+"$SPOOR" script "$TMP/api.lua" 2>"$TMP/notrace.err"
 check "no trace: usage error" test $? -eq 2
+check "no trace: says so" grep -q 'spoor script: no trace given' "$TMP/notrace.err"
+"$SPOOR" script 2>"$TMP/noscript.err"
+check "no script: usage error naming what to give" \
+	bash -c "test $? -eq 2 && grep -q 'SCRIPT.lua TRACE' '$TMP/noscript.err'"
+# --json is the analyses' option: a script's output is its own, so it is refused, not ignored
+"$SPOOR" script --json "$TMP/api.lua" "$trace" >"$TMP/json.out" 2>"$TMP/json.err"
+check "--json: usage error, nothing run" \
+	bash -c "test $? -eq 2 && grep -q -- '--json is not for scripts' '$TMP/json.err' && test ! -s '$TMP/json.out'"
 finish

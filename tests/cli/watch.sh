@@ -72,6 +72,9 @@ check "syntax error: exit 1, FILE:LINE, nothing recorded" \
 	sh -c "[ $? -eq 1 ] && grep -q 'syntax.lua:2:' '$TMP/syntax.err' && [ ! -e '$TMP/syntax' ]"
 W -- "$PULSE" 1 1 >/dev/null 2>"$TMP/u1.err"
 check "usage: no script" sh -c "[ $? -eq 2 ] && grep -q 'no script' '$TMP/u1.err'"
+W "$TMP/lat.lua" >/dev/null 2>"$TMP/u4.err"
+check "usage: no command, with watch's usage (not record's)" \
+	sh -c "[ $? -eq 2 ] && grep -q 'no command given (spoor watch .*SCRIPT.lua' '$TMP/u4.err'"
 W --overwrite "$TMP/lat.lua" -- "$PULSE" 1 1 >/dev/null 2>"$TMP/u2.err"
 check "usage: no flight recorder" sh -c "[ $? -eq 2 ] && grep -q 'overwrite' '$TMP/u2.err'"
 W --period 5s "$TMP/lat.lua" -- "$PULSE" 1 1 >/dev/null 2>"$TMP/u3.err"
