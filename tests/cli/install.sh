@@ -10,6 +10,10 @@ need pkg-config pkg-config
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:-}
 dest="$TMP/dest"
+option() { # the build's value of a meson option
+	meson introspect --buildoptions "$SPOOR_BUILD" | /usr/bin/python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == sys.argv[1]))' "$1"
+}
 
 meson install -C "$SPOOR_BUILD" --no-rebuild --quiet --destdir "$dest" >"$TMP/install.log" 2>&1
 check "meson install --destdir exits 0" test $? -eq 0 || cat "$TMP/install.log"
@@ -83,8 +87,7 @@ if [ -n "$ext" ]; then
 	looks=$?
 	# a prefix Python does not read (./demo.sh with PREFIX=/opt/spoor, say) gets the plain
 	# lib/python3.X/site-packages, for PYTHONPATH (README.md, "Installing")
-	prefix=$(meson introspect --buildoptions "$SPOOR_BUILD" |
-		/usr/bin/python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+	prefix=$(option prefix)
 	case $prefix in
 	/usr | /usr/local | "$HOME/.local") ;;
 	*) [[ $site == "$prefix"/lib/python3.*/site-packages ]] && looks=0 ;;
@@ -139,8 +142,10 @@ fi
 # verify` (these machines do not run systemd as PID 1: verify is the check there is). The
 # unit's paths are those of the prefix, so it is verified as a copy whose paths point into
 # the DESTDIR; MANPATH lets verify find the man pages its Documentation= names.
-units=$(dirname "$(installed systemd/system/spoor.service)")
-check "spoor.service is installed under lib/systemd/system" test -f "$units/spoor.service"
+prefix=$(option prefix)
+unitdir=$(option systemdunitdir)
+units="$dest${unitdir:-$prefix/lib/systemd/system}"
+check "spoor.service is installed in ${unitdir:-PREFIX/lib/systemd/system} ($units)" test -f "$units/spoor.service"
 exec_start=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$units/spoor.service")
 check "spoor.service starts the installed spoor ($exec_start)" test "$dest$exec_start" -ef "$bin"
 if command -v systemd-analyze >/dev/null; then
