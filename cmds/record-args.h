@@ -86,7 +86,7 @@ enum {
 	[OPT_PID] = {"pid", 'p', "PID",                                                            \
 	             "kernel events and functions of this pid only (repeatable)"},                 \
 	[OPT_ALL] = {"all", 'a', NULL,                                                             \
-	             "no command: record the whole system (with -k) until "                        \
+	             "no command: record the whole system (with -k or -F) until "                  \
 	             "Ctrl-C, SIGTERM or --duration"},                                             \
 	[OPT_DURATION] = {"duration", 'd', "TIME", "stop after TIME (e.g. 5s, 250ms)"},            \
 	[OPT_OUTPUT] = {"output", 'o', "DIR",                                                      \
