@@ -102,13 +102,15 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 	first += leading;
 	if (first >= argc)
 		return cmd_usage_error(cmd, "no trace given");
+	if (c->f.has_begin && c->f.has_end && c->f.end < c->f.begin)
+		return cmd_usage_error(cmd, "--end is before --begin");
 	c->f.pids = c->pids;
 	c->f.tids = c->tids;
 	c->f.cpus = c->cpus;
 	c->f.comms = c->comms;
-	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first), INT64_MIN, INT64_MAX,
-	                    &c->r))
-		return 1;
+	if ((rc = cmd_open_traces(cmd, argv + first, (size_t) (argc - first), INT64_MIN, INT64_MAX,
+	                          &c->r)))
+		return rc;
 	if (an_engine_new(c->r, &c->f, &c->e))
 		return cmd_error(cmd, "out of memory");
 	if (c->nplugins) {

@@ -83,6 +83,8 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct d
 	}
 	if (*first >= argc)
 		return cmd_usage_error(cmd, "no trace given");
+	if (a->has_begin && a->has_end && a->end < a->begin)
+		return cmd_usage_error(cmd, "--end is before --begin");
 	return 0;
 }
 
@@ -112,10 +114,11 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		free(a.patterns);
 		return rc;
 	}
-	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first),
-	                    a.has_begin ? a.begin : INT64_MIN, a.has_end ? a.end : INT64_MAX, &r)) {
+	if ((rc = cmd_open_traces(cmd, argv + first, (size_t) (argc - first),
+	                          a.has_begin ? a.begin : INT64_MIN, a.has_end ? a.end : INT64_MAX,
+	                          &r))) {
 		free(a.patterns);
-		return 1;
+		return rc;
 	}
 	bool *want = wanted_classes(r, &a);
 	/* events read per stream: the bytes per event of a stream that lost some */

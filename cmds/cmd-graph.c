@@ -130,6 +130,8 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct g
 	}
 	if (*first >= argc)
 		return cmd_usage_error(cmd, "no trace given");
+	if (a->has_begin && a->has_end && a->end < a->begin)
+		return cmd_usage_error(cmd, "--end is before --begin");
 	if ((a->json || a->sort != CP_TOTAL) && !a->profile)
 		return cmd_usage_error(cmd, "--json and --sort are the profile's (--profile)");
 	return 0;
@@ -355,8 +357,8 @@ static int run_graph(const struct command *cmd, int argc, char **argv)
 		return rc;
 	char **paths = argv + first;
 	size_t npaths = (size_t) (argc - first);
-	if (open_reader(cmd, &a, paths, npaths, &r))
-		return 1;
+	if ((rc = open_reader(cmd, &a, paths, npaths, &r)))
+		return rc;
 	tk = tasks_new(r, true);
 	lm = loadmap_new(r, a.debug_dir);
 	seen = calloc(spoor_reader_stream_count(r) + 1, sizeof(*seen));

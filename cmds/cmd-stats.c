@@ -493,10 +493,12 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 	}
 	if (first >= argc)
 		return cmd_usage_error(cmd, "no trace given");
+	if (end < begin) /* both given: INT64_MIN and INT64_MAX when not */
+		return cmd_usage_error(cmd, "--end is before --begin");
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (cmd_open_traces(cmd, argv + first, (size_t) (argc - first), begin, end, &r))
-		return 1;
+	if ((rc = cmd_open_traces(cmd, argv + first, (size_t) (argc - first), begin, end, &r)))
+		return rc;
 	spoor_reader_set_ordered(r, false);
 	st.by_class = calloc(spoor_reader_event_class_count(r) + 1, sizeof(uint64_t));
 	st.by_stream = calloc(spoor_reader_stream_count(r) + 1, sizeof(uint64_t));

@@ -56,7 +56,8 @@ struct spoor_reader;
 int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
                     const char *covered);
 /* Open the traces (paths, n of them) into *r, kept to [begin, end] unless that is all time
- * (INT64_MIN, INT64_MAX): 0, or 1 once the reason is said. */
+ * (INT64_MIN, INT64_MAX): 0, or once the reason is said 1, or 2 for an option among the
+ * traces (options stop at the first operand). */
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r);
 /* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */

@@ -2,6 +2,7 @@
 /* read-status.c: the commands that read traces: opening them, and their exit status
  * (docs/cli.md, "Exit codes"), one rule for all of them. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "spoor/trace.h"
@@ -10,6 +11,12 @@ int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int
                     int64_t end, struct spoor_reader **r)
 {
 	char *err = NULL;
+	/* options stop at the first trace: `spoor dump T -n 5` would read a trace named -n */
+	for (size_t i = 0; i < n; i++)
+		if (paths[i][0] == '-' && access(paths[i], F_OK))
+			return cmd_usage_error(
+			    cmd, "%s after the traces: options go first (spoor %s %s)", paths[i],
+			    cmd->name, cmd->usage);
 	int rc = spoor_reader_open((const char *const *) paths, n, r, &err);
 	if (rc) {
 		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));

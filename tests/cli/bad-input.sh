@@ -132,6 +132,17 @@ run notrace2 dump
 check "no trace given: exit 2" test "$(rc notrace2)" -eq 2
 run badcount dump -n -3 "$S/synth-le"
 check "negative count: exit 2" test "$(rc badcount)" -eq 2
+# A range that ends before it begins, and an option after the trace (options stop at the
+# first trace): usage errors that say so, for each command that reads traces, not an empty
+# output and exit 0, or "--tid: No such file or directory"
+for c in dump stats graph sched irq syscalls disk export; do
+	run "range-$c" "$c" --begin=2000 --end=1000 "$S/synth-le"
+	check "$c --end before --begin: exit 2, said" \
+		bash -c "test $(rc "range-$c") -eq 2 && grep -q -- '--end is before --begin' '$TMP/range-$c.err'"
+	run "late-$c" "$c" "$S/synth-le" --tid 5
+	check "$c TRACE --tid 5: exit 2, options go first" \
+		bash -c "test $(rc "late-$c") -eq 2 && grep -q -- '--tid after the traces: options go first' '$TMP/late-$c.err'"
+done
 
 # Output to a full device: an error, not silence.
 if [ -w /dev/full ]; then
