@@ -18,6 +18,7 @@
 #include "timeline/cache-build.h"
 #include "timeline/cache-write.h"
 #include "timeline/flame.h"
+#include "timeline/procnames.h"
 
 #define PROGRESS_EVERY_NS 100000000 /* a pause of the pass to tell the progress */
 
@@ -26,7 +27,8 @@ struct build {
 	struct an_engine *e;
 	int64_t last; /* the last event's relative time: where damage is met */
 	struct tl_states *st;
-	struct tl_flame *fl; /* NULL: the trace has no calls */
+	struct tl_flame *fl;     /* NULL: the trace has no calls */
+	struct tl_procnames *pn; /* NULL: no procname contexts */
 	char **damage;
 	int64_t *damage_at;
 	size_t ndamage;
@@ -81,8 +83,15 @@ static void row_info(void *data, enum tl_row_kind kind, int64_t id, int64_t *pid
 		*name = NULL;
 		return;
 	}
-	*pid = an_task_pid(b->e, id);
+	/* the thread model's, else the thread's own contexts (LTTng-UST's per-UID traces) */
+	int64_t ctx_pid;
+	const char *ctx_name = tl_procnames_name(b->pn, id, &ctx_pid);
+	*pid = an_task_pid_said(b->e, id);
+	if (*pid < 0)
+		*pid = ctx_pid >= 0 ? ctx_pid : id;
 	*name = an_task_comm(b->e, id);
+	if (!*name)
+		*name = ctx_name;
 }
 
 /* The share of the traces' stream bytes read so far. */
@@ -170,7 +179,8 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 	struct tl_flame_callbacks fcb = {.data = &b, .call = on_call};
 	if ((rc = an_engine_new(r, NULL, &b.e)) ||
 	    (*writing = (rc = tl_cache_writer_new(fd, tmpdir, &b.w)) != 0) ||
-	    (rc = tl_states_new(b.e, &cb, &b.st)) || (rc = tl_flame_new(b.e, &fcb, &b.fl))) {
+	    (rc = tl_states_new(b.e, &cb, &b.st)) || (rc = tl_flame_new(b.e, &fcb, &b.fl)) ||
+	    (rc = tl_procnames_new(b.e, &b.pn))) {
 		fail(errmsg, rc, "building the timeline");
 		goto out;
 	}
@@ -204,6 +214,7 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 out:
 	tl_states_free(b.st);
 	tl_flame_free(b.fl);
+	tl_procnames_free(b.pn);
 	tl_cache_writer_free(b.w);
 	an_engine_free(b.e);
 	spoor_reader_close(r);

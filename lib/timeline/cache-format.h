@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #define TLC_MAGIC     "SPOORTL\n"
-#define TLC_VERSION   3    /* 2: flame rows, functions; 3: addresses */
+#define TLC_VERSION   4    /* 2: flame rows; 3: addresses; 4: procname contexts' names */
 #define TLC_BLOCK     256  /* spans or marks per block at most */
 #define TLC_RATE_BINS 4096 /* rate bins per class at most */
 #define TLC_GAP       0xff /* the state of a gap between spans */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chrome-int.h"
+#include "procnames.h"
 #include "reader/reader.h"
 #include "spoor/trace.h"
 #include "util/grow.h"
@@ -205,18 +206,6 @@ static void on_call(void *data, const struct tl_call *k)
 
 /* ---- instants and rates ---- */
 
-static void find_context(const struct spoor_event_class *ec, const char *name, int8_t *scope,
-                         int *index)
-{
-	static const enum spoor_scope scopes[] = {SPOOR_SCOPE_STREAM_EVENT_CONTEXT,
-	                                          SPOOR_SCOPE_EVENT_CONTEXT};
-	*index = -1;
-	for (size_t i = 0; i < 2 && *index < 0; i++) {
-		*scope = (int8_t) scopes[i];
-		*index = spoor_event_class_field_index(ec, scopes[i], name);
-	}
-}
-
 /* The thread of a user-space event: its vpid when the kernel did not say, and its
  * procname for a name. */
 static struct ch_thread *event_thread(struct tl_chrome *c, const struct an_event *a)
@@ -226,8 +215,8 @@ static struct ch_thread *event_thread(struct tl_chrome *c, const struct an_event
 	struct spoor_field f;
 	int64_t pid = -1;
 	if (!k->resolved) {
-		find_context(ec, "vpid", &k->pid_scope, &k->pid_index);
-		find_context(ec, "procname", &k->name_scope, &k->name_index);
+		tl_context_field(ec, "vpid", &k->pid_scope, &k->pid_index);
+		tl_context_field(ec, "procname", &k->name_scope, &k->name_index);
 		k->resolved = true;
 	}
 	if (k->pid_index >= 0 &&

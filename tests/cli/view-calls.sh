@@ -10,11 +10,7 @@
 : "${CALLS_TREE:?}" "${DL_PROVIDER:?}"
 need nm binutils
 
-cp "$CALLS_TREE" "$TMP/calls-tree"
-strip -s "$TMP/calls-tree" -o "$TMP/calls-tree-stripped"
-python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
-	--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/t" ||
-	fail "gen-calls.py"
+gen_calls
 busy=$(python3 "$SPOOR_TEST_DATA/gen_kernel.py" --busy "$TMP/busy")
 
 for t in calls-tree calls-midstart calls-whole calls-lost; do

@@ -14,11 +14,7 @@ need nm binutils
 need babeltrace2 babeltrace2
 CHECK="python3 $(dirname "$0")/view-names-check.py"
 
-cp "$CALLS_TREE" "$TMP/calls-tree"
-strip -s "$TMP/calls-tree" -o "$TMP/calls-tree-stripped"
-python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
-	--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/t" ||
-	fail "gen-calls.py"
+gen_calls
 for t in calls-tree calls-midstart calls-whole calls-lost; do
 	if view "$TMP/t/$t"; then
 		check "$t: each call's event names its function" $CHECK functions "$URL" "$TMP/t/$t.names"

@@ -1,4 +1,4 @@
-# spoor view in the background for the view tests (sourced after lib.sh).
+# spoor view in the background for the view tests (sourced after lib.sh), and their traces.
 # view TRACE: spoor view in the background until api/meta answers (the cache built); $PID, $URL
 view() {
 	rm -f "$TMP/out"
@@ -19,4 +19,11 @@ view() {
 stop() { # the server started by view
 	kill -TERM $PID
 	wait $PID
+}
+gen_calls() { # gen-calls.py's traces of $CALLS_TREE and $DL_PROVIDER in $TMP/t
+	cp "$CALLS_TREE" "$TMP/calls-tree"
+	strip -s "$TMP/calls-tree" -o "$TMP/calls-tree-stripped"
+	python3 "$SPOOR_TEST_DATA/gen-calls.py" --prog "$TMP/calls-tree" \
+		--stripped "$TMP/calls-tree-stripped" --lib "$DL_PROVIDER" "$TMP/t" ||
+		fail "gen-calls.py"
 }

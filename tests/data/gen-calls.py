@@ -16,9 +16,10 @@ per thread, every time different. Written in OUTDIR:
 
     calls-tree/       two threads of one process: a tree, recursion, a longjmp (an exit
                       of a caller: the calls above it unwound), a signal handler nested in
-                      the call it interrupted, app events as comments (and one of a thread
-                      without calls, not shown), a function of a library between its
-                      dlopen and dlclose, then the same address after the dlclose
+                      the call it interrupted, app events as comments (and two of a thread
+                      without calls, not shown, which renames itself between them), a
+                      function of a library between its dlopen and dlclose, then the same
+                      address after the dlclose
     calls-midstart/   a thread whose trace starts inside three calls and ends inside two,
                       in the stripped program (names as STRIPPED+0xOFFSET); then an event
                       of another thread without calls
@@ -222,6 +223,8 @@ def tree_trace(prog, lib):
     other.call(a["ct_thread"], body=lambda: (other.call(a["ct_leaf1"]),
                                              other.call(a["ct_leaf1"])))
     main.exit(a["main"], 1000)
+    # the thread without calls renamed itself (prctl): its procname context changes
+    Thread(tr, 103, 100, "ct-renamed", names).mark("renamed", shown=False)
     return tr
 
 
