@@ -1,7 +1,7 @@
 // Flame rows (VIEW_URL on TRACE, gen-calls.py's calls-tree, FLAME its .flame: the calls as
 // the generator made them): each thread's calls under its row, a row per depth; calls drawn
 // and named where they fit; the tooltip and a click give the function and its duration;
-// collapsing the thread hides them.
+// collapsing the thread hides them; the event list names each entry's function.
 import { readFileSync } from 'node:fs';
 import { check, main, env, getJSON, openView, state, idle } from './lib.mjs';
 import { fmtDur } from '../../web/time.js';
@@ -24,6 +24,19 @@ await main(async (browser) => {
 		check(`thread ${tid}: every flame row has calls drawn`, under.every((r) => st.drawn[r.id] > 0),
 			JSON.stringify(st.drawn));
 	}
+
+	// the event list names each function's entry after its address (the call beginning then)
+	const entries = st.events.filter((e) => e.name.endsWith(':func_entry'));
+	const lines = await page.$$eval('#events .ev', (ds) => ds.map((d) => d.textContent));
+	const named = entries.filter((e) => {
+		const call = want.find((c) => c[2] === e.t);
+		const shown = lines[st.events.indexOf(e)] || '';
+		const fn = call ? call[4] : null; // an address no object holds is not named again
+		return fn && shown === (fn.startsWith('0x') ? e.text
+			: e.text.replace(/\baddr=0x[0-9A-Fa-f]+/, (a) => `${a} <${fn}>`));
+	});
+	check(`the event list names the ${entries.length} entries' functions`, entries.length > 0 && named.length === entries.length,
+		JSON.stringify(lines.slice(0, 20)));
 
 	// the calls that fill most of the view are named in their bars
 	const wide = want.filter((c) => (c[3] - c[2]) > meta.duration / 4);
