@@ -54,7 +54,7 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct v
 	}
 	if (a->first >= argc)
 		return cmd_usage_error(cmd, "no trace given");
-	return 0;
+	return cmd_check_traces(cmd, argv + a->first, (size_t) (argc - a->first));
 }
 
 /* Serve until SIGINT or SIGTERM (blocked in every thread, taken here); reap the opener

@@ -58,6 +58,8 @@ int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int
 /* Open the traces (paths, n of them) into *r, kept to [begin, end] unless that is all time
  * (INT64_MIN, INT64_MAX): 0, or once the reason is said 1, or 2 for an option among the
  * traces (options stop at the first operand). */
+/* 2 (said) when a TRACE operand is an option given after the traces, else 0. */
+int cmd_check_traces(const struct command *cmd, char *const *paths, size_t n);
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r);
 /* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */

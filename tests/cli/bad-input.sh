@@ -143,6 +143,9 @@ for c in dump stats graph sched irq syscalls disk export; do
 	check "$c TRACE --tid 5: exit 2, options go first" \
 		bash -c "test $(rc "late-$c") -eq 2 && grep -q -- '--tid after the traces: options go first' '$TMP/late-$c.err'"
 done
+timeout 10 "$SPOOR" view "$S/synth-le" --port 5 >/dev/null 2>"$TMP/late-view.err"
+check "view TRACE --port 5: exit 2, options go first" \
+	bash -c "test $? -eq 2 && grep -q -- '--port after the traces: options go first' '$TMP/late-view.err'"
 
 # Output to a full device: an error, not silence.
 if [ -w /dev/full ]; then
