@@ -33,11 +33,17 @@
 		    "user-space events whose provider:name matches PATTERN (repeatable)"           \
 	}
 
+/* record's row names spoor watch's default; a session's is its own */
+#define ROW_SESSION_BUFFER_SIZE                                                                    \
+	{                                                                                          \
+		"buffer-size", 'b', "SIZE", "ring buffer per thread, e.g. 256k, 4m (default 256k)" \
+	}
+
 static const struct cmd_option create_options[] = {
     {"output", 'o', "DIR",
      "write the trace to DIR, new or empty (default: ~/spoor-traces/NAME-DATE-TIME)"},
     ROW_OVERWRITE,
-    ROW_BUFFER_SIZE,
+    ROW_SESSION_BUFFER_SIZE,
     ROW_SUBBUFFERS,
     {"rotate-every", 0, "SIZE/TIME",
      "rotate when the chunk reaches SIZE (4m, 1g: k, m, g) or every TIME (30s, 500ms, 1h)"},
@@ -69,7 +75,7 @@ static const struct cmd_option session_options[] = {
      "create: the trace's folder, new or empty (default: ~/spoor-traces/NAME-DATE-TIME); "
      "snapshot: the snapshot's (default: OUTDIR/snapshots/snapshot-N-DATE-TIME)"},
     ROW_OVERWRITE,
-    ROW_BUFFER_SIZE,
+    ROW_SESSION_BUFFER_SIZE,
     ROW_SUBBUFFERS,
     {"rotate-every", 0, "SIZE/TIME",
      "create: rotate when the chunk reaches SIZE (4m, 1g: k, m, g) or every TIME (30s, 500ms, "
