@@ -80,11 +80,27 @@ static uint64_t next_begin(const struct kpacket *p, uint64_t limit)
 	return limit - b < p->step ? limit : b + p->step;
 }
 
+/* With p->grow, room for one more event of body_max in the packet in progress: false when
+ * not (it is written then, as without grow). */
+static bool grow(struct kpacket *p, size_t body_max)
+{
+	size_t need = p->len + KPACKET_EVENT_HEADER_MAX + body_max, cap = p->cap;
+	while (p->grow && cap < need && cap <= SIZE_MAX / 2)
+		cap *= 2;
+	uint8_t *bigger = cap >= need ? realloc(p->buf, cap) : NULL;
+	if (!bigger)
+		return false;
+	p->buf = bigger;
+	p->cap = cap;
+	return true;
+}
+
 uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t body_max)
 {
 	if (p->werr || KPACKET_HEADER + KPACKET_EVENT_HEADER_MAX + body_max > p->cap)
 		return NULL;
-	if (p->len && p->len + KPACKET_EVENT_HEADER_MAX + body_max > p->cap && kpacket_flush(p))
+	if (p->len && p->len + KPACKET_EVENT_HEADER_MAX + body_max > p->cap && !grow(p, body_max) &&
+	    kpacket_flush(p))
 		return NULL;
 	if (ts < p->last_ts)
 		ts = p->last_ts;

@@ -31,6 +31,7 @@ struct kpacket {
 	uint64_t prev_begin; /* the last packet written's (with seq > 0; carried across chunks) */
 	uint64_t step;       /* a nanosecond in ticks, or 0 (spoor convert: its input's
 	                      * beginnings kept): see kpacket_begin_at */
+	bool grow;           /* the packet grows rather than closes when full: see below */
 	uint64_t seq, discarded, discarded_written;
 	uint64_t events, packets, bytes; /* events: all; the rest: as written to the file */
 	uint64_t packet_events, events_written;
@@ -41,7 +42,10 @@ int kpacket_open(struct kpacket *p, const char *path, const uint8_t uuid[16], ui
                  uint32_t cpu_id, size_t cap);
 /* Write an event's header; returns where its body (context, payload) goes, with room for
  * `body_max` bytes, or NULL when body_max cannot fit an empty packet or writing failed.
- * Timestamps going back are clamped: CTF streams are ordered. */
+ * Timestamps going back are clamped: CTF streams are ordered. A full packet is written and
+ * the event begins the next, but with grow its buffer doubles instead (the state dump's
+ * stream: a dump, its events all of one time, is one packet whatever its size, because
+ * babeltrace2 reverses packets of one beginning from a chunk it merges into another). */
 uint8_t *kpacket_begin_event(struct kpacket *p, uint32_t id, uint64_t ts, size_t body_max);
 /* Commit the event begun with a body of `body_len` bytes (not calling it drops it). */
 void kpacket_end_event(struct kpacket *p, size_t body_len);

@@ -124,6 +124,7 @@ static int make_outputs(struct ksession *k, const char *dir, bool fresh, const u
 		rc = open_stream(&o->dump, dir, "statedump", uuid, KSESSION_MAX_CPUS, 0, err,
 		                 errlen);
 	o->dump.step = ksession_ns_ticks(k);
+	o->dump.grow = true; /* a dump is one packet (kpacket_begin_event) */
 	return rc;
 }
 

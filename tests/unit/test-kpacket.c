@@ -4,7 +4,8 @@
  * follows the one before, but never begins where the one before began: babeltrace2 merges
  * a stream's packets from a trace's chunks by their beginnings alone, each put before those
  * that begin with it, so a packet of one time (a state dump) and the packet after it were
- * swapped, time going back. Packets are read back from the file's headers.
+ * swapped, time going back; packets of one beginning, reversed: a state dump is one packet
+ * whatever its size. Packets are read back from the file's headers.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -128,12 +129,39 @@ static void next_chunk(void)
 		CHECK_EQ_U64(b[0].begin, 4003);
 }
 
+/* A dump larger than a packet's buffer: one packet when the stream grows, several without
+ * (their order reversed by babeltrace2's merge of chunks). */
+static void big_dump(bool grow)
+{
+	struct kpacket p;
+	CHECK_CTX("a dump of 3 buffers' size, %s", grow ? "growing" : "not growing");
+	if (!open_stream(&p, 4))
+		return;
+	p.grow = grow;
+	for (int i = 0; i < 3 * 4096 / 8; i++)
+		event_at(&p, 6000);
+	kpacket_flush(&p);
+	kpacket_extend(&p, 7000);
+	CHECK(kpacket_close(&p) == 0);
+	struct bounds b[16];
+	size_t n = read_packets(b, 16);
+	if (grow) {
+		CHECK_EQ_U64(n, 2);
+		CHECK_EQ_U64(b[0].begin, 6000);
+		CHECK_EQ_U64(b[1].begin, 6003);
+	} else {
+		CHECK(n > 3);
+	}
+}
+
 int main(void)
 {
 	snprintf(path, sizeof(path), "/tmp/test-kpacket-%d", (int) getpid());
 	dump_then_extend();
 	dump_then_events();
 	next_chunk();
+	big_dump(true);
+	big_dump(false);
 	unlink(path);
 	return check_done();
 }
