@@ -82,7 +82,7 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 
 	*c = (struct an_cli){0};
 	*done = false;
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, &first)) != -1) {
 		if (row == -2)
 			return 2;

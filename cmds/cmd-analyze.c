@@ -28,4 +28,5 @@ const struct command cmd_analyze = {
     .usage = "--plugin FILE.so [options] TRACE...",
     .options = analyze_options,
     .run = run_analyze,
+    .options_anywhere = true,
 };

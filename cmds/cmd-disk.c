@@ -168,4 +168,5 @@ const struct command cmd_disk = {
     .usage = "[options] TRACE...",
     .options = disk_options,
     .run = run_disk,
+    .options_anywhere = true,
 };

@@ -45,7 +45,7 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct d
 
 	a->count = -1;
 	a->format = SPOOR_FORMAT_TEXT;
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, first)) != -1) {
 		char *end;
 		switch (row) {
@@ -164,4 +164,5 @@ const struct command cmd_dump = {
     .usage = "[options] TRACE...",
     .options = dump_options,
     .run = run_dump,
+    .options_anywhere = true,
 };

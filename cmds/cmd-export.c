@@ -45,7 +45,7 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct e
 	const char *arg;
 	int row;
 
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, first)) != -1) {
 		switch (row) {
 		case OPT_FORMAT:
@@ -218,4 +218,5 @@ const struct command cmd_export = {
     .usage = "[--format=chrome] [-o FILE] [options] TRACE...",
     .options = export_options,
     .run = run_export,
+    .options_anywhere = true,
 };

@@ -140,7 +140,7 @@ static int run_gen_tp(const struct command *cmd, int argc, char **argv)
 	bool verbose = false;
 	int first, row, rc = 0;
 
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, &first)) != -1) {
 		switch (row) {
 		case OPT_OUTPUT:
@@ -202,4 +202,5 @@ const struct command cmd_gen_tp = {
     .usage = "[-v] [-o FILE.h] [-o FILE.c] TEMPLATE.tp...",
     .options = gen_tp_options,
     .run = run_gen_tp,
+    .options_anywhere = true,
 };

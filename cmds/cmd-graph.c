@@ -85,7 +85,7 @@ static int parse_args(const struct command *cmd, int argc, char **argv, struct g
 	char *end;
 	int row;
 
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, first)) != -1) {
 		switch (row) {
 		case OPT_TID:
@@ -435,4 +435,5 @@ const struct command cmd_graph = {
     .usage = "[options] TRACE...",
     .options = graph_options,
     .run = run_graph,
+    .options_anywhere = true,
 };

@@ -202,6 +202,7 @@ const struct command cmd_irq = {
     .usage = "[options] TRACE...",
     .options = irq_options,
     .run = run_irq,
+    .options_anywhere = true,
 };
 
 static void *report_attach(struct an_engine *e)

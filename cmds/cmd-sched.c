@@ -344,6 +344,7 @@ const struct command cmd_sched = {
     .usage = "[options] TRACE...",
     .options = sched_options,
     .run = run_sched,
+    .options_anywhere = true,
 };
 
 static void *report_attach(struct an_engine *e)

@@ -51,4 +51,5 @@ const struct command cmd_script = {
     .usage = "[options] SCRIPT.lua TRACE...",
     .options = script_options,
     .run = run_script,
+    .options_anywhere = true,
 };

@@ -478,7 +478,7 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 	const char *arg;
 	int first, row, rc;
 
-	optind = 1;
+	optind = 0; /* glibc starts afresh: the order options_anywhere asks for */
 	while ((row = cmd_getopt(cmd, argc, argv, &arg, &first)) != -1) {
 		switch (row) {
 		case OPT_BEGIN:
@@ -542,4 +542,5 @@ const struct command cmd_stats = {
     .usage = "[options] TRACE...",
     .options = stats_options,
     .run = run_stats,
+    .options_anywhere = true,
 };

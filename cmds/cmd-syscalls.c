@@ -294,6 +294,7 @@ const struct command cmd_syscalls = {
     .usage = "[options] TRACE...",
     .options = sc_options,
     .run = run_syscalls,
+    .options_anywhere = true,
 };
 
 static void *report_attach(struct an_engine *e)

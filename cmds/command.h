@@ -3,6 +3,7 @@
 #ifndef CMDS_COMMAND_H
 #define CMDS_COMMAND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,10 +28,14 @@ struct command {
 	const char *usage;       /* after "spoor NAME " */
 	const struct cmd_option *options; /* ends with a {NULL} row */
 	int (*run)(const struct command *cmd, int argc, char **argv);
+	/* options may follow the operands (`spoor dump T -n 5`, as perf's and babeltrace2's
+	 * do; `--` ends them): commands whose operands are traces, not another command's */
+	bool options_anywhere;
 };
 
 /* getopt_long over the command's table. Returns the option's row, -1 at the end of the
- * options (*optind_out then indexes the first operand), or -2 on a bad option (reported). */
+ * options (*optind_out then indexes the first operand: with options_anywhere, argv is
+ * permuted so that the operands come last), or -2 on a bad option (reported). */
 int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **arg, int *optind_out);
 void cmd_help(const struct command *cmd, FILE *out);
 /* What spoor is, in one line (`spoor help`, spoor(1)). */
@@ -56,10 +61,7 @@ struct spoor_reader;
 int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int rc,
                     const char *covered);
 /* Open the traces (paths, n of them) into *r, kept to [begin, end] unless that is all time
- * (INT64_MIN, INT64_MAX): 0, or once the reason is said 1, or 2 for an option among the
- * traces (options stop at the first operand). */
-/* 2 (said) when a TRACE operand is an option given after the traces, else 0. */
-int cmd_check_traces(const struct command *cmd, char *const *paths, size_t n);
+ * (INT64_MIN, INT64_MAX): 0, or 1 once the reason is said. */
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r);
 /* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */

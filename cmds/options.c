@@ -34,6 +34,8 @@ int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **ar
 	}
 	longs[n] = (struct option){0};
 	shorts[k] = '\0';
+	if (cmd->options_anywhere) /* getopt's GNU order: it moves the operands last */
+		memmove(shorts, shorts + 1, k);
 	opterr = 0;
 	int c = getopt_long(argc, argv, shorts, longs, NULL);
 	*optind_out = optind;

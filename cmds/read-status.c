@@ -2,30 +2,15 @@
 /* read-status.c: the commands that read traces: opening them, and their exit status
  * (docs/cli.md, "Exit codes"), one rule for all of them. */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "command.h"
 #include "spoor/trace.h"
-
-int cmd_check_traces(const struct command *cmd, char *const *paths, size_t n)
-{
-	/* options stop at the first trace: `spoor dump T -n 5` would read a trace named -n */
-	for (size_t i = 0; i < n; i++)
-		if (paths[i][0] == '-' && access(paths[i], F_OK))
-			return cmd_usage_error(
-			    cmd, "%s after the traces: options go first (spoor %s %s)", paths[i],
-			    cmd->name, cmd->usage);
-	return 0;
-}
 
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r)
 {
 	char *err = NULL;
-	int rc = cmd_check_traces(cmd, paths, n);
-	if (rc)
-		return rc;
-	rc = spoor_reader_open((const char *const *) paths, n, r, &err);
+	int rc = spoor_reader_open((const char *const *) paths, n, r, &err);
 	if (rc) {
 		cmd_error(cmd, "%s", err ? err : spoor_strerror(rc));
 		free(err);

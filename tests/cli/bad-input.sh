@@ -132,20 +132,29 @@ run notrace2 dump
 check "no trace given: exit 2" test "$(rc notrace2)" -eq 2
 run badcount dump -n -3 "$S/synth-le"
 check "negative count: exit 2" test "$(rc badcount)" -eq 2
-# A range that ends before it begins, and an option after the trace (options stop at the
-# first trace): usage errors that say so, for each command that reads traces, not an empty
-# output and exit 0, or "--tid: No such file or directory"
+# A range that ends before it begins: a usage error that says so, for each command that
+# reads traces, not an empty output and exit 0. Options after the traces are read as
+# options (`spoor dump T -n 5`, as perf and babeltrace2 take them), not as traces named
+# --tid ("No such file or directory"); after `--`, a trace's name.
 for c in dump stats graph sched irq syscalls disk export; do
 	run "range-$c" "$c" --begin=2000 --end=1000 "$S/synth-le"
 	check "$c --end before --begin: exit 2, said" \
 		bash -c "test $(rc "range-$c") -eq 2 && grep -q -- '--end is before --begin' '$TMP/range-$c.err'"
-	run "late-$c" "$c" "$S/synth-le" --tid 5
-	check "$c TRACE --tid 5: exit 2, options go first" \
-		bash -c "test $(rc "late-$c") -eq 2 && grep -q -- '--tid after the traces: options go first' '$TMP/late-$c.err'"
+	run "early-$c" "$c" --end=1700000001197198618 "$S/synth-le"
+	run "late-$c" "$c" "$S/synth-le" --end=1700000001197198618
+	# (the same exit, output and messages; stats' read rate aside)
+	check "$c TRACE --end=T: as $c --end=T TRACE (exit $(rc "late-$c"))" \
+		bash -c "test $(rc "late-$c") -eq $(rc "early-$c") &&
+			cmp -s <(grep -v '^Read: ' '$TMP/early-$c.out') <(grep -v '^Read: ' '$TMP/late-$c.out') &&
+			cmp -s '$TMP/early-$c.err' '$TMP/late-$c.err' && ! grep -q 'No such file' '$TMP/late-$c.err'"
 done
-timeout 10 "$SPOOR" view "$S/synth-le" --port 5 >/dev/null 2>"$TMP/late-view.err"
-check "view TRACE --port 5: exit 2, options go first" \
-	bash -c "test $? -eq 2 && grep -q -- '--port after the traces: options go first' '$TMP/late-view.err'"
+run dashdash dump -- "$S/synth-le" -n
+check "after --, -n is a trace's name: exit 1, no such trace" \
+	bash -c "test $(rc dashdash) -eq 1 && grep -q -- '-n' '$TMP/dashdash.err'"
+# view too: an unknown option after the trace is one, not a trace named so
+timeout 10 "$SPOOR" view "$S/synth-le" --no-such-option >/dev/null 2>"$TMP/late-view.err"
+check "view TRACE --no-such-option: exit 2, an unknown option" \
+	bash -c "test $? -eq 2 && grep -q -- 'unknown or incomplete option .--no-such-option' '$TMP/late-view.err'"
 
 # Output to a full device: an error, not silence.
 if [ -w /dev/full ]; then
