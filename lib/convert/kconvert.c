@@ -351,6 +351,23 @@ static int write_metadata(struct cv *c, const char *dir, char *err, size_t errle
 	return rc;
 }
 
+static bool has_metadata(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	return stat(path, &st) == 0;
+}
+
+/* A recording's directory with user-space traces (spoor record's and LTTng's ust/). */
+static bool has_ust(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/ust", dir);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* The recording's directory holds the trace in kernel/: OUT gets it there too. */
 static int find_trace(const char *in, const char *out, char *in_dir, char *out_dir, size_t cap)
 {
@@ -422,6 +439,13 @@ int kconvert_lttng(const char *in, const char *out, struct kconvert_totals *t, c
 	if (find_trace(in, out, in_dir, out_dir, sizeof(in_dir))) {
 		snprintf(err, errlen, "%s: path too long", in);
 		return -ENAMETOOLONG;
+	}
+	if (!has_metadata(in_dir)) { /* a recording of user space only, or no trace at all */
+		snprintf(err, errlen,
+		         "%s: no kernel trace here (convert takes a trace's directory, with its "
+		         "metadata file, or a recording's, with kernel/)%s",
+		         in, has_ust(in) ? "; it holds user-space traces only" : "");
+		return -ENOENT;
 	}
 	int rc = ctf_trace_open(in_dir, &c.in, err, errlen);
 	if (!rc)

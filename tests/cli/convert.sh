@@ -90,6 +90,11 @@ $PY "$SPOOR_TEST_DATA/gen_kernel.py" "$TMP/lttng" >/dev/null
 refused "an LTTng kernel trace" 1 'tracer_name "lttng-modules"' --layout=lttng "$TMP/lttng" -o "$TMP/out"
 refused "a converted trace" 1 "not a kernel trace in spoor's layout" --layout=lttng "$TMP/gen.lttng" -o "$TMP/out"
 refused "a user-space trace" 1 "not a kernel trace" --layout=lttng "$SPOOR_TEST_DATA/traces/ust-types" -o "$TMP/out"
+# a recording of user space only (its traces under ust/), and a folder with no trace
+mkdir -p "$TMP/urec/ust/pid" "$TMP/notrace" && cp -r "$SPOOR_TEST_DATA/traces/ust-types" "$TMP/urec/ust/pid/"
+refused "a recording of user space only" 1 "no kernel trace here .*; it holds user-space traces only" \
+	--layout=lttng "$TMP/urec" -o "$TMP/out"
+refused "a folder with no trace" 1 "no kernel trace here (convert takes" --layout=lttng "$TMP/notrace" -o "$TMP/out"
 mkdir "$TMP/full" && echo keep >"$TMP/full/file"
 "$SPOOR" convert --layout=lttng "$TMP/gen" -o "$TMP/full" 2>"$TMP/full.err"
 check "OUT not empty: exit 1" test $? -eq 1
@@ -127,10 +132,12 @@ for cut in 1 40 84 85 200 $((size / 3)) $((size / 2)) $((size - 3)) m1 m$((msize
 done
 check "cut and damaged traces: converted whole or refused clearly" test $bad -eq 0
 
-# 4. A recording of this machine (root and tracefs)
+# 4. A recording of this machine (root and tracefs); 8m of kernel buffer per CPU holds
+# each recording whole, so that a loaded machine, where the recorder drains late, loses
+# nothing (the answers compared differ across a loss)
 T=/sys/kernel/tracing
 if [ "$(id -u)" -eq 0 ] && [ -w "$T/instances" ]; then
-	"$SPOOR" record -k sched,irq,syscalls,block -o "$TMP/real" -- sh -c \
+	"$SPOOR" record -k sched,irq,syscalls,block --kernel-buffer=8m -o "$TMP/real" -- sh -c \
 		"ls /usr/bin >/dev/null; dd if=/dev/zero of='$TMP/zero' bs=64k count=16 conv=fsync 2>/dev/null; sleep 0.1" \
 		>/dev/null 2>&1
 	check "record -k: exit 0" test $? -eq 0
@@ -152,8 +159,8 @@ if [ "$(id -u)" -eq 0 ] && [ -w "$T/instances" ]; then
 	# in the system calls as strings too
 	sel=sched,irq,syscalls,block,libc
 	work="for i in 1 2 3; do cat /etc/hostname; done >/dev/null"
-	"$SPOOR" record -k $sel -o "$TMP/both.sp" -- sh -c "$work" >/dev/null 2>&1 &&
-		"$SPOOR" record -k $sel --layout=lttng -o "$TMP/both.lt" -- sh -c "$work" \
+	"$SPOOR" record -k $sel --kernel-buffer=8m -o "$TMP/both.sp" -- sh -c "$work" >/dev/null 2>&1 &&
+		"$SPOOR" record -k $sel --layout=lttng --kernel-buffer=8m -o "$TMP/both.lt" -- sh -c "$work" \
 			>/dev/null 2>&1 &&
 		"$SPOOR" convert --layout=lttng "$TMP/both.sp" -o "$TMP/both.cv" 2>/dev/null
 	check "record -k $sel in both layouts, convert: exit 0" test $? -eq 0
