@@ -34,7 +34,10 @@ int cmd_getopt(const struct command *cmd, int argc, char **argv, const char **ar
 	}
 	longs[n] = (struct option){0};
 	shorts[k] = '\0';
-	if (cmd->options_anywhere) /* getopt's GNU order: it moves the operands last */
+	/* getopt's GNU order: it moves the operands last. glibc reads the leading '+' only
+	 * when it starts afresh (optind = 0): a command that parses twice in one process in
+	 * different orders must set optind = 0 before each parse */
+	if (cmd->options_anywhere)
 		memmove(shorts, shorts + 1, k);
 	opterr = 0;
 	int c = getopt_long(argc, argv, shorts, longs, NULL);

@@ -370,11 +370,14 @@ static int close_one(struct cv *c, struct cvs *v, int rc, struct kconvert_totals
 	}
 	if (!rc)
 		rc = kpacket_extend(p, c->end);
-	int wrc = p->fd >= 0 ? kpacket_close(p) : 0;
+	char *path = p->path; /* for the message: kpacket_close frees it */
+	p->path = NULL;
+	int wrc = kpacket_close(p); /* its buffer too when the file could not be made */
 	if (!rc && wrc) {
 		rc = wrc;
-		snprintf(err, errlen, "%s: %s", p->path, strerror(-wrc));
+		snprintf(err, errlen, "%s: %s", path ? path : "?", strerror(-wrc));
 	}
+	free(path);
 	t->events += p->events_written;
 	t->streams += !rc;
 	free(v->paths);

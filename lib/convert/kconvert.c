@@ -353,10 +353,10 @@ static int write_metadata(struct cv *c, const char *dir, char *err, size_t errle
 
 static bool has_metadata(const char *dir)
 {
-	char path[4200];
+	char path[4300];
 	struct stat st;
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	return stat(path, &st) == 0;
+	int n = snprintf(path, sizeof(path), "%s/metadata", dir);
+	return n > 0 && (size_t) n < sizeof(path) && stat(path, &st) == 0;
 }
 
 /* A recording's directory with user-space traces (spoor record's and LTTng's ust/). */
@@ -372,11 +372,8 @@ static bool has_ust(const char *dir)
 static int find_trace(const char *in, const char *out, char *in_dir, char *out_dir, size_t cap)
 {
 	char path[4200];
-	struct stat st;
-	snprintf(path, sizeof(path), "%s/metadata", in);
-	bool sub = stat(path, &st) != 0;
-	snprintf(path, sizeof(path), "%s/kernel/metadata", in);
-	sub = sub && stat(path, &st) == 0;
+	int n = snprintf(path, sizeof(path), "%s/kernel", in);
+	bool sub = !has_metadata(in) && n > 0 && (size_t) n < sizeof(path) && has_metadata(path);
 	int a = snprintf(in_dir, cap, sub ? "%s/kernel" : "%s", in);
 	int b = snprintf(out_dir, cap, sub ? "%s/kernel" : "%s", out);
 	return a < 0 || b < 0 || (size_t) a >= cap || (size_t) b >= cap ? -ENAMETOOLONG : 0;

@@ -194,6 +194,10 @@ int tl_cache_build(const char *const *paths, size_t npaths, int fd, const char *
 		fail(errmsg, rc, "rebuilding the function calls");
 		goto out;
 	}
+	if ((rc = tl_procnames_status(b.pn))) {
+		fail(errmsg, rc, "naming the threads");
+		goto out;
+	}
 	int64_t begin, end, origin = tl_states_origin(b.st);
 	an_span(b.e, &begin, &end);
 	tables(&b, r);

@@ -289,30 +289,23 @@ int tl_flame_new(struct an_engine *e, const struct tl_flame_callbacks *cb, struc
 	return 0;
 }
 
-/* By process and address, then by function (named) or by time (timed). */
-static int address_order(const struct tl_address *x, const struct tl_address *y, bool named)
+/* By process and address, then by time. */
+static int address_cmp(const void *a, const void *b)
 {
+	const struct tl_address *x = a, *y = b;
 	if (x->proc != y->proc)
 		return x->proc < y->proc ? -1 : 1;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	if (named && x->function != y->function)
-		return x->function < y->function ? -1 : 1;
 	return x->from < y->from ? -1 : x->from > y->from;
 }
-static int address_named_cmp(const void *a, const void *b)
-{
-	return address_order(a, b, true);
-}
-static int address_timed_cmp(const void *a, const void *b)
-{
-	return address_order(a, b, false);
-}
 
-/* One entry per (process, address, function), its earliest, then in time order. */
+/* One entry per period in which a (process, address) names one function, from its
+ * earliest time: an address that names f, then g (another library mapped there), then f
+ * again keeps all three. */
 static void merge_addresses(struct tl_flame *f)
 {
-	qsort(f->addrs, f->naddrs, sizeof(*f->addrs), address_named_cmp);
+	qsort(f->addrs, f->naddrs, sizeof(*f->addrs), address_cmp);
 	size_t n = 0;
 	for (size_t i = 0; i < f->naddrs; i++) {
 		const struct tl_address *p = n ? &f->addrs[n - 1] : NULL, *a = &f->addrs[i];
@@ -320,7 +313,6 @@ static void merge_addresses(struct tl_flame *f)
 			f->addrs[n++] = *a;
 	}
 	f->naddrs = n;
-	qsort(f->addrs, f->naddrs, sizeof(*f->addrs), address_timed_cmp);
 }
 
 int tl_flame_finish(struct tl_flame *f)

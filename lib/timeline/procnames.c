@@ -118,3 +118,8 @@ const char *tl_procnames_name(const struct tl_procnames *p, int64_t tid, int64_t
 	*pid = i ? p->names[*i].pid : -1;
 	return i ? p->names[*i].name : NULL;
 }
+
+int tl_procnames_status(const struct tl_procnames *p)
+{
+	return p && p->oom ? -ENOMEM : 0;
+}

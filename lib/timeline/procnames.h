@@ -24,6 +24,9 @@ struct tl_procnames;
  * NULL when there is none; -ENOMEM. */
 int tl_procnames_new(struct an_engine *e, struct tl_procnames **out);
 void tl_procnames_free(struct tl_procnames *p);
+/* After the run: -ENOMEM when a name could not be kept (the cache must not be written
+ * with threads left nameless), else 0 (p NULL too). */
+int tl_procnames_status(const struct tl_procnames *p);
 /* The name of thread tid (NULL: none seen) and its vpid (-1: none). */
 const char *tl_procnames_name(const struct tl_procnames *p, int64_t tid, int64_t *pid);
 
