@@ -7,13 +7,15 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "graph-profile.h"
 #include "util/json.h"
 
-/* trace_print_graph_duration: us with up to 7 digits in all, " us ", padded to 8. */
-static void duration(int64_t ns)
+/* trace_print_graph_duration: us with up to 7 digits in all, " us ", padded to 8; the
+ * last column without its blanks (no trailing space on the line). */
+static void duration(int64_t ns, bool last)
 {
 	uint64_t v = ns < 0 ? 0 : (uint64_t) ns;
 	char us[24];
@@ -25,6 +27,10 @@ static void duration(int64_t ns)
 		snprintf(rem, sizeof(rem), "%03" PRIu64, v % 1000);
 		printf(".%.*s", dec, rem);
 		len += dec + 1;
+	}
+	if (last) {
+		printf(" us");
+		return;
 	}
 	printf(" us ");
 	for (; len < 8; len++)
@@ -47,13 +53,13 @@ static void text(const struct callprofile_row *rows, size_t n)
 		if (!r->hits)
 			continue;
 		printf("  %-30.30s  %10" PRIu64 "    ", r->name, r->hits);
-		duration(r->total);
+		duration(r->total, false);
 		printf("    ");
-		duration((int64_t) (r->total / (int64_t) r->hits));
+		duration((int64_t) (r->total / (int64_t) r->hits), false);
 		printf("    ");
-		duration(s2(r));
+		duration(s2(r), false);
 		printf("    ");
-		duration(r->self);
+		duration(r->self, true);
 		putchar('\n');
 	}
 }

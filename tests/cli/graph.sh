@@ -73,6 +73,7 @@ for t in calls-tree calls-whole; do
 done
 "$SPOOR" graph --profile --sort=hits "$T/calls-tree" >"$TMP/prof.txt"
 check "profile: ftrace's header" grep -q "^  Function                               Hit    Time            Avg             s^2" "$TMP/prof.txt"
+check "profile: no line ends in a blank" test "$(grep -c '[[:space:]]$' "$TMP/prof.txt")" -eq 0
 check "profile: sorted by hits" test "$(sed -n 3p "$TMP/prof.txt" | awk '{print $1, $2}')" = "ct_leaf1 4"
 check "profile: recursion's total and self" \
 	grep -qE "^  ct_rec +3    6000\.600 us +2000\.200 us +0\.040 us +2000\.400 us" "$TMP/prof.txt"
