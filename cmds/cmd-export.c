@@ -181,12 +181,17 @@ static int run_export(const struct command *cmd, int argc, char **argv)
 	}
 	struct stat sb;
 	uint64_t events = tl_chrome_events(c);
-	double mb = fstat(fd, &sb) ? 0.0 : (double) sb.st_size / 1e6;
+	/* a size only for a file: /dev/null or a pipe has none to tell */
+	bool sized = !fstat(fd, &sb) && S_ISREG(sb.st_mode);
+	double mb = sized ? (double) sb.st_size / 1e6 : 0.0;
 	if (a.output && (rc = land_output(cmd, &fd, &tmp, a.output)))
 		goto out;
-	if (a.output)
+	if (a.output && sized)
 		fprintf(stderr, "spoor export: %llu trace events, %.1f MB, in %s\n",
 		        (unsigned long long) events, mb, a.output);
+	else if (a.output)
+		fprintf(stderr, "spoor export: %llu trace events, in %s\n",
+		        (unsigned long long) events, a.output);
 	cmd_warn_losses(cmd, r, NULL);
 	rc = cmd_read_status(cmd, r, 0, "the file covers the events before the damage");
 out:

@@ -28,6 +28,10 @@ busy=$(python3 "$SPOOR_TEST_DATA/gen_kernel.py" --busy "$TMP/busy") || exit 1
 "$SPOOR" export --format=chrome -o "$TMP/busy.json" "$busy" 2>"$TMP/busy.err"
 check "busy trace: exit 0" test $? -eq 0
 check "busy trace: -o says what it wrote" grep -q "trace events, .* MB, in $TMP/busy.json" "$TMP/busy.err"
+"$SPOOR" export -o /dev/null "$busy" 2>"$TMP/null.err"
+check "-o /dev/null: exit 0" test $? -eq 0
+check "-o /dev/null: the events, no size (not 0.0 MB)" \
+	grep -qx "spoor export: [1-9][0-9]* trace events, in /dev/null" "$TMP/null.err"
 "$SPOOR" sched --json "$busy" >"$TMP/busy-sched.json"
 check "busy trace: per thread, the states add up to sched's times" \
 	chk sums "$TMP/busy.json" "$TMP/busy-sched.json"
