@@ -108,8 +108,9 @@ int an_cli_start_after(const struct command *cmd, struct an_cli *c, int argc, ch
 	c->f.tids = c->tids;
 	c->f.cpus = c->cpus;
 	c->f.comms = c->comms;
-	if ((rc = cmd_open_traces(cmd, argv + first, (size_t) (argc - first), INT64_MIN, INT64_MAX,
-	                          &c->r)))
+	c->traces = argv + first;
+	c->ntraces = (size_t) (argc - first);
+	if ((rc = cmd_open_traces(cmd, c->traces, c->ntraces, INT64_MIN, INT64_MAX, &c->r)))
 		return rc;
 	if (an_engine_new(c->r, &c->f, &c->e))
 		return cmd_error(cmd, "out of memory");
@@ -188,6 +189,9 @@ int an_cli_finish(const struct command *cmd, struct an_cli *c, int rc)
 {
 	if (c->ran && c->plugins && an_plugins_report(c->plugins, stdout, c->json))
 		fprintf(stderr, "spoor: warning: a plug-in's report failed\n");
+	if (c->ran && !rc)
+		cmd_note_range(cmd, c->traces, c->ntraces, c->f.has_begin ? c->f.begin : INT64_MIN,
+		               c->f.has_end ? c->f.end : INT64_MAX);
 	if (c->ran)
 		rc = cmd_read_status(cmd, c->r, rc,
 		                     "the results cover the events before the damage");

@@ -62,6 +62,8 @@ struct an_cli {
 	char **leading;       /* an_cli_start_after's operands before the traces */
 	const enum kev *need; /* an_cli_require's kinds: an_cli_run checks that some came */
 	size_t nneed;
+	char *const *traces; /* the operands that are traces (cmd_note_range) */
+	size_t ntraces;
 };
 
 /*

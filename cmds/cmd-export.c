@@ -192,6 +192,8 @@ static int run_export(const struct command *cmd, int argc, char **argv)
 	else if (a.output)
 		fprintf(stderr, "spoor export: %llu trace events, in %s\n",
 		        (unsigned long long) events, a.output);
+	cmd_note_range(cmd, argv + first, (size_t) (argc - first),
+	               a.f.has_begin ? a.f.begin : INT64_MIN, a.f.has_end ? a.f.end : INT64_MAX);
 	cmd_warn_losses(cmd, r, NULL);
 	rc = cmd_read_status(cmd, r, 0, "the file covers the events before the damage");
 out:

@@ -406,6 +406,8 @@ static int run_graph(const struct command *cmd, int argc, char **argv)
 		    "with spoor record --calls (built with -finstrument-functions or -pg), or "
 		    "LTTng-UST's liblttng-ust-cyg-profile\n",
 		    a.has_tid || a.has_begin || a.has_end ? "the part read" : "the trace");
+	cmd_note_range(cmd, paths, npaths, a.has_begin ? a.begin : INT64_MIN,
+	               a.has_end ? a.end : INT64_MAX);
 	cmd_warn_losses(cmd, r, seen);
 	rc = cmd_read_status(cmd, r, 0, "the calls before the damage were printed");
 out:

@@ -521,6 +521,7 @@ static int run_stats(const struct command *cmd, int argc, char **argv)
 	else
 		print_text(r, &st, secs, stdout);
 	fflush(stdout);
+	cmd_note_range(cmd, argv + first, (size_t) (argc - first), begin, end);
 	cmd_warn_losses(cmd, r, st.by_stream);
 	rc = cmd_read_status(cmd, r, 0, "the counts cover the events before the damage");
 out:

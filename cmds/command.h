@@ -64,6 +64,11 @@ int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int
  * (INT64_MIN, INT64_MAX): 0, or 1 once the reason is said. */
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r);
+/* After a run kept to [begin, end] (INT64_MIN, INT64_MAX: not kept): when no event of the
+ * traces lies in it, a note on stderr with the times the traces span (docs/cli.md, "Times").
+ * The exit status stays the run's. */
+void cmd_note_range(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
+                    int64_t end);
 /* The same rule for a count of damaged streams (spoor sql's, summed over its readers). */
 int cmd_damage_status(const struct command *cmd, unsigned damaged, int rc, const char *covered);
 
