@@ -148,6 +148,9 @@ for c in dump stats graph sched irq syscalls disk export; do
 			cmp -s <(grep -v '^Read: ' '$TMP/early-$c.out') <(grep -v '^Read: ' '$TMP/late-$c.out') &&
 			cmp -s '$TMP/early-$c.err' '$TMP/late-$c.err' && ! grep -q 'No such file' '$TMP/late-$c.err'"
 done
+# ... and --end did cut: fewer events than the whole trace's, exit 0
+check "dump TRACE --end=T: exit 0, $(wc -l <"$TMP/late-dump.out") of $good events" \
+	test "$(rc late-dump)" -eq 0 -a -s "$TMP/late-dump.out" -a "$(wc -l <"$TMP/late-dump.out")" -lt "$good"
 run dashdash dump -- "$S/synth-le" -n
 check "after --, -n is a trace's name: exit 1, no such trace" \
 	bash -c "test $(rc dashdash) -eq 1 && grep -q -- '-n' '$TMP/dashdash.err'"
