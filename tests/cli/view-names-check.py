@@ -117,6 +117,10 @@ def main(mode, url, arg):
             key = "%d %d %s" % (e["tid"], e["t"], e["name"])
             want[key] = syms.name(int(re.search(r"\baddr=(0x[0-9A-Fa-f]+)", e["text"]).group(1), 16))
             got[key] = e.get("function")
+    if len(got) != len(events):  # two events of one thread at one time: one key
+        print("%d events of calls, %d keys: some share a thread and time" %
+              (len(events), len(got)))
+        return 1
     bad = [(k, want.get(k), got.get(k)) for k in sorted(set(want) | set(got))
            if want.get(k) != got.get(k)]
     for k, w, g in bad:
