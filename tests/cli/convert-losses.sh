@@ -27,8 +27,15 @@ same_losses() { # same_losses WHAT INPUT CONVERTED
 	head -5 "$TMP/$1.packets"
 	warnings "$2" >"$TMP/$1.in.warn"
 	warnings "$3" >"$TMP/$1.out.warn"
-	check "$1: babeltrace2 warns of losses ($(wc -l <"$TMP/$1.in.warn") warnings)" \
-		test -s "$TMP/$1.in.warn"
+	# (babeltrace2 says nothing of a loss in a stream's first packet: a recording whose
+	# ring overflowed before its first read may give no warning; spoor stats' lines, below,
+	# are never empty)
+	if [ "$1" = gen ]; then
+		check "$1: babeltrace2 warns of losses ($(wc -l <"$TMP/$1.in.warn") warnings)" \
+			test -s "$TMP/$1.in.warn"
+	else
+		echo "note - $1: babeltrace2 warns of losses $(wc -l <"$TMP/$1.in.warn") times"
+	fi
 	check "$1: babeltrace2's warnings of losses are the input's" \
 		cmp -s "$TMP/$1.in.warn" "$TMP/$1.out.warn"
 	diff "$TMP/$1.in.warn" "$TMP/$1.out.warn" | head -4
