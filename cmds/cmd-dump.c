@@ -144,8 +144,8 @@ static int run_dump(const struct command *cmd, int argc, char **argv)
 		rc = cmd_error(cmd, "%s", spoor_strerror(rc < 0 ? rc : frc));
 		goto out;
 	}
-	cmd_note_range(cmd, argv + first, (size_t) (argc - first), a.has_begin ? a.begin : INT64_MIN,
-	               a.has_end ? a.end : INT64_MAX);
+	cmd_note_range(cmd, argv + first, (size_t) (argc - first),
+	               a.has_begin ? a.begin : INT64_MIN, a.has_end ? a.end : INT64_MAX);
 	cmd_warn_losses(cmd, r, seen);
 	rc = cmd_read_status(cmd, r, 0, "the events before the damage were printed");
 out:

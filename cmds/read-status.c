@@ -115,7 +115,6 @@ void cmd_note_range(const struct command *cmd, char *const *paths, size_t n, int
 		return;
 	}
 	cmd_error(cmd,
-	          "note: no event %s; the trace spans %s .. %s (in ns: %" PRId64 " .. %" PRId64
-	          ")",
+	          "note: no event %s; the trace spans %s .. %s (in ns: %" PRId64 " .. %" PRId64 ")",
 	          range, seconds(first, f, sizeof(f)), seconds(last, l, sizeof(l)), first, last);
 }
