@@ -7,6 +7,7 @@
 
 #include "command.h"
 #include "spoor/trace.h"
+#include "util/outbuf.h"
 
 int cmd_open_traces(const struct command *cmd, char *const *paths, size_t n, int64_t begin,
                     int64_t end, struct spoor_reader **r)
@@ -39,12 +40,10 @@ int cmd_read_status(const struct command *cmd, const struct spoor_reader *r, int
 	return cmd_damage_status(cmd, r ? spoor_reader_damaged(r) : 0, rc, covered);
 }
 
-/* t as seconds.fraction, as --begin takes it. */
-static const char *seconds(int64_t t, char *buf, size_t cap)
+/* t as seconds.fraction, as --begin takes it and dump prints it (buf: OUTBUF_TIME_MAX + 1). */
+static const char *seconds(int64_t t, char *buf)
 {
-	uint64_t a = t < 0 ? 0 - (uint64_t) t : (uint64_t) t;
-	snprintf(buf, cap, "%s%" PRIu64 ".%09" PRIu64, t < 0 ? "-" : "", a / 1000000000,
-	         a % 1000000000);
+	buf[outbuf_fmt_time(buf, t)] = '\0';
 	return buf;
 }
 
@@ -88,7 +87,8 @@ void cmd_note_range(const struct command *cmd, char *const *paths, size_t n, int
 {
 	struct spoor_reader *r;
 	const struct spoor_event *ev;
-	char b[32], e[32], f[32], l[32];
+	char b[OUTBUF_TIME_MAX + 1], e[OUTBUF_TIME_MAX + 1], f[OUTBUF_TIME_MAX + 1],
+	    l[OUTBUF_TIME_MAX + 1];
 	int64_t first = 0, last = 0;
 
 	if (begin == INT64_MIN && end == INT64_MAX)
@@ -104,17 +104,16 @@ void cmd_note_range(const struct command *cmd, char *const *paths, size_t n, int
 		return;
 	char range[80];
 	if (begin == INT64_MIN)
-		snprintf(range, sizeof(range), "at or before %s", seconds(end, e, sizeof(e)));
+		snprintf(range, sizeof(range), "at or before %s", seconds(end, e));
 	else if (end == INT64_MAX)
-		snprintf(range, sizeof(range), "at or after %s", seconds(begin, b, sizeof(b)));
+		snprintf(range, sizeof(range), "at or after %s", seconds(begin, b));
 	else
-		snprintf(range, sizeof(range), "in [%s, %s]", seconds(begin, b, sizeof(b)),
-		         seconds(end, e, sizeof(e)));
+		snprintf(range, sizeof(range), "in [%s, %s]", seconds(begin, b), seconds(end, e));
 	if (!trace_span(paths, n, &first, &last)) {
 		cmd_error(cmd, "note: no event %s", range);
 		return;
 	}
 	cmd_error(cmd,
 	          "note: no event %s; the trace spans %s .. %s (in ns: %" PRId64 " .. %" PRId64 ")",
-	          range, seconds(first, f, sizeof(f)), seconds(last, l, sizeof(l)), first, last);
+	          range, seconds(first, f), seconds(last, l), first, last);
 }
